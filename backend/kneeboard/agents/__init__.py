@@ -1,0 +1,1 @@
+"""Agents: load-generator hosts, one Celery queue each."""

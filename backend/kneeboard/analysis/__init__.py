@@ -1,0 +1,49 @@
+"""Capacity-test analysis: pure functions over a campaign's points (no I/O, no web, no DB).
+
+A point is a dict::
+
+    {"phase": "baseline"|"scalability"|"saturation"|"stability"|"custom",
+     "concurrency": int, "offered_rate": float|None, "achieved_rate": float|None,
+     "latency_avg_ms": float|None, "latency_stddev_ms": float|None,
+     "loss_pct": float|None, "repeat": int, "status": "completed"|"failed"|…,
+     "variant": str|None}
+
+Samples (the stability point's interval series) are dicts {"t", "achieved_rate",
+"latency_avg_ms"}, either metric possibly None. Start with :func:`analyse`.
+"""
+
+from .knee import ceiling, find_knee, optimal_concurrency
+from .points import baseline_latency, derived, efficiency, inflight, split_by_variant
+from .repeats import bootstrap_ci, compare, direction, summarise_repeats, verdict
+from .report import analyse, json_safe
+from .seed_csv import ImportFormatError, parse_seed_csv
+from .stability import drift, oscillation, oscillation_details
+from .usl import fit_usl, usl_peak, usl_throughput
+from .zones import sla_zones
+
+__all__ = [
+    "ImportFormatError",
+    "analyse",
+    "baseline_latency",
+    "bootstrap_ci",
+    "ceiling",
+    "compare",
+    "derived",
+    "direction",
+    "drift",
+    "efficiency",
+    "find_knee",
+    "fit_usl",
+    "inflight",
+    "json_safe",
+    "optimal_concurrency",
+    "oscillation",
+    "oscillation_details",
+    "parse_seed_csv",
+    "sla_zones",
+    "split_by_variant",
+    "summarise_repeats",
+    "usl_peak",
+    "usl_throughput",
+    "verdict",
+]

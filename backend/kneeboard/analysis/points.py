@@ -1,0 +1,165 @@
+"""Point helpers shared by the analyses: selection, derived metrics, repeat grouping.
+
+A *point* is a dict with the keys documented in :mod:`kneeboard.analysis` (phase,
+concurrency, offered_rate, achieved_rate, latency_avg_ms, latency_stddev_ms, loss_pct,
+repeat, status, variant). Missing keys read as None. Nothing here mutates its input.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+Point = dict[str, Any]
+
+PHASES = ("baseline", "scalability", "saturation", "stability", "custom")
+
+
+def finite(x: Any) -> float | None:
+    """Return x as a plain float, or None when it is None, NaN, infinite or not a number."""
+    if x is None or isinstance(x, bool):
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def completed(points: Iterable[Point]) -> list[Point]:
+    """The points whose status is "completed" (failed, cancelled… points carry no result)."""
+    return [p for p in points if p.get("status") == "completed"]
+
+
+def of_phase(points: Iterable[Point], phase: str) -> list[Point]:
+    """Completed points of one phase."""
+    return [p for p in completed(points) if p.get("phase") == phase]
+
+
+def sweep_points(points: Iterable[Point]) -> tuple[str | None, list[Point]]:
+    """The load sweep to read a knee or zones from: saturation points, else scalability.
+
+    Returns (phase name, points); (None, []) when neither phase has a completed point.
+    """
+    pts = list(points)
+    for phase in ("saturation", "scalability"):
+        sel = of_phase(pts, phase)
+        if sel:
+            return phase, sel
+    return None, []
+
+
+def efficiency(point: Point) -> float | None:
+    """achieved_rate / offered_rate, or None when either is missing or offered is zero."""
+    achieved = finite(point.get("achieved_rate"))
+    offered = finite(point.get("offered_rate"))
+    if achieved is None or not offered:
+        return None
+    return achieved / offered
+
+
+def inflight(point: Point) -> float | None:
+    """Little's law L = X * W: achieved_rate * latency_avg_ms / 1000 requests in flight."""
+    achieved = finite(point.get("achieved_rate"))
+    latency_ms = finite(point.get("latency_avg_ms"))
+    if achieved is None or latency_ms is None:
+        return None
+    return achieved * latency_ms / 1000.0
+
+
+def derived(points: Iterable[Point]) -> list[Point]:
+    """Copies of the points with "efficiency" and "inflight" added (None where unknown)."""
+    out = []
+    for p in points:
+        q = dict(p)
+        q["efficiency"] = efficiency(p)
+        q["inflight"] = inflight(p)
+        out.append(q)
+    return out
+
+
+def load_of(point: Point) -> float | None:
+    """The load axis of a point: offered_rate, or achieved_rate for closed-loop tools."""
+    offered = finite(point.get("offered_rate"))
+    return offered if offered is not None else finite(point.get("achieved_rate"))
+
+
+def group_key(point: Point) -> tuple:
+    """Points with the same key are repetitions of one another."""
+    return (
+        point.get("variant"),
+        point.get("phase"),
+        point.get("concurrency"),
+        finite(point.get("offered_rate")),
+    )
+
+
+def group_repeats(points: Iterable[Point]) -> list[list[Point]]:
+    """Completed points grouped by (variant, phase, concurrency, offered_rate), input order kept."""
+    groups: dict[tuple, list[Point]] = defaultdict(list)
+    for p in completed(points):
+        groups[group_key(p)].append(p)
+    return list(groups.values())
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    vals = [v for v in (finite(x) for x in values) if v is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+def aggregate(points: Iterable[Point]) -> list[Point]:
+    """One point per repeat group: the mean of each metric over the group's repetitions.
+
+    Each returned point also has "n" (repetitions) and "achieved_values" (the raw
+    achieved rates, for noise estimates). Order follows the first appearance of a group.
+    """
+    out = []
+    for group in group_repeats(points):
+        first = group[0]
+        agg: Point = {
+            "phase": first.get("phase"),
+            "variant": first.get("variant"),
+            "concurrency": first.get("concurrency"),
+            "offered_rate": finite(first.get("offered_rate")),
+            "status": "completed",
+            "repeat": 0,
+            "n": len(group),
+        }
+        for metric in ("achieved_rate", "latency_avg_ms", "latency_stddev_ms", "loss_pct"):
+            agg[metric] = _mean([p.get(metric) for p in group])
+        agg["achieved_values"] = [
+            v for v in (finite(p.get("achieved_rate")) for p in group) if v is not None
+        ]
+        out.append(agg)
+    return out
+
+
+def sorted_by_load(points: Iterable[Point]) -> list[Point]:
+    """Points that have a load (see load_of), sorted by it, lowest first."""
+    pts = [p for p in points if load_of(p) is not None]
+    return sorted(pts, key=lambda p: (load_of(p), p.get("concurrency") or 0))
+
+
+def baseline_latency(points: Iterable[Point]) -> float | None:
+    """The no-load latency in ms.
+
+    The mean latency of the completed baseline-phase points; when there is no baseline
+    phase, the latency of the lowest-load completed point (lowest offered rate, or
+    achieved rate for closed-loop points). None when no point has a latency.
+    """
+    pts = [p for p in completed(points) if finite(p.get("latency_avg_ms")) is not None]
+    base = [p for p in pts if p.get("phase") == "baseline"]
+    if base:
+        return _mean([p.get("latency_avg_ms") for p in base])
+    ordered = sorted_by_load(aggregate(pts))
+    return ordered[0]["latency_avg_ms"] if ordered else None
+
+
+def split_by_variant(points: Iterable[Point]) -> dict[Any, list[Point]]:
+    """Points split by their "variant" value (None included), for one analysis per variant."""
+    out: dict[Any, list[Point]] = defaultdict(list)
+    for p in points:
+        out[p.get("variant")].append(p)
+    return dict(out)

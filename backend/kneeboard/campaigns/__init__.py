@@ -1,0 +1,1 @@
+"""Campaigns: launches of a plan, their points and samples."""

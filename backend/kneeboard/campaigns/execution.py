@@ -1,0 +1,182 @@
+"""Running a campaign on an agent: its points one after another, each through its tool adapter."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from pydantic import TypeAdapter
+from sqlalchemy import select
+
+from kneeboard.campaigns import live
+from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.campaigns.status import move_campaign, move_point
+from kneeboard.config import get_settings
+from kneeboard.db import session_scope
+from kneeboard.plans.schemas import PlanBody
+from kneeboard.tools import runner
+from kneeboard.tools.base import PointResult, PointSpec, ToolInputError, derive
+from kneeboard.tools.registry import adapter
+
+_PLAN = TypeAdapter(PlanBody)
+CANCEL_POLL_S = 0.5
+
+
+class _CancelWatch:
+    """Asks the database whether the campaign is being cancelled, at most every CANCEL_POLL_S."""
+
+    def __init__(self, campaign_id: int) -> None:
+        self.campaign_id, self.checked, self.cancelled = campaign_id, 0.0, False
+
+    def __call__(self) -> bool:
+        if not self.cancelled and time.monotonic() - self.checked >= CANCEL_POLL_S:
+            self.checked = time.monotonic()
+            with session_scope() as session:
+                status = session.scalar(select(Campaign.status).where(Campaign.id == self.campaign_id))
+            self.cancelled = status in {"cancelling", "cancelled"}
+        return self.cancelled
+
+    def sleep(self, seconds: float) -> bool:
+        """Pause between points; True when a cancel came meanwhile."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self():
+                return True
+            time.sleep(min(0.1, max(0.0, end - time.monotonic())))
+        return self()
+
+
+def run_campaign(campaign_id: int, agent: str) -> str:
+    """Run every pending point of a queued campaign and settle its final status; returns it."""
+    with session_scope() as session:
+        campaign = session.get(Campaign, campaign_id)
+        if campaign is None or campaign.status != "queued":
+            return campaign.status if campaign else "missing"
+        move_campaign(campaign, "starting")
+        campaign.agent = agent
+        campaign.environment = _environment(campaign)
+        move_campaign(campaign, "running")
+        point_ids = [p.id for p in campaign.points if p.status == "pending"]
+        pause = float(campaign.plan.get("pause_s", 0))
+    live.publish(campaign_id, "status", {"status": "running"})
+    watch = _CancelWatch(campaign_id)
+    for index, point_id in enumerate(point_ids):
+        if watch() or (index and watch.sleep(pause)):
+            break
+        run_point(point_id, agent, watch)
+    return _settle(campaign_id)
+
+
+def _environment(campaign: Campaign) -> dict:
+    try:
+        from kneeboard.environment import collect_facts
+    except ImportError:
+        return {}
+    return collect_facts(tools=[campaign.tool])
+
+
+def _settle(campaign_id: int) -> str:
+    with session_scope() as session:
+        campaign = session.get(Campaign, campaign_id)
+        cancelling = campaign.status == "cancelling"
+        for point in campaign.points:
+            if point.status == "pending":
+                move_point(point, "cancelled")
+        completed = sum(p.status == "completed" for p in campaign.points)
+        campaign.partial = completed < len(campaign.points)
+        if cancelling:
+            move_campaign(campaign, "cancelled")
+        elif completed == 0:
+            campaign.error = "no point completed; see the points' errors"
+            move_campaign(campaign, "failed")
+        else:
+            move_campaign(campaign, "completed")
+        _analyse(campaign)
+        status = campaign.status
+    live.publish(campaign_id, "status", {"status": status})
+    return status
+
+
+def _analyse(campaign: Campaign) -> None:
+    try:
+        from kneeboard.campaigns.analysis import analyse_campaign
+    except ImportError:
+        return
+    campaign.analysis = analyse_campaign(campaign)
+
+
+def run_point(point_id: int, agent: str, should_cancel) -> None:
+    """Run one point through its tool and store its metrics, samples and evidence."""
+    with session_scope() as session:
+        point = session.get(Point, point_id)
+        campaign = point.campaign
+        plan = _PLAN.validate_python(campaign.plan)
+        move_point(point, "running")
+        point.agent = agent
+        spec = PointSpec(
+            host=campaign.target["host"], port=campaign.target["port"], concurrency=point.concurrency,
+            rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
+        )  # fmt: skip
+        campaign_id, tool = campaign.id, campaign.tool
+    live.publish(campaign_id, "point", {"id": point_id, "status": "running"})
+    tool_adapter = adapter(tool)
+    workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
+    outcome, result = None, PointResult()
+    try:
+        argv = tool_adapter.build(spec, workdir)
+    except ToolInputError as exc:
+        result.error = f"cannot build the {tool} command: {exc}"
+    else:
+        outcome = runner.run(
+            argv,
+            timeout_s=spec.duration_s + get_settings().grace_s + float(spec.params.get("timeout_s", 0)),
+            on_line=_live_samples(campaign_id, point_id, tool_adapter),
+            should_cancel=should_cancel,
+            cwd=workdir,
+            output_limit=get_settings().raw_output_limit,
+        )
+        result = _parse(tool_adapter, outcome)
+    _store(point_id, spec, outcome, result)
+
+
+def _live_samples(campaign_id: int, point_id: int, tool_adapter):
+    def on_line(line: str) -> None:
+        sample = tool_adapter.parse_line(line)
+        if sample is not None:
+            live.publish(campaign_id, "sample", {"point_id": point_id, "t": sample.t, "series": sample.series, "values": sample.values})
+
+    return on_line
+
+
+def _parse(tool_adapter, outcome: runner.RunOutcome) -> PointResult:
+    if outcome.error and outcome.exit_code is None:
+        return PointResult(error=outcome.error)
+    try:
+        result = tool_adapter.parse(outcome.stdout, outcome.stderr, outcome.exit_code)
+    except Exception as exc:  # noqa: BLE001 - a parser bug fails the point, never the worker
+        result = PointResult(error=f"the {tool_adapter.NAME} parser failed ({type(exc).__name__}: {exc}); raw output kept")
+    if outcome.cancelled:
+        result.error = "cancelled while running"
+    elif outcome.timed_out:
+        result.error = outcome.error
+    return result
+
+
+def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, result: PointResult) -> None:
+    with session_scope() as session:
+        point = session.get(Point, point_id)
+        campaign_id = point.campaign_id
+        point.metrics = derive(result.metrics, spec.rate) if result.metrics else {}
+        point.extra = result.extra
+        point.warnings = list(result.extra.get("warnings", []))
+        point.error = result.error
+        point.parser_version = result.parser_version
+        if outcome is not None:
+            point.argv, point.exit_code = outcome.argv, outcome.exit_code
+            point.stdout, point.stderr = outcome.stdout, outcome.stderr
+            point.tool_version = adapter(point.campaign.tool).parse_version(outcome.stdout + outcome.stderr)
+        session.add_all(SampleRow(point_id=point_id, series=s.series, t=s.t, values=s.values) for s in result.samples)
+        cancelled = outcome is not None and outcome.cancelled
+        move_point(point, "cancelled" if cancelled else "failed" if result.error else "completed")
+        status = point.status
+    live.publish(campaign_id, "point", {"id": point_id, "status": status})

@@ -1,0 +1,41 @@
+"""A campaign's points as CSV and JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.schemas import METRIC_NAMES
+
+POINT_COLUMNS = ("seq", "variant", "phase", "concurrency", "offered_rate", "duration_s", "repeat", "status", "error")
+EVIDENCE_COLUMNS = ("argv", "tool_version", "exit_code", "parser_version", "agent", "started_at", "ended_at")
+
+
+def point_record(point: Point) -> dict[str, Any]:
+    """A point with its parameters, metrics, extras and evidence (raw output included)."""
+    record = {c: getattr(point, c) for c in POINT_COLUMNS + EVIDENCE_COLUMNS}
+    record.update(metrics=point.metrics, extra=point.extra, warnings=point.warnings, stdout=point.stdout, stderr=point.stderr)
+    return record
+
+
+def to_json(campaign: Campaign) -> str:
+    """The whole campaign: its frozen plan, target, environment, analysis and every point."""
+    head = {c: getattr(campaign, c) for c in ("id", "name", "tool", "status", "partial", "tags", "agent", "source",
+                                               "plan", "target", "environment", "analysis", "created_at", "started_at", "ended_at")}  # fmt: skip
+    return json.dumps({"format": "kneeboard-campaign/1", "campaign": head, "points": [point_record(p) for p in campaign.points]}, default=str, indent=1)
+
+
+def to_csv(campaign: Campaign) -> str:
+    """One row per point: parameters, every common metric, DNS rcodes, warnings."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["campaign_id", *POINT_COLUMNS, *METRIC_NAMES, "extra", "warnings"])
+    for point in campaign.points:
+        writer.writerow(
+            [campaign.id, *(getattr(point, c) for c in POINT_COLUMNS), *(point.metrics.get(m) for m in METRIC_NAMES),
+             json.dumps(point.extra, default=str, sort_keys=True), "; ".join(point.warnings)]
+        )  # fmt: skip
+    return buffer.getvalue()

@@ -1,0 +1,89 @@
+"""Campaign, Point and Sample tables."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from kneeboard.db import Base, utcnow
+
+
+class Campaign(Base):
+    """One launch of a plan, with a frozen copy of it and of its target."""
+
+    __tablename__ = "campaigns"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    tool: Mapped[str] = mapped_column(String(20), index=True)
+    plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"), nullable=True)
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("targets.id", ondelete="SET NULL"), nullable=True, index=True)
+    plan: Mapped[dict[str, Any]] = mapped_column(JSON)
+    target: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(20), index=True, default="queued")
+    partial: Mapped[bool] = mapped_column(default=False)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    agent: Mapped[str] = mapped_column(String(100))
+    source: Mapped[str] = mapped_column(String(200), default="live")
+    environment: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    analysis: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    points: Mapped[list[Point]] = relationship(
+        back_populates="campaign", order_by="Point.seq", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Point(Base):
+    """One tool execution with its parameters, status, metrics and evidence."""
+
+    __tablename__ = "points"
+    __table_args__ = (Index("ix_points_campaign_seq", "campaign_id", "seq", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    variant: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    phase_index: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(20))
+    concurrency: Mapped[int] = mapped_column(Integer)
+    offered_rate: Mapped[float | None] = mapped_column(Float, nullable=True)
+    duration_s: Mapped[float] = mapped_column(Float)
+    repeat: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    metrics: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    argv: Mapped[list[str]] = mapped_column(JSON, default=list)
+    tool_version: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    exit_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stdout: Mapped[str] = mapped_column(Text, default="")
+    stderr: Mapped[str] = mapped_column(Text, default="")
+    parser_version: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    agent: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    campaign: Mapped[Campaign] = relationship(back_populates="points")
+
+
+class SampleRow(Base):
+    """One interval of a point's series (the tool's own, or a monitor's)."""
+
+    __tablename__ = "samples"
+    __table_args__ = (Index("ix_samples_point_series_t", "point_id", "series", "t"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    point_id: Mapped[int] = mapped_column(ForeignKey("points.id", ondelete="CASCADE"))
+    series: Mapped[str] = mapped_column(String(60), default="point")
+    t: Mapped[float] = mapped_column(Float)
+    values: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+

@@ -1,0 +1,138 @@
+"""Campaign and point routes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from fastapi import APIRouter, Depends, Query, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
+from sqlalchemy.orm import Session
+
+from kneeboard.campaigns import export, live, service
+from kneeboard.campaigns.schemas import CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
+from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
+from kneeboard.db import session_scope
+from kneeboard.deps import get_session
+
+router = APIRouter(tags=["campaigns"])
+
+
+@router.post("/campaigns", response_model=CampaignOut, status_code=202)
+def launch(body: CampaignCreate, session: Session = Depends(get_session)):
+    """Launch a plan: a queued campaign, enqueued on its agent."""
+    from kneeboard.worker.tasks import enqueue
+
+    campaign = service.launch(body.plan_id, name=body.name, tags=body.tags, session=session)
+    session.commit()
+    enqueue(campaign.id, campaign.agent)
+    return service.describe(campaign, session=session)
+
+
+@router.get("/campaigns", response_model=CampaignPage)
+def list_campaigns(
+    status: str | None = None,
+    target_id: int | None = None,
+    tool: str | None = None,
+    tag: str | None = None,
+    q: str | None = Query(default=None, max_length=200),
+    limit: int = Query(default=20, ge=1, le=200),
+    offset: int = Query(default=0, ge=0),
+    session: Session = Depends(get_session),
+):
+    """Campaign history, newest first."""
+    rows, total = service.list_campaigns(
+        session=session, status=status, target_id=target_id, tool=tool, tag=tag, q=q, limit=limit, offset=offset
+    )
+    return {"items": [service.describe(c, session=session) for c in rows], "total": total, "limit": limit, "offset": offset}
+
+
+@router.get("/campaigns/{campaign_id}", response_model=CampaignOut)
+def get_campaign(campaign_id: int, session: Session = Depends(get_session)):
+    """Status, progress, summary, environment and analysis."""
+    return service.describe(service.get_campaign(campaign_id, session=session), session=session)
+
+
+@router.post("/campaigns/{campaign_id}/cancel", response_model=CampaignOut)
+def cancel(campaign_id: int, session: Session = Depends(get_session)):
+    """Stop a campaign; finished points stay."""
+    campaign = service.cancel(campaign_id, session=session)
+    session.commit()
+    live.publish(campaign_id, "status", {"status": campaign.status})
+    return service.describe(campaign, session=session)
+
+
+@router.get("/campaigns/{campaign_id}/points", response_model=list[PointOut])
+def list_points(campaign_id: int, session: Session = Depends(get_session)):
+    """Every point's parameters, metrics and status."""
+    return service.list_points(campaign_id, session=session)
+
+
+@router.get("/points/{point_id}", response_model=PointEvidence)
+def get_point(point_id: int, session: Session = Depends(get_session)):
+    """One point with its evidence."""
+    return service.get_point(point_id, session=session)
+
+
+@router.get("/points/{point_id}/samples", response_model=SampleSeries)
+def point_samples(
+    point_id: int,
+    series: str | None = Query(default=None, max_length=60),
+    max_points: int = Query(default=2000, ge=10, le=20000),
+    session: Session = Depends(get_session),
+):
+    """A point's interval series, downsampled to at most max_points per series."""
+    return service.point_samples(point_id, series=series, max_points=max_points, session=session)
+
+
+@router.get("/campaigns/{campaign_id}/export.csv")
+def export_csv(campaign_id: int, session: Session = Depends(get_session)):
+    """Points as CSV."""
+    campaign = service.get_campaign(campaign_id, session=session)
+    headers = {"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.csv"'}
+    return Response(export.to_csv(campaign), media_type="text/csv", headers=headers)
+
+
+@router.get("/campaigns/{campaign_id}/export.json")
+def export_json(campaign_id: int, session: Session = Depends(get_session)):
+    """The whole campaign as JSON (importable)."""
+    campaign = service.get_campaign(campaign_id, session=session)
+    headers = {"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.json"'}
+    return Response(export.to_json(campaign), media_type="application/json", headers=headers)
+
+
+def _snapshot(campaign_id: int) -> dict:
+    with session_scope() as session:
+        campaign = service.get_campaign(campaign_id, session=session)
+        described = service.describe(campaign, session=session)
+        return {"status": described["status"], "progress": described["progress"], "summary": described["summary"]}
+
+
+def _sse(kind: str, data: dict) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, default=str)}\n\n"
+
+
+@router.get("/campaigns/{campaign_id}/events")
+async def events(campaign_id: int):
+    """Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`."""
+    first = await run_in_threadpool(_snapshot, campaign_id)
+
+    async def stream():
+        yield _sse("progress", first)
+        if first["status"] in CAMPAIGN_TERMINAL:
+            yield _sse("end", first)
+            return
+        last = asyncio.get_running_loop().time()
+        async for message in live.subscribe(campaign_id):
+            if message is not None:
+                yield _sse(message["event"], message["data"])
+            if message is None or message["event"] != "sample" or asyncio.get_running_loop().time() - last > 1:
+                last = asyncio.get_running_loop().time()
+                snapshot = await run_in_threadpool(_snapshot, campaign_id)
+                yield _sse("progress", snapshot)
+                if snapshot["status"] in CAMPAIGN_TERMINAL:
+                    yield _sse("end", snapshot)
+                    return
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

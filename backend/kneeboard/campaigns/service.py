@@ -1,0 +1,143 @@
+"""Campaign operations for the API. Services never commit: the caller owns the transaction."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.campaigns.progress import progress, summary
+from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, move_campaign, move_point
+from kneeboard.campaigns.downsample import downsample
+from kneeboard.config import get_settings
+from kneeboard.errors import Conflict, NotFound
+from kneeboard.plans.expand import expand
+from kneeboard.plans.schemas import PlanBody
+from kneeboard.plans.service import check_plan, get_plan
+from kneeboard.targets.models import Target
+from pydantic import TypeAdapter
+
+_PLAN = TypeAdapter(PlanBody)
+
+
+def target_snapshot(target: Target) -> dict:
+    """The target as it was at launch."""
+    return {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags")}
+
+
+def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session) -> Campaign:
+    """A queued campaign with a frozen copy of the plan and its pending points."""
+    stored = get_plan(plan_id, session=session)
+    plan = _PLAN.validate_python(stored.body)
+    check_plan(plan, session=session)
+    target = session.get(Target, plan.target_id)
+    campaign = Campaign(
+        name=name or plan.name,
+        tool=plan.tool,
+        plan_id=stored.id,
+        target_id=target.id,
+        plan=stored.body,
+        target=target_snapshot(target),
+        status="queued",
+        tags=sorted(set(plan.tags) | set(tags) | set(target.tags)),
+        agent=get_settings().agent_name,
+    )
+    campaign.points = [Point(**p.model_dump()) for p in expand(plan)]
+    session.add(campaign)
+    session.flush()
+    return campaign
+
+
+def get_campaign(campaign_id: int, *, session: Session) -> Campaign:
+    """One campaign, or NotFound."""
+    campaign = session.get(Campaign, campaign_id)
+    if campaign is None:
+        raise NotFound("campaign", campaign_id)
+    return campaign
+
+
+def queue_position(campaign: Campaign, *, session: Session) -> int | None:
+    """How many active campaigns are ahead of this one on its agent."""
+    if campaign.status not in CAMPAIGN_ACTIVE:
+        return None
+    ahead = select(func.count()).where(
+        Campaign.agent == campaign.agent, Campaign.status.in_(CAMPAIGN_ACTIVE), Campaign.id < campaign.id
+    )
+    return session.scalar(ahead)
+
+
+def describe(campaign: Campaign, *, session: Session) -> dict:
+    """A campaign as the API shows it: its columns plus progress and summary."""
+    columns = {c.key: getattr(campaign, c.key) for c in Campaign.__table__.columns}
+    return {
+        **columns,
+        "progress": progress(campaign, queue_position(campaign, session=session)),
+        "summary": summary(campaign.points),
+    }
+
+
+def list_campaigns(
+    *, session: Session, status: str | None, target_id: int | None, tool: str | None,
+    tag: str | None, q: str | None, limit: int, offset: int,
+) -> tuple[list[Campaign], int]:  # fmt: skip
+    """Campaigns newest first, filtered; and how many match in all."""
+    query = select(Campaign)
+    if status:
+        query = query.where(Campaign.status == status)
+    if target_id:
+        query = query.where(Campaign.target_id == target_id)
+    if tool:
+        query = query.where(Campaign.tool == tool)
+    if q:
+        like = f"%{q.lower()}%"
+        query = query.where(or_(func.lower(Campaign.name).like(like), func.lower(Campaign.source).like(like)))
+    rows = list(session.scalars(query.order_by(Campaign.id.desc())))
+    if tag:
+        rows = [c for c in rows if tag in (c.tags or [])]
+    return rows[offset : offset + limit], len(rows)
+
+
+def cancel(campaign_id: int, *, session: Session) -> Campaign:
+    """Ask a campaign to stop: a queued one ends at once, a running one goes to `cancelling`."""
+    campaign = get_campaign(campaign_id, session=session)
+    if campaign.status == "queued":
+        move_campaign(campaign, "cancelled")
+        for point in campaign.points:
+            move_point(point, "cancelled")
+    elif campaign.status in {"starting", "running"}:
+        move_campaign(campaign, "cancelling")
+    elif campaign.status != "cancelling":
+        raise Conflict(f"campaign {campaign_id} is {campaign.status}; there is nothing to cancel")
+    session.flush()
+    return campaign
+
+
+def list_points(campaign_id: int, *, session: Session) -> list[Point]:
+    """A campaign's points in run order."""
+    return get_campaign(campaign_id, session=session).points
+
+
+def get_point(point_id: int, *, session: Session) -> Point:
+    """One point, or NotFound."""
+    point = session.get(Point, point_id)
+    if point is None:
+        raise NotFound("point", point_id)
+    return point
+
+
+def point_samples(point_id: int, *, series: str | None, max_points: int, session: Session) -> dict:
+    """A point's samples, each series downsampled to at most `max_points`."""
+    get_point(point_id, session=session)
+    query = select(SampleRow).where(SampleRow.point_id == point_id)
+    if series:
+        query = query.where(SampleRow.series == series)
+    rows = list(session.scalars(query.order_by(SampleRow.series, SampleRow.t)))
+    by_series: dict[str, list[SampleRow]] = {}
+    for row in rows:
+        by_series.setdefault(row.series, []).append(row)
+    samples, reduced = [], False
+    for name, group in by_series.items():
+        points = downsample([(r.t, r.values) for r in group], max_points)
+        reduced |= len(points) < len(group)
+        samples += [{"t": t, "series": name, "values": values} for t, values in points]
+    return {"point_id": point_id, "downsampled": reduced, "samples": samples}

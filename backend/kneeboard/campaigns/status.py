@@ -1,0 +1,56 @@
+"""The one module that changes a campaign's or a point's status: a table of allowed transitions."""
+
+from __future__ import annotations
+
+from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.db import utcnow
+
+CAMPAIGN_TRANSITIONS: dict[str, set[str]] = {
+    "queued": {"starting", "cancelled", "crashed"},
+    "starting": {"running", "failed", "cancelling", "crashed"},
+    "running": {"cancelling", "completed", "failed", "crashed"},
+    "cancelling": {"cancelled", "crashed"},
+    "completed": set(),
+    "failed": set(),
+    "cancelled": set(),
+    "crashed": set(),
+}
+POINT_TRANSITIONS: dict[str, set[str]] = {
+    "pending": {"running", "cancelled"},
+    "running": {"completed", "failed", "cancelled", "crashed"},
+    "completed": set(),
+    "failed": set(),
+    "cancelled": set(),
+    "crashed": set(),
+}
+CAMPAIGN_TERMINAL = frozenset(s for s, nxt in CAMPAIGN_TRANSITIONS.items() if not nxt)
+CAMPAIGN_ACTIVE = frozenset(CAMPAIGN_TRANSITIONS) - CAMPAIGN_TERMINAL
+
+
+class IllegalTransition(Exception):
+    """A status change that the table does not allow."""
+
+
+def _check(table: dict[str, set[str]], what: str, current: str, new: str) -> None:
+    if new not in table.get(current, set()):
+        raise IllegalTransition(f"{what} cannot go from {current!r} to {new!r}")
+
+
+def move_campaign(campaign: Campaign, new: str) -> None:
+    """Move a campaign to `new`, stamping start and end times; refuse what the table does not allow."""
+    _check(CAMPAIGN_TRANSITIONS, f"campaign {campaign.id}", campaign.status, new)
+    campaign.status = new
+    if new == "starting":
+        campaign.started_at = utcnow()
+    if new in CAMPAIGN_TERMINAL:
+        campaign.ended_at = utcnow()
+
+
+def move_point(point: Point, new: str) -> None:
+    """Move a point to `new`, stamping start and end times; refuse what the table does not allow."""
+    _check(POINT_TRANSITIONS, f"point {point.id}", point.status, new)
+    point.status = new
+    if new == "running":
+        point.started_at = utcnow()
+    elif point.started_at is not None:
+        point.ended_at = utcnow()

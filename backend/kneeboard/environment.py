@@ -1,0 +1,160 @@
+"""Environment facts taken when a campaign (and each variant) starts: kernel, CPU, memory, tool versions,
+and per interface the settings that change network results (channels, GRO, RPS, threaded NAPI, sysctls).
+
+Every fact is a flat string; a missing tool or file makes the fact "unavailable", never an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+from typing import Iterable
+
+from kneeboard.lab import ethtool
+from kneeboard.lab.system import CommandFailed, cpu_count, in_netns, is_root, list_sysfs, read_sysfs, run, which
+
+UNAVAILABLE = "unavailable"
+SYSCTLS = (
+    "net.core.rmem_max",
+    "net.core.rmem_default",
+    "net.core.wmem_max",
+    "net.core.netdev_max_backlog",
+    "net.core.netdev_budget",
+    "net.core.rps_sock_flow_entries",
+)
+
+# tool → (argv that prints the version and exits at once without sending anything, regex for the version)
+TOOL_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
+    "dnsperf": (["dnsperf", "-c", "0"], r"^Version\s+(\S+)"),  # "invalid clients: 0", rc 1, banner first
+    "wrk": (["wrk", "-v"], r"^wrk\s+(\S+)"),  # rc 1, "wrk debian/4.1.0-3+b2 [epoll] …"
+    "iperf3": (["iperf3", "--version"], r"^iperf\s+(\S+)"),
+    "mpstat": (["mpstat", "-V"], r"sysstat version\s+(\S+)"),
+    "ping": (["ping", "-V"], r"iputils[- ]?(\S+)"),
+    "unbound": (["unbound", "-V"], r"^Version\s+(\S+)"),
+    "nginx": (["nginx", "-v"], r"nginx/(\S+)"),
+    "ethtool": (["ethtool", "--version"], r"ethtool version\s+(\S+)"),
+    "ip": (["ip", "-V"], r"iproute2-(\S+?),?\s"),
+}
+
+
+# ---------------------------------------------------------------- pure parsers
+
+
+def parse_tool_version(tool: str, text: str) -> str | None:
+    """The version a tool printed (stdout and stderr together), e.g. "2.10.0" for dnsperf; None if not found."""
+    spec = TOOL_VERSION_ARGV.get(tool)
+    if spec is None:
+        return None
+    match = re.search(spec[1], text, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def parse_cpuinfo(text: str) -> dict[str, str]:
+    """/proc/cpuinfo → {"cpu.model": first "model name", "cpu.online": processor entries}."""
+    facts = {}
+    models = re.findall(r"^model name\s*:\s*(.+)$", text, re.MULTILINE)
+    if models:
+        facts["cpu.model"] = models[0].strip()
+    processors = re.findall(r"^processor\s*:", text, re.MULTILINE)
+    if processors:
+        facts["cpu.online"] = str(len(processors))
+    return facts
+
+
+def parse_meminfo(text: str) -> dict[str, str]:
+    """/proc/meminfo → {"memory.total_mib": …}."""
+    match = re.search(r"^MemTotal:\s*(\d+)\s*kB", text, re.MULTILINE)
+    return {"memory.total_mib": str(int(match.group(1)) // 1024)} if match else {}
+
+
+def channel_facts(prefix: str, text: str) -> dict[str, str]:
+    """`ethtool -l` output → {PREFIX.channels.rx: current, …, PREFIX.channels.rx_max: max} ("n/a" kept)."""
+    parsed = ethtool.parse_channels(text)
+    facts = {}
+    for section, suffix in (("current", ""), ("max", "_max")):
+        for kind, value in parsed.get(section, {}).items():
+            facts[f"{prefix}.channels.{kind}{suffix}"] = "n/a" if value is None else str(value)
+    return facts
+
+
+def offload_facts(prefix: str, text: str) -> dict[str, str]:
+    """`ethtool -k` output → {PREFIX.gro, PREFIX.rx-udp-gro-forwarding, PREFIX.gso, PREFIX.tso}: "on"/"off"."""
+    parsed = ethtool.parse_features(text)
+    facts = {}
+    for name in ("gro", "rx-udp-gro-forwarding", "rx-gro-list", "gso", "tso"):
+        on = ethtool.feature_on(parsed, name)
+        if on is not None:
+            facts[f"{prefix}.{name}"] = "on" if on else "off"
+    return facts
+
+
+# ---------------------------------------------------------------- collectors
+
+
+def _read_proc(path: str) -> str:
+    try:
+        with open(path) as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+def tool_version(tool: str) -> str:
+    """The installed version of a known tool ("unavailable" if missing, unknown or unparsable)."""
+    spec = TOOL_VERSION_ARGV.get(tool)
+    if spec is None or which(spec[0][0]) is None:
+        return UNAVAILABLE
+    try:
+        proc = run(spec[0], timeout_s=5, check=False)
+    except CommandFailed:
+        return UNAVAILABLE
+    return parse_tool_version(tool, proc.stdout + "\n" + proc.stderr) or UNAVAILABLE
+
+
+def interface_facts(dev: str, netns: str | None = None) -> dict[str, str]:
+    """Facts of one interface (in a netns if given): channels, offloads, RPS masks, threaded NAPI, MTU."""
+    prefix = f"nic.{dev}"
+    facts = {f"{prefix}.netns": netns or "host"}
+    base = f"/sys/class/net/{dev}"
+    if netns and not is_root():
+        return {**facts, f"{prefix}.error": "unavailable (reading another netns needs root)"}
+    try:
+        if not list_sysfs(base, netns):
+            return {**facts, f"{prefix}.present": "no"}
+        for option, parse, name in (("-l", channel_facts, "channels"), ("-k", offload_facts, "gro")):
+            proc = run(in_netns(netns, ["ethtool", option, dev]), check=False) if which("ethtool") else None
+            got = parse(prefix, proc.stdout) if proc is not None and proc.returncode == 0 else {}
+            facts.update(got or {f"{prefix}.{name}": UNAVAILABLE})
+        queues = [q for q in list_sysfs(f"{base}/queues", netns) if q.startswith("rx-")]
+        facts[f"{prefix}.rx_queues"] = str(len(queues))
+        masks = [read_sysfs(f"{base}/queues/{q}/rps_cpus", netns) or "?" for q in queues]
+        facts[f"{prefix}.rps_cpus"] = " ".join(masks) if masks else UNAVAILABLE
+        facts[f"{prefix}.threaded"] = read_sysfs(f"{base}/threaded", netns) or UNAVAILABLE
+        facts[f"{prefix}.mtu"] = read_sysfs(f"{base}/mtu", netns) or UNAVAILABLE
+    except CommandFailed:
+        facts[f"{prefix}.error"] = UNAVAILABLE
+    return facts
+
+
+def collect_facts(
+    interfaces: Iterable[str] = (),
+    netns_interfaces: Iterable[tuple[str, str]] = (),
+    tools: Iterable[str] = (),
+) -> dict[str, str]:
+    """All facts as flat strings: kernel, cpu.*, memory.*, tool.NAME, nic.DEV.*, sysctl.NAME (never raises)."""
+    facts = {"kernel": platform.release() or UNAVAILABLE, "cpu.count": str(cpu_count())}
+    facts["cpu.count_total"] = str(os.cpu_count() or UNAVAILABLE)
+    facts.update(parse_cpuinfo(_read_proc("/proc/cpuinfo")))
+    facts.setdefault("cpu.model", platform.processor() or UNAVAILABLE)
+    facts.update(parse_meminfo(_read_proc("/proc/meminfo")))
+    for tool in tools:
+        facts[f"tool.{tool}"] = tool_version(tool)
+    for dev in interfaces:
+        facts.update(interface_facts(dev))
+    for netns, dev in netns_interfaces:
+        facts.update(interface_facts(dev, netns))
+    for name in SYSCTLS:
+        value = _read_proc("/proc/sys/" + name.replace(".", "/")).strip()
+        facts[f"sysctl.{name}"] = " ".join(value.split()) or UNAVAILABLE
+    return facts

@@ -1,0 +1,212 @@
+"""Registered lab actions: the only way a variant changes the environment (never text typed in a browser).
+
+name → (validator, apply, read). `validate_setting` raises ActionError (the API answers 422);
+`apply_setting` raises ActionFailed when the system refuses (lab not up, ethtool missing…).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from kneeboard.lab import ethtool
+from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, current_queues, status
+from kneeboard.lab.system import CommandFailed, cpu_count, list_sysfs, read_sysfs, which, write_sysfs
+
+ENDS = ((HOST_IF, None), (LAB_IF, NETNS))  # (device, netns) for both ends of the veth
+GRO_FEATURES = ("gro", "rx-udp-gro-forwarding")
+
+
+class ActionError(ValueError):
+    """An unknown action or a value out of range; `field` names what was wrong (→ HTTP 422)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class ActionFailed(RuntimeError):
+    """A valid setting the system could not apply."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One registered action: its value type and range, and how to apply and read it."""
+
+    name: str
+    type: str  # "int" | "bool"
+    description: str
+    apply: Callable[[Any], None]
+    read: Callable[[], Any]
+    min: Callable[[], int] | None = None
+    max: Callable[[], int] | None = None
+
+
+# ---------------------------------------------------------------- validators
+
+
+def _as_bool(field: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+        return value.strip().lower() in ("on", "true", "1", "yes")
+    raise ActionError(field, f"expected on/off, got {value!r}")
+
+
+def _as_int(field: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ActionError(field, f"expected an integer {lo}…{hi}, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise ActionError(field, f"expected an integer {lo}…{hi}, got {value!r}") from None
+    if not lo <= number <= hi:
+        raise ActionError(field, f"{number} is out of range {lo}…{hi}")
+    return number
+
+
+# ---------------------------------------------------------------- apply / read
+
+
+def _queue_dirs(dev: str, netns: str | None) -> list[str]:
+    return [q for q in list_sysfs(f"/sys/class/net/{dev}/queues", netns) if q.startswith("rx-")]
+
+
+def _set_rps_mask(mask: str) -> None:
+    for queue in _queue_dirs(LAB_IF, NETNS):
+        write_sysfs(f"/sys/class/net/{LAB_IF}/queues/{queue}/rps_cpus", mask, NETNS)
+
+
+def all_cpus_mask(count: int | None = None) -> str:
+    """The rps_cpus mask naming CPUs 0…count-1, in the kernel's comma-separated 32-bit groups."""
+    count = count or cpu_count()
+    value = (1 << count) - 1
+    groups = []
+    while True:
+        groups.append(value & 0xFFFFFFFF)
+        value >>= 32
+        if not value:
+            break
+    return ",".join([f"{groups[-1]:x}"] + [f"{g:08x}" for g in reversed(groups[:-1])])
+
+
+def _read_rps() -> bool:
+    masks = [read_sysfs(f"/sys/class/net/{LAB_IF}/queues/{q}/rps_cpus", NETNS) for q in _queue_dirs(LAB_IF, NETNS)]
+    return any(m and m.replace(",", "").strip("0") for m in masks)
+
+
+def _apply_queues(n: int) -> None:
+    rps_on = _read_rps()
+    for dev, netns in ENDS:
+        ethtool.set_channels(dev, n, n, netns)
+    if rps_on:  # new rx queues start with rps_cpus 0: keep the RPS setting consistent
+        _set_rps_mask(all_cpus_mask())
+
+
+def _read_queues() -> int | None:
+    return current_queues()
+
+
+def _apply_rps(on: bool) -> None:
+    _set_rps_mask(all_cpus_mask() if on else "0")
+
+
+def _apply_gro(on: bool) -> None:
+    for dev, netns in ENDS:
+        ethtool.set_features(dev, {f: on for f in GRO_FEATURES}, netns)
+
+
+def _read_gro() -> bool:
+    feats = ethtool.features(LAB_IF, NETNS)
+    return all(ethtool.feature_on(feats, f) for f in GRO_FEATURES)
+
+
+def _apply_threaded(on: bool) -> None:
+    """Write /sys/class/net/DEV/threaded on both ends. veth has NAPI only while GRO (or XDP) is on and the
+    kernel refuses the write without it; then GRO is switched on for the write and back off, so the flag is
+    set and takes effect whenever GRO is on (variants may apply gro and threaded_napi in any order)."""
+    value = "1" if on else "0"
+    for dev, netns in ENDS:
+        path = f"/sys/class/net/{dev}/threaded"
+        if read_sysfs(path, netns) == value:
+            continue
+        try:
+            write_sysfs(path, value, netns)
+        except CommandFailed:
+            gro_was_on = ethtool.feature_on(ethtool.features(dev, netns), "gro")
+            if gro_was_on:
+                raise
+            ethtool.set_features(dev, {"gro": True}, netns)
+            try:
+                write_sysfs(path, value, netns)
+            finally:
+                ethtool.set_features(dev, {"gro": False}, netns)
+
+
+def _read_threaded() -> bool:
+    return read_sysfs(f"/sys/class/net/{LAB_IF}/threaded", NETNS) == "1"
+
+
+_ACTIONS = {
+    a.name: a
+    for a in (
+        Action("lab.veth_queues", "int", "veth queue count on both ends (ethtool -L DEV rx N tx N)",
+               _apply_queues, _read_queues, min=lambda: 1, max=cpu_count),
+        Action("lab.rps", "bool", "RPS: rps_cpus = all CPUs on every rx queue of the lab side (off: 0)",
+               _apply_rps, _read_rps),
+        Action("lab.gro", "bool", "GRO with rx-udp-gro-forwarding on both ends (ethtool -K)",
+               _apply_gro, _read_gro),
+        Action("lab.threaded_napi", "bool", "threaded NAPI on both ends (/sys/class/net/DEV/threaded)",
+               _apply_threaded, _read_threaded),
+    )
+}
+
+
+# ---------------------------------------------------------------- public
+
+
+def list_actions() -> list[dict]:
+    """The registered actions: [{name, type, min, max, description}] (min/max None for on/off)."""
+    return [
+        {"name": a.name, "type": a.type, "min": a.min() if a.min else None, "max": a.max() if a.max else None,
+         "description": a.description}
+        for a in _ACTIONS.values()
+    ]
+
+
+def validate_setting(name: str, value: Any) -> int | bool:
+    """The normalized value (int or bool) for a registered action; ActionError for unknown names or bad values."""
+    action = _ACTIONS.get(name)
+    if action is None:
+        raise ActionError("action", f"unknown action {name!r} (known: {', '.join(_ACTIONS)})")
+    if action.type == "bool":
+        return _as_bool(name, value)
+    return _as_int(name, value, action.min(), action.max())
+
+
+def apply_setting(name: str, value: Any) -> int | bool:
+    """Validate, then apply a setting to the running lab; returns the value read back. Raises ActionError/ActionFailed."""
+    normalized = validate_setting(name, value)
+    lab = status(probe=False)
+    if not lab.present:
+        raise ActionFailed(f"{name}: the lab is not up ({lab.reason})")
+    if which("ethtool") is None:
+        raise ActionFailed(f"{name}: ethtool not installed (apt-get install ethtool)")
+    try:
+        _ACTIONS[name].apply(normalized)
+        return _ACTIONS[name].read()
+    except CommandFailed as exc:
+        raise ActionFailed(f"{name}={normalized}: {exc}") from exc
+
+
+def read_setting(name: str) -> int | bool | None:
+    """The current value of a registered action's setting in the lab (None if it cannot be read)."""
+    if name not in _ACTIONS:
+        raise ActionError("action", f"unknown action {name!r}")
+    try:
+        return _ACTIONS[name].read()
+    except CommandFailed:
+        return None

@@ -1,0 +1,280 @@
+"""`kneeboard lab up | down | status`: a network namespace joined to the host by a multi-queue veth pair,
+running unbound, nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test.
+
+Only the addresses created here (10.77.0.1 host side, 10.77.0.2 lab side) and loopback may receive load.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import stat
+import subprocess
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from kneeboard.lab import dns, nginx, processes
+from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
+
+log = logging.getLogger(__name__)
+
+NETNS = "kblab"
+HOST_IF = "kbh0"
+LAB_IF = "kbl0"
+HOST_ADDR = "10.77.0.1"
+LAB_ADDR = "10.77.0.2"
+PREFIX_LEN = 24
+DNS_PORT = 53
+HTTP_PORT = 80
+IPERF3_PORT = 5201
+DEVSIM_PORT = 7000
+DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/run/kneeboard-lab"))
+STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json"))
+SERVER_NAMES = ("unbound", "nginx", "iperf3", "devsim")  # comm names of processes the lab starts
+
+
+class LabError(RuntimeError):
+    """The lab cannot be brought up (not root, ip missing, a link cannot be made…)."""
+
+
+@dataclass
+class LabStatus:
+    """What the lab looks like now: present or why not, the veth queue count, its services."""
+
+    present: bool
+    reason: str | None = None
+    queues: int | None = None
+    services: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able form."""
+        return asdict(self)
+
+
+def missing_prerequisite() -> str | None:
+    """Why the lab cannot be created here ("not root", "ip not installed"), or None."""
+    if which("ip") is None:
+        return "ip not installed (apt-get install iproute2)"
+    if not is_root():
+        return "not root (`kneeboard lab up` needs root)"
+    return None
+
+
+def targets() -> list[dict]:
+    """The targets the lab offers (to register, tagged `lab`): kind, name, host, port, tags, notes."""
+    return [
+        {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes}
+        for kind, name, port, notes in _SERVICE_TABLE
+    ]
+
+
+_SERVICE_TABLE = (
+    ("dns", "lab-dns", DNS_PORT, "unbound in netns kblab, zone example.lab (www + h0000..h0499)"),
+    ("http", "lab-http", HTTP_PORT, "nginx in netns kblab: /index.html 590 B, /slow/3k.html at 1000 B/s"),
+    ("net", "lab-iperf3", IPERF3_PORT, "iperf3 -s in netns kblab, behind veth kbh0<->kbl0"),
+    ("device", "lab-devsim", DEVSIM_PORT, "devsim serve --ack-reports in netns kblab"),
+)
+
+
+# ---------------------------------------------------------------- network
+
+
+def _ns_exists() -> bool:
+    proc = run(["ip", "netns", "list"], check=False)
+    return any(line.split()[0] == NETNS for line in proc.stdout.splitlines() if line.strip())
+
+
+def _link_exists(dev: str, netns: str | None = None) -> bool:
+    argv = ["ip", "-n", netns, "link", "show", dev] if netns else ["ip", "link", "show", dev]
+    return run(argv, check=False).returncode == 0
+
+
+def _ensure_network() -> None:
+    if not _ns_exists():
+        run(["ip", "netns", "add", NETNS])
+    if not _link_exists(HOST_IF):
+        if _link_exists(LAB_IF, NETNS):
+            run(["ip", "-n", NETNS, "link", "del", LAB_IF])
+        n = str(cpu_count())
+        run(["ip", "link", "add", HOST_IF, "numtxqueues", n, "numrxqueues", n, "type", "veth",
+             "peer", "name", LAB_IF, "numtxqueues", n, "numrxqueues", n, "netns", NETNS])
+    elif not _link_exists(LAB_IF, NETNS):
+        raise LabError(f"{HOST_IF} exists but its peer {LAB_IF} is not in netns {NETNS}; run `kneeboard lab down` first")
+    run(["ip", "addr", "replace", f"{HOST_ADDR}/{PREFIX_LEN}", "dev", HOST_IF])
+    run(["ip", "-n", NETNS, "addr", "replace", f"{LAB_ADDR}/{PREFIX_LEN}", "dev", LAB_IF])
+    run(["ip", "link", "set", HOST_IF, "up"])
+    run(["ip", "-n", NETNS, "link", "set", "lo", "up"])
+    run(["ip", "-n", NETNS, "link", "set", LAB_IF, "up"])
+
+
+def current_queues() -> int | None:
+    """The veth's current queue count (rx queues of the host side, read from sysfs), None if absent."""
+    names = list_sysfs(f"/sys/class/net/{HOST_IF}/queues")
+    count = sum(1 for n in names if n.startswith("rx-"))
+    return count or None
+
+
+# ---------------------------------------------------------------- services
+
+
+def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
+    specs = [
+        {"kind": "dns", "name": "lab-dns", "port": DNS_PORT, "binary": dns.unbound_binary()},
+        {"kind": "http", "name": "lab-http", "port": HTTP_PORT, "binary": which("nginx")},
+        {"kind": "net", "name": "lab-iperf3", "port": IPERF3_PORT, "binary": which("iperf3")},
+    ]
+    if devsim_binary:
+        exists = Path(devsim_binary).is_file() and os.access(devsim_binary, os.X_OK)
+        specs.append({"kind": "device", "name": "lab-devsim", "port": DEVSIM_PORT, "binary": devsim_binary if exists else None})
+    return specs
+
+
+def _answers(kind: str, port: int) -> bool:
+    if kind == "dns":
+        try:
+            dns.wait_until_answering(LAB_ADDR, port, timeout_s=1.0)
+            return True
+        except RuntimeError:
+            return False
+    return processes.tcp_answers(LAB_ADDR, port)
+
+
+def _start(spec: dict, workdir: Path) -> subprocess.Popen:
+    kind, binary, port = spec["kind"], spec["binary"], spec["port"]
+    if kind == "dns":
+        proc = dns.start_unbound(LAB_ADDR, port, workdir / "dns", netns=NETNS)
+        dns.wait_until_answering(LAB_ADDR, port, proc)
+        return proc
+    if kind == "http":
+        nginx.write_site(LAB_ADDR, port, workdir / "http")
+        argv = nginx.nginx_argv(binary, workdir / "http")
+    elif kind == "net":
+        argv = [binary, "-s", "-B", LAB_ADDR, "-p", str(port)]
+    else:
+        argv = [binary, "serve", "--listen", f"{LAB_ADDR}:{port}", "--ack-reports"]
+    proc = processes.spawn(["ip", "netns", "exec", NETNS, *argv], workdir / f"{spec['name']}.log")
+    processes.wait_tcp(LAB_ADDR, port, proc)
+    return proc
+
+
+def _ensure_service(spec: dict, old: dict | None, workdir: Path) -> dict:
+    record = {"kind": spec["kind"], "name": spec["name"], "host": LAB_ADDR, "port": spec["port"],
+              "pid": None, "started": None, "error": None}
+    if old and processes.is_alive(old.get("pid"), old.get("started")):
+        if _answers(spec["kind"], spec["port"]):
+            return {**record, "pid": old["pid"], "started": old["started"]}
+        processes.stop(old["pid"], old.get("started"))
+    if spec["binary"] is None:
+        what = "devsim binary not found" if spec["kind"] == "device" else f"{spec['name']}: server not installed"
+        return {**record, "error": what}
+    try:
+        proc = _start(spec, workdir)
+    except (RuntimeError, OSError) as exc:
+        log.warning("lab service %s did not start: %s", spec["name"], exc)
+        return {**record, "error": str(exc)}
+    return {**record, "pid": proc.pid, "started": processes.start_time(proc.pid)}
+
+
+def _end_strays(keep: set[int]) -> None:
+    """End lab servers inside our namespace that the state file does not know (lost state, orphaned
+    nginx workers): only processes named like our own servers, only in netns kblab, by PID."""
+    for pid_text in run(["ip", "netns", "pids", NETNS], check=False).stdout.split():
+        pid = int(pid_text)
+        name = processes.process_name(pid)
+        if name in SERVER_NAMES and pid not in keep and processes.parent_pid(pid) not in keep:
+            log.warning("ending lab server %s (pid %d) not in the state file", name, pid)
+            processes.stop(pid, None)
+
+
+def _check_workdir(workdir: Path) -> None:
+    for folder in [workdir, *workdir.parents]:
+        if folder.exists() and not folder.stat().st_mode & stat.S_IXOTH:
+            raise LabError(f"{folder} is not traversable by others; nginx workers (nobody) could not read the lab's files")
+
+
+# ---------------------------------------------------------------- public
+
+
+def up(workdir: Path | str = DEFAULT_WORKDIR, devsim_binary: str | None = None) -> LabStatus:
+    """Create (or complete) the lab: namespace, veth, addresses, services; idempotent. Raises LabError."""
+    reason = missing_prerequisite()
+    if reason:
+        raise LabError(reason)
+    workdir = Path(workdir).resolve()
+    if not workdir.exists():
+        workdir.mkdir(mode=0o755, parents=True)
+    _check_workdir(workdir)
+    try:
+        _ensure_network()
+    except CommandFailed as exc:
+        raise LabError(str(exc)) from exc
+    state = processes.load_state(STATE_FILE)
+    old = state.get("services", {})
+    _end_strays({r["pid"] for r in old.values() if processes.is_alive(r.get("pid"), r.get("started"))})
+    services = {}
+    for spec in _service_specs(workdir, devsim_binary):
+        services[spec["name"]] = _ensure_service(spec, old.get(spec["name"]), workdir)
+        processes.save_state(STATE_FILE, {"workdir": str(workdir), "services": {**old, **services}})
+    for name, rec in old.items():  # e.g. devsim from an earlier `up` that was given its binary
+        if name not in services and processes.is_alive(rec.get("pid"), rec.get("started")):
+            services[name] = rec
+    processes.save_state(STATE_FILE, {"workdir": str(workdir), "services": services})
+    return status()
+
+
+def status(probe: bool = True) -> LabStatus:
+    """The lab as it is now (never raises): present or why not, queues, services (running = alive and answering;
+    with probe=False only "alive" is checked, no packet is sent)."""
+    try:
+        return _status(probe)
+    except (CommandFailed, OSError) as exc:
+        return LabStatus(False, f"cannot read the lab's state: {exc}")
+
+
+def _status(probe: bool) -> LabStatus:
+    if which("ip") is None:
+        return LabStatus(False, "ip not installed (apt-get install iproute2)")
+    if not _ns_exists() or not _link_exists(HOST_IF):
+        reason = missing_prerequisite() or "not set up (run `kneeboard lab up`)"
+        return LabStatus(False, reason)
+    services = []
+    for rec in processes.load_state(STATE_FILE).get("services", {}).values():
+        alive = processes.is_alive(rec.get("pid"), rec.get("started"))
+        services.append({
+            "kind": rec["kind"], "name": rec["name"], "host": rec["host"], "port": rec["port"], "pid": rec.get("pid"),
+            "running": alive and (not probe or _answers(rec["kind"], rec["port"])),
+            "error": rec.get("error") or (None if alive else "not running"),
+        })
+    return LabStatus(True, None, current_queues(), services)
+
+
+def down() -> None:
+    """Remove the lab: stop the servers it started (by recorded PID), delete the veth and the namespace."""
+    state = processes.load_state(STATE_FILE)
+    for rec in state.get("services", {}).values():
+        if rec.get("pid"):
+            processes.stop(rec["pid"], rec.get("started"))
+    if which("ip") is None:
+        return
+    if _ns_exists():
+        _end_strays(set())
+    if _link_exists(HOST_IF):
+        run(["ip", "link", "del", HOST_IF])
+    if _ns_exists():
+        run(["ip", "netns", "del", NETNS])
+    if state.get("workdir"):
+        _remove_files(Path(state["workdir"]))
+    STATE_FILE.unlink(missing_ok=True)
+
+
+def _remove_files(workdir: Path) -> None:
+    """Remove only what up() wrote into workdir (configs, site, logs), then workdir itself if empty."""
+    for sub in ("dns", "http"):
+        shutil.rmtree(workdir / sub, ignore_errors=True)
+    for spec in _SERVICE_TABLE:
+        (workdir / f"{spec[1]}.log").unlink(missing_ok=True)
+    try:
+        workdir.rmdir()
+    except OSError:
+        pass

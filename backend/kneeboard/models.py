@@ -1,0 +1,9 @@
+"""Every model, imported together so the metadata is complete (Alembic, tests)."""
+
+
+def import_all() -> None:
+    """Import each domain's models."""
+    from kneeboard.agents import models as _agents  # noqa: F401
+    from kneeboard.campaigns import models as _campaigns  # noqa: F401
+    from kneeboard.plans import models as _plans  # noqa: F401
+    from kneeboard.targets import models as _targets  # noqa: F401

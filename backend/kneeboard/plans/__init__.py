@@ -1,0 +1,1 @@
+"""Plans: reusable definitions of a sweep, expanded to points."""

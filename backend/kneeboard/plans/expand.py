@@ -1,0 +1,38 @@
+"""Expanding a plan to its points, and estimating how long they take. Pure functions."""
+
+from __future__ import annotations
+
+from kneeboard.plans.phases import phase_loads
+from kneeboard.plans.schemas import AnyPlan, PointPreview
+
+START_OVERHEAD_S = 0.5
+
+
+def expand(plan: AnyPlan) -> list[PointPreview]:
+    """Every point: for each variant, each phase, each load, each repetition, in run order."""
+    variants = [v.label for v in plan.variants] or [None]
+    points: list[PointPreview] = []
+    for variant in variants:
+        for index, phase in enumerate(plan.phases):
+            for concurrency, rate in phase_loads(phase):
+                for repeat in range(plan.repeat):
+                    points.append(
+                        PointPreview(
+                            seq=len(points),
+                            variant=variant,
+                            phase_index=index,
+                            phase=phase.kind,
+                            concurrency=concurrency,
+                            offered_rate=rate,
+                            duration_s=phase.duration_s,
+                            repeat=repeat,
+                        )
+                    )
+    return points
+
+
+def estimate_seconds(points: list[PointPreview], pause_s: float) -> float:
+    """Estimated wall time: each point's duration and start-up, plus the pauses between points."""
+    if not points:
+        return 0.0
+    return sum(p.duration_s + START_OVERHEAD_S for p in points) + pause_s * (len(points) - 1)

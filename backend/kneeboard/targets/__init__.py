@@ -1,0 +1,1 @@
+"""Targets: the systems under test."""

@@ -1,0 +1,25 @@
+"""The Target table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, DateTime, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from kneeboard.db import Base, utcnow
+
+
+class Target(Base):
+    """A system under test: a DNS server, an HTTP server, an iperf3 server, a device platform."""
+
+    __tablename__ = "targets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    host: Mapped[str] = mapped_column(String(253))
+    port: Mapped[int]
+    notes: Mapped[str] = mapped_column(Text, default="")
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,47 @@
+"""Target request and response bodies."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kneeboard.validators import Host, Port, Tag
+
+TargetKind = Literal["dns", "http", "net", "device"]
+
+
+class TargetCreate(BaseModel):
+    """A new target."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    kind: TargetKind
+    host: Host
+    port: Port
+    notes: str = Field(default="", max_length=5000)
+    tags: list[Tag] = Field(default_factory=list, max_length=20)
+
+
+class TargetUpdate(BaseModel):
+    """Changes to a target; absent fields stay as they are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    kind: TargetKind | None = None
+    host: Host | None = None
+    port: Port | None = None
+    notes: str | None = Field(default=None, max_length=5000)
+    tags: list[Tag] | None = Field(default=None, max_length=20)
+
+
+class TargetOut(TargetCreate):
+    """A stored target."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    created_at: datetime

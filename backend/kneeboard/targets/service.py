@@ -1,0 +1,74 @@
+"""Target operations. Services never commit: the caller owns the transaction."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from kneeboard.errors import Conflict, NotFound, invalid
+from kneeboard.targets.models import Target
+from kneeboard.targets.schemas import TargetCreate, TargetUpdate
+
+
+def list_targets(*, session: Session) -> list[Target]:
+    """All targets, by name."""
+    return list(session.scalars(select(Target).order_by(Target.name)))
+
+
+def get_target(target_id: int, *, session: Session) -> Target:
+    """One target, or NotFound."""
+    target = session.get(Target, target_id)
+    if target is None:
+        raise NotFound("target", target_id)
+    return target
+
+
+def _check_name_free(name: str, *, session: Session, own_id: int | None = None) -> None:
+    existing = session.scalar(select(Target).where(Target.name == name))
+    if existing is not None and existing.id != own_id:
+        raise invalid(("name",), f"a target named {name!r} already exists")
+
+
+def create_target(body: TargetCreate, *, session: Session) -> Target:
+    """Store a new target."""
+    _check_name_free(body.name, session=session)
+    target = Target(**body.model_dump())
+    session.add(target)
+    session.flush()
+    return target
+
+
+def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Target:
+    """Apply the given fields to a target."""
+    target = get_target(target_id, session=session)
+    changes = body.model_dump(exclude_unset=True)
+    for key, value in changes.items():
+        if value is None:
+            raise invalid((key,), "must not be null")
+    if "name" in changes:
+        _check_name_free(changes["name"], session=session, own_id=target_id)
+    for key, value in changes.items():
+        setattr(target, key, value)
+    session.flush()
+    return target
+
+
+def delete_target(target_id: int, *, session: Session) -> None:
+    """Delete a target that no plan uses."""
+    from kneeboard.plans.models import Plan
+
+    target = get_target(target_id, session=session)
+    if session.scalar(select(Plan.id).where(Plan.target_id == target_id).limit(1)) is not None:
+        raise Conflict(f"target {target_id} is used by a plan; delete the plan first")
+    session.delete(target)
+
+
+def ensure_target(body: TargetCreate, *, session: Session) -> Target:
+    """The target with this name, created or updated to match (used by `make up` and the lab)."""
+    existing = session.scalar(select(Target).where(Target.name == body.name))
+    if existing is None:
+        return create_target(body, session=session)
+    for key, value in body.model_dump().items():
+        setattr(existing, key, value)
+    session.flush()
+    return existing

@@ -1,0 +1,1 @@
+"""Tool adapters: build argv, run it, parse its output. No web or database here."""

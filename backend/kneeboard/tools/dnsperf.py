@@ -1,0 +1,119 @@
+"""dnsperf: build argv, parse its summary and its -S 1 interval lines."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
+
+NAME = "dnsperf"
+PARSER_VERSION = "1"
+VERSION_ARGV = ["dnsperf", "-h"]
+QTYPES = {"A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"}
+
+_INTERVAL = re.compile(r"^(\d{9,}\.\d+):\s+([\d.]+)\s*$")
+_VERSION = re.compile(r"^Version\s+(\S+)", re.M)
+_NUMBER = r"([\d.]+)"
+_FIELDS = {
+    "sent": rf"Queries sent:\s+{_NUMBER}",
+    "completed": rf"Queries completed:\s+{_NUMBER}",
+    "lost": rf"Queries lost:\s+{_NUMBER}",
+    "run_time_s": rf"Run time \(s\):\s+{_NUMBER}",
+    "achieved_rate": rf"Queries per second:\s+{_NUMBER}",
+    "latency_avg_s": rf"Average Latency \(s\):\s+{_NUMBER}",
+    "latency_min_s": rf"Average Latency \(s\):.*\(min\s+{_NUMBER}",
+    "latency_max_s": rf"Average Latency \(s\):.*max\s+{_NUMBER}\)",
+    "latency_stddev_s": rf"Latency StdDev \(s\):\s+{_NUMBER}",
+}
+_RCODES = re.compile(r"Response codes:[ \t]*(.*)$", re.M)
+_RCODE = re.compile(r"([A-Z][A-Z0-9]*)\s+(\d+)\s+\(")
+
+
+def build(spec: PointSpec, workdir: Path) -> list[str]:
+    """argv for one dnsperf point; writes the query file (names × qtype) into workdir."""
+    names = spec.params.get("names") or ["www.example.lab"]
+    qtype = spec.params.get("qtype", "A")
+    timeout_s = float(spec.params.get("timeout_s", 5))
+    if qtype not in QTYPES:
+        raise ToolInputError(f"qtype: unknown record type {qtype!r}")
+    for name in names:
+        if not name or name.startswith("-") or any(c.isspace() for c in name):
+            raise ToolInputError(f"names: {name!r} is not a query name")
+    if not 1 <= spec.concurrency <= 100_000:
+        raise ToolInputError("concurrency: must be 1..100000")
+    if spec.duration_s <= 0 or not 0.1 <= timeout_s <= 60:
+        raise ToolInputError("duration_s/timeout_s: out of range")
+    workdir.mkdir(parents=True, exist_ok=True)
+    queries = workdir / "queries.txt"
+    queries.write_text("".join(f"{name} {qtype}\n" for name in names))
+    argv = ["dnsperf", "-s", spec.host, "-p", str(spec.port), "-d", str(queries), "-c", str(spec.concurrency)]
+    if spec.rate is not None:
+        argv += ["-Q", str(max(1, round(spec.rate)))]
+    argv += ["-l", f"{spec.duration_s:g}", "-t", f"{timeout_s:g}", "-S", "1"]
+    return argv
+
+
+def parse_line(line: str) -> Sample | None:
+    """One `-S 1` interval line (`EPOCH.usec: qps`) as a sample, else None."""
+    match = _INTERVAL.match(line.strip())
+    if match is None:
+        return None
+    return Sample(t=float(match.group(1)), values={"achieved_rate": float(match.group(2))})
+
+
+def parse_version(text: str) -> str | None:
+    """The version dnsperf prints (`Version 2.10.0`)."""
+    match = _VERSION.search(text)
+    return match.group(1) if match else None
+
+
+def parse_rcodes(stdout: str) -> dict[str, int]:
+    """The `Response codes:` line as {rcode: count}; empty when nothing completed."""
+    match = _RCODES.search(stdout)
+    return {code: int(count) for code, count in _RCODE.findall(match.group(1))} if match else {}
+
+
+def _error_reason(stdout: str, stderr: str, exit_code: int | None) -> str:
+    lines = [line.strip() for line in stderr.splitlines() if line.strip() and not line.startswith((" ", "Usage"))]
+    first = lines[0] if lines else (stdout.strip().splitlines() or ["no output"])[-1]
+    return f"dnsperf exited with code {exit_code}: {first}"
+
+
+def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+    """The summary as common metrics (ms, ops/s), rcodes and warnings; an error when nothing was measured."""
+    result = PointResult(parser_version=PARSER_VERSION, samples=[s for line in stdout.splitlines() if (s := parse_line(line))])
+    if exit_code not in (0, None):
+        result.error = _error_reason(stdout, stderr, exit_code)
+        return result
+    found = {key: float(m.group(1)) for key, pattern in _FIELDS.items() if (m := re.search(pattern, stdout))}
+    if not {"sent", "completed", "lost"} <= found.keys():
+        result.error = "dnsperf printed no statistics (output not recognised); raw output kept"
+        return result
+    seconds = {k: found.pop(k) for k in list(found) if k.endswith("_s") and k.startswith("latency")}
+    metrics: dict[str, float | None] = {k: found.get(k) for k in ("sent", "completed", "lost", "achieved_rate")}
+    for key in ("avg", "min", "max", "stddev"):
+        value = seconds.get(f"latency_{key}_s")
+        measured = value is not None and metrics["completed"]
+        metrics[f"latency_{key}_ms"] = round(value * 1000.0, 6) if measured else None
+    metrics["loss_pct"] = 100.0 * metrics["lost"] / metrics["sent"] if metrics["sent"] else None
+    rcodes = parse_rcodes(stdout)
+    not_ok = sum(n for code, n in rcodes.items() if code != "NOERROR")
+    metrics["errors"] = float(not_ok)
+    result.metrics = metrics
+    result.extra = {"rcodes": rcodes, "run_time_s": found.get("run_time_s"), "warnings": _warnings(metrics, rcodes)}
+    if not metrics["completed"]:
+        result.error = f"no answers: {metrics['sent']:.0f} queries sent, all lost (is the DNS server up and reachable?)"
+    elif rcodes and not rcodes.get("NOERROR"):
+        result.error = f"every answer was an error rcode: {', '.join(f'{k} {v}' for k, v in rcodes.items())}"
+    return result
+
+
+def _warnings(metrics: dict[str, float | None], rcodes: dict[str, int]) -> list[str]:
+    warnings = []
+    if metrics["lost"]:
+        warnings.append(f"{metrics['lost']:.0f} queries lost ({metrics['loss_pct']:.3f} %)")
+    bad = {code: n for code, n in rcodes.items() if code != "NOERROR"}
+    if bad:
+        warnings.append("non-NOERROR answers: " + ", ".join(f"{code} {n}" for code, n in bad.items()))
+    return warnings

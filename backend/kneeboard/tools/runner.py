@@ -1,0 +1,145 @@
+"""The one process runner every tool shares: own process group, streamed lines, timeout, cancel."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+POLL_S = 0.2
+TERM_WAIT_S = 1.0
+
+
+@dataclass
+class RunOutcome:
+    """What happened to one process: its output (bounded), exit code, and why it ended."""
+
+    argv: list[str]
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int | None = None
+    started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    ended_at: datetime | None = None
+    timed_out: bool = False
+    cancelled: bool = False
+    error: str | None = None
+
+
+class _BoundedText:
+    """Keeps the head and the tail of a stream within a byte limit (summaries come last)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.head, self.tail, self.size, self.dropped = limit, [], [], 0, 0
+        self.tail_size = 0
+
+    def add(self, line: str) -> None:
+        if self.size < self.limit // 4:
+            self.head.append(line)
+            self.size += len(line)
+            return
+        self.tail.append(line)
+        self.tail_size += len(line)
+        while self.tail_size > self.limit - self.size and self.tail:
+            self.tail_size -= len(self.tail.pop(0))
+            self.dropped += 1
+
+    def text(self) -> str:
+        gap = [f"[kneeboard: {self.dropped} lines omitted]\n"] if self.dropped else []
+        return "".join(self.head + gap + self.tail)
+
+
+def _pump(stream, sink: _BoundedText, on_line: Callable[[str], None] | None) -> None:
+    for line in iter(stream.readline, ""):
+        sink.add(line)
+        if on_line is not None:
+            try:
+                on_line(line.rstrip("\n"))
+            except Exception:  # noqa: BLE001 - a live-view hiccup must not lose the measurement
+                pass
+    stream.close()
+
+
+def stop_group(proc: subprocess.Popen, first: signal.Signals = signal.SIGTERM, wait_s: float = TERM_WAIT_S) -> None:
+    """Signal the process group, then SIGKILL it if it is still there after `wait_s`."""
+    for sig, wait in ((first, wait_s), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start argv (never through a shell) in a new process group with piped text output."""
+    return subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        bufsize=1,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        start_new_session=True,
+    )
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    timeout_s: float,
+    on_line: Callable[[str], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    output_limit: int = 1_048_576,
+    stop_signal: signal.Signals = signal.SIGTERM,
+) -> RunOutcome:
+    """Run argv to the end, a timeout, or a cancel; stdout lines go to `on_line` as they come."""
+    outcome = RunOutcome(argv=list(argv))
+    try:
+        proc = start(argv, cwd=cwd, env=env)
+    except FileNotFoundError:
+        outcome.error = f"{argv[0]} is not installed (not found on PATH)"
+    except PermissionError as exc:
+        outcome.error = f"{argv[0]} cannot be run: {exc}"
+    if outcome.error:
+        outcome.ended_at = datetime.now(timezone.utc)
+        return outcome
+    out, err = _BoundedText(output_limit), _BoundedText(output_limit // 4)
+    pumps = [
+        threading.Thread(target=_pump, args=(proc.stdout, out, on_line), daemon=True),
+        threading.Thread(target=_pump, args=(proc.stderr, err, None), daemon=True),
+    ]
+    for pump in pumps:
+        pump.start()
+    deadline = time.monotonic() + timeout_s
+    while proc.poll() is None:
+        if should_cancel is not None and should_cancel():
+            outcome.cancelled = True
+        elif time.monotonic() > deadline:
+            outcome.timed_out = True
+        if outcome.cancelled or outcome.timed_out:
+            stop_group(proc, stop_signal)
+            break
+        time.sleep(POLL_S)
+    proc.wait()
+    for pump in pumps:
+        pump.join(timeout=5)
+    outcome.exit_code = proc.returncode
+    outcome.stdout, outcome.stderr = out.text(), err.text()
+    outcome.ended_at = datetime.now(timezone.utc)
+    if outcome.timed_out:
+        outcome.error = f"{argv[0]} did not finish within {timeout_s:g} s and was stopped"
+    return outcome

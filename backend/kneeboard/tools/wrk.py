@@ -1,0 +1,191 @@
+"""wrk (HTTP, closed loop): build the argv, parse the text report and Kneeboard's JSON line."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import shutil
+from typing import Any
+
+from kneeboard.tools import units
+from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
+
+PARSER_VERSION = "1"
+VERSION_ARGV = ["wrk", "-v"]  # exits 1 and prints its usage after the version line
+REPORT_SCRIPT = pathlib.Path(__file__).with_name("wrk_report.lua")
+KNOWN_PARAMS = ("threads", "path", "timeout_s", "scheme")
+
+_PATH = re.compile(r"^/[\x21-\x7e]*$")  # printable ASCII, no whitespace
+_PERCENTILES = {"50": "latency_p50_ms", "75": "latency_p75_ms", "90": "latency_p90_ms",
+                "99": "latency_p99_ms", "99.9": "latency_p999_ms"}
+_JSON_PERCENTILES = {"p50": "50", "p75": "75", "p90": "90", "p99": "99", "p99_9": "99.9"}
+_SOCKET_ERROR_KINDS = ("connect", "read", "write", "timeout")
+
+_RE_THREADS = re.compile(r"^\s*(\d+) threads? and (\d+) connections?", re.M)
+_RE_LATENCY = re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$", re.M)
+_RE_REQ_SEC = re.compile(r"^\s*Req/Sec\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$", re.M)
+_RE_PERCENTILE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\S+)\s*$", re.M)
+_RE_TOTALS = re.compile(r"^\s*(\d+) requests in (\S+), (\S+) read\s*$", re.M)
+_RE_SOCKET_ERRORS = re.compile(
+    r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
+_RE_NON_2XX = re.compile(r"Non-2xx or 3xx responses: (\d+)")
+_RE_RPS = re.compile(r"^Requests/sec:\s+(\S+)\s*$", re.M)
+_RE_TRANSFER = re.compile(r"^Transfer/sec:\s+(\S+)\s*$", re.M)
+_RE_VERSION = re.compile(r"^wrk (\S+)", re.M)
+
+
+# --- build ----------------------------------------------------------------------
+
+
+def build(spec: PointSpec, workdir: pathlib.Path) -> list[str]:
+    """Validated PointSpec → wrk argv; copies Kneeboard's report script into `workdir`."""
+    params = spec.params or {}
+    units.require_known_params("wrk", params, KNOWN_PARAMS)
+    units.require_no_rate("wrk", spec.rate)
+    connections = units.require_int("concurrency", spec.concurrency, 1, 100_000)
+    threads = units.require_int("params.threads", params.get("threads", min(2, connections)),
+                                1, min(connections, 1024))
+    duration = units.require_int("duration_s", spec.duration_s, 1, 86_400)
+    timeout = units.require_int("params.timeout_s", params.get("timeout_s", 2), 1, 3_600)
+    script = pathlib.Path(workdir) / REPORT_SCRIPT.name
+    shutil.copyfile(REPORT_SCRIPT, script)
+    return ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s",
+            "--timeout", f"{timeout}s", "--latency", "-s", str(script), target_url(spec)]
+
+
+def target_url(spec: PointSpec) -> str:
+    """The URL wrk loads: scheme://host:port/path from the spec (each part validated)."""
+    params = spec.params or {}
+    scheme = units.require_choice("params.scheme", params.get("scheme", "http"), ("http", "https"))
+    host = units.require_host("host", spec.host)
+    port = units.require_int("port", spec.port, 1, 65_535)
+    path = params.get("path", "/")
+    if not isinstance(path, str) or not _PATH.match(path):
+        raise ToolInputError(f"params.path: must start with '/' and contain no whitespace, got {path!r}")
+    netloc = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{netloc}:{port}{path}"
+
+
+# --- parse ----------------------------------------------------------------------
+
+
+def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+    """wrk stdout (text report, optional JSON line last) → PointResult; never raises."""
+    stdout = stdout or ""
+    report = _read_text_report(stdout)
+    lua = units.last_json_line(stdout)
+    lua = lua if lua is not None and "requests" in lua else None
+    result = PointResult(parser_version=PARSER_VERSION)
+    if report is None and lua is None:
+        result.error = (units.failure_reason("wrk", stderr, exit_code) if not stdout.strip()
+                        else "wrk: no report found in the output")
+        return result
+    result.metrics, result.extra = _merge(report or {}, lua)
+    return result
+
+
+def parse_line(line: str) -> Sample | None:
+    """wrk prints nothing until it ends, so no line is a live sample."""
+    return None
+
+
+def parse_version(text: str) -> str | None:
+    """`wrk debian/4.1.0-3+b2 [epoll] …` → `debian/4.1.0-3+b2`."""
+    match = _RE_VERSION.search(text or "")
+    return match.group(1) if match else None
+
+
+def _read_text_report(stdout: str) -> dict[str, Any] | None:
+    """wrk's own text report → plain figures (ms, bytes, counts); None without a totals line."""
+    totals = _RE_TOTALS.search(stdout)
+    if totals is None:
+        return None
+    duration_s = units.duration_ms(totals.group(2))
+    report: dict[str, Any] = {
+        "requests": float(totals.group(1)),
+        "duration_s": duration_s / 1000.0 if duration_s is not None else None,
+        "bytes": units.binary_bytes(totals.group(3)),
+        "rps": units.text_number(_group(_RE_RPS, stdout)),
+        "transfer_bps": _bits(units.binary_bytes(_group(_RE_TRANSFER, stdout))),
+        "percentiles": {},
+    }
+    latency = _RE_LATENCY.search(stdout)
+    # With no latency sample wrk prints 0.00us everywhere and "-nan%": those are not figures.
+    if latency and units.text_number(latency.group(4)) is not None:
+        report["avg"], report["stdev"], report["max"] = map(units.duration_ms, latency.groups()[:3])
+        report["percentiles"] = {m.group(1): units.duration_ms(m.group(2))
+                                 for m in _RE_PERCENTILE.finditer(stdout)}
+    threads = _RE_THREADS.search(stdout)
+    if threads:
+        report["threads"], report["connections"] = int(threads.group(1)), int(threads.group(2))
+    req_sec = _RE_REQ_SEC.search(stdout)
+    if req_sec:
+        report["thread_rps"] = dict(zip(("avg", "stdev", "max"),
+                                        map(units.decimal_count, req_sec.groups()[:3])))
+    socket = _RE_SOCKET_ERRORS.search(stdout)
+    counts = [int(n) for n in socket.groups()] if socket else [0, 0, 0, 0]
+    report["socket_errors"] = dict(zip(_SOCKET_ERROR_KINDS, counts))
+    non_2xx = _RE_NON_2XX.search(stdout)
+    report["non_2xx_3xx"] = int(non_2xx.group(1)) if non_2xx else 0
+    return report
+
+
+def _merge(report: dict[str, Any], lua: dict[str, Any] | None) -> tuple[dict, dict]:
+    """Common metrics and extras: the JSON line's figures first, the text report's otherwise."""
+    lua = lua or {}
+    latency = lua.get("latency_us") if isinstance(lua.get("latency_us"), dict) else None
+    percentiles = dict(report.get("percentiles", {}))
+    if latency is not None:  # the JSON line is authoritative, including its nulls
+        percentiles.update({p: units.ms_from_us(latency.get(k))
+                            for k, p in _JSON_PERCENTILES.items() if k in latency})
+    socket_errors = _lua_socket_errors(lua) or report.get("socket_errors") or {}
+    non_2xx = units.dig_number(lua, "errors", "status")
+    non_2xx = int(non_2xx) if non_2xx is not None else report.get("non_2xx_3xx", 0)
+    duration_s = units.dig_number(lua, "duration_s") or report.get("duration_s")
+    requests = _first(units.dig_number(lua, "requests"), report.get("requests"))
+    byte_count = _first(units.dig_number(lua, "bytes"), report.get("bytes"))
+    lua_bps = _bits(byte_count / duration_s) if "bytes" in lua and duration_s else None
+    metrics = {
+        "achieved_rate": _first(units.dig_number(lua, "rps"), report.get("rps")),
+        "latency_avg_ms": _latency(latency, "mean", report.get("avg")),
+        "latency_stddev_ms": _latency(latency, "stdev", report.get("stdev")),
+        "latency_min_ms": _latency(latency, "min", None),
+        "latency_max_ms": _latency(latency, "max", report.get("max")),
+        **{name: percentiles.get(p) for p, name in _PERCENTILES.items()},
+        "completed": requests,
+        "errors": float(sum(socket_errors.values()) + non_2xx),
+        "throughput_bps": _first(lua_bps, report.get("transfer_bps")),
+    }
+    extra = {
+        "socket_errors": socket_errors,
+        "non_2xx_3xx": non_2xx,
+        "bytes": byte_count,
+        "duration_s": duration_s,
+        "report_script": bool(lua),
+        **{k: report[k] for k in ("threads", "connections", "thread_rps") if k in report},
+    }
+    return metrics, extra
+
+
+def _lua_socket_errors(lua: dict[str, Any]) -> dict[str, int] | None:
+    counts = [units.dig_number(lua, "errors", kind) for kind in _SOCKET_ERROR_KINDS]
+    if any(count is None for count in counts):
+        return None
+    return {kind: int(count) for kind, count in zip(_SOCKET_ERROR_KINDS, counts)}
+
+
+def _latency(latency: dict[str, Any] | None, key: str, fallback: float | None) -> float | None:
+    return units.ms_from_us(latency.get(key)) if latency is not None else fallback
+
+
+def _first(*values: float | None) -> float | None:
+    return next((v for v in values if v is not None), None)
+
+
+def _bits(bytes_per_s: float | None) -> float | None:
+    return bytes_per_s * 8.0 if bytes_per_s is not None else None
+
+
+def _group(pattern: re.Pattern[str], text: str) -> str | None:
+    match = pattern.search(text)
+    return match.group(1) if match else None

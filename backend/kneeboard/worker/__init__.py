@@ -1,0 +1,1 @@
+"""The Celery worker: one agent consuming its own queue."""

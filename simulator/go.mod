@@ -1,0 +1,3 @@
+module kneeboard/simulator
+
+go 1.26

@@ -1,0 +1,61 @@
+// Package run is `devsim run`: it connects many simulated devices to a
+// platform, logs them in and has them report at a set rate, printing NDJSON
+// counters per interval and a summary.
+package run
+
+import (
+	"io"
+	"syscall"
+	"time"
+
+	"kneeboard/simulator/internal/profile"
+)
+
+// Config is a validated `devsim run` invocation.
+type Config struct {
+	Target       syscall.Sockaddr
+	TargetText   string
+	Devices      int
+	StartID      uint64
+	Ramp         float64       // connections per second for the whole run; 0 = as fast as possible
+	Interval     time.Duration // per-device report interval
+	Duration     time.Duration // length of the reporting phase
+	Profile      *profile.Profile
+	ProfileArgs  []string // how children load the same profile
+	SourceIPs    []syscall.Sockaddr
+	SourceText   string
+	Procs        int
+	Shards       int // event loops in this process
+	ReportEvery  time.Duration
+	LoginTimeout time.Duration
+	Child        bool // a child of a --procs parent: report histograms
+	Stdout       io.Writer
+	Stderr       io.Writer
+}
+
+// perDeviceRate is the reports per second each device sends.
+func (c *Config) perDeviceRate() float64 { return 1 / c.Interval.Seconds() }
+
+// OfferedRate is the total report rate the run aims for.
+func (c *Config) OfferedRate() float64 { return float64(c.Devices) * c.perDeviceRate() }
+
+// source returns the local address device id connects from, nil for any.
+func (c *Config) source(id uint64) syscall.Sockaddr {
+	if len(c.SourceIPs) == 0 {
+		return nil
+	}
+	return c.SourceIPs[id%uint64(len(c.SourceIPs))]
+}
+
+// rampCap bounds the connecting phase: the nominal ramp time plus time for
+// the last attempts to time out. Reporting starts then even if some devices
+// are still connecting.
+func (c *Config) rampCap() time.Duration {
+	d := 2*c.LoginTimeout + 5*time.Second
+	if c.Ramp > 0 {
+		d += time.Duration(float64(c.Devices) / c.Ramp * float64(time.Second))
+	} else {
+		d += time.Duration(c.Devices) * 100 * time.Microsecond
+	}
+	return d
+}

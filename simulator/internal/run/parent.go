@@ -1,0 +1,88 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"kneeboard/simulator/internal/procs"
+)
+
+// RunParent splits the devices over cfg.Procs child processes, merges their
+// NDJSON into one stream (counters summed per interval, latency histograms
+// merged) and returns the exit code.
+func RunParent(ctx context.Context, cfg *Config) int {
+	start := time.Now()
+	fleet, err := procs.Start(childArgLists(cfg), cfg.Stderr)
+	if err != nil {
+		cfg.logf("%v", err)
+		return 1
+	}
+	connectedMax := 0
+	raw := fleet.Merge(ctx, func(_ int64, lines [][]byte) {
+		iv := mergeIntervals(decodeAll[Interval](lines))
+		iv.T = unixSeconds(time.Now())
+		connectedMax = max(connectedMax, iv.Connected)
+		cfg.emit(iv)
+	})
+	fleet.Wait()
+	parts := decodeAll[Summary](raw)
+	s := mergeSummaries(parts)
+	s.T, s.ElapsedS = unixSeconds(time.Now()), round3(time.Since(start).Seconds())
+	s.OfferedRate = round3(cfg.OfferedRate())
+	if connectedMax > 0 {
+		s.ConnectedMax = connectedMax
+	}
+	cpu, rss := selfUsage()
+	s.CPUS, s.RSSPeakKiB = round3(s.CPUS+cpu), s.RSSPeakKiB+rss
+	cfg.emit(s)
+	code := exitCode(cfg, s)
+	if len(parts) < cfg.Procs {
+		cfg.logf("%d of %d child processes ended without a summary", cfg.Procs-len(parts), cfg.Procs)
+		code = 1
+	}
+	return code
+}
+
+func decodeAll[T any](lines [][]byte) []*T {
+	out := make([]*T, 0, len(lines))
+	for _, l := range lines {
+		v := new(T)
+		if json.Unmarshal(l, v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// childArgLists gives each child a contiguous block of device IDs and its
+// share of the ramp; everything else is passed through.
+func childArgLists(cfg *Config) [][]string {
+	lists := make([][]string, cfg.Procs)
+	id := cfg.StartID
+	for i := range lists {
+		n := cfg.Devices / cfg.Procs
+		if i < cfg.Devices%cfg.Procs {
+			n++
+		}
+		args := []string{"run", procs.ChildFlag,
+			"--target", cfg.TargetText,
+			"--devices", strconv.Itoa(n),
+			"--start-id", strconv.FormatUint(id, 10),
+			"--ramp", strconv.FormatFloat(cfg.Ramp/float64(cfg.Procs), 'g', -1, 64),
+			"--interval", cfg.Interval.String(),
+			"--duration", cfg.Duration.String(),
+			"--report-every", cfg.ReportEvery.String(),
+			"--login-timeout", cfg.LoginTimeout.String(),
+			"--shards", strconv.Itoa(cfg.Shards),
+		}
+		args = append(args, cfg.ProfileArgs...)
+		if cfg.SourceText != "" {
+			args = append(args, "--source-ips", cfg.SourceText)
+		}
+		lists[i] = args
+		id += uint64(n)
+	}
+	return lists
+}

@@ -1,0 +1,93 @@
+"""Shared fixtures. `stack` starts the real services once per session: Postgres, Redis,
+a DNS server, a Celery worker and the API; unit tests do not ask for it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "tool-output"
+if not FIXTURES.exists():
+    FIXTURES = ROOT / "tests" / "fixtures" / "tool-output"
+
+from tests.support import services  # noqa: E402
+
+
+@dataclass
+class Stack:
+    """The running services and a client for the API."""
+
+    api: httpx.Client
+    api_url: str
+    env: dict[str, str]
+    dns_host: str
+    dns_port: int
+    tmp: Path
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    """The real tool output captured on Debian 12 (../shared/fixtures/tool-output)."""
+    return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def stack():
+    """Start everything once; end only what was started here, by PID."""
+    from kneeboard.lab.dns import start_unbound
+
+    tmp = Path(tempfile.mkdtemp(prefix="kb-test-"))
+    tmp.chmod(0o755)
+    started = []
+    try:
+        if os.environ.get("KB_TEST_DATABASE_URL"):
+            database_url = os.environ["KB_TEST_DATABASE_URL"]
+        else:
+            pg, database_url = services.start_postgres(tmp / "pg")
+            started.append(pg)
+        redis_proc, redis_url = services.start_redis(tmp)
+        started.append(redis_proc)
+        dns_port = services.free_port()
+        started.append(start_unbound("127.0.0.1", dns_port, tmp / "dns"))
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "AGENT_NAME": "local",
+            "WORKDIR": str(tmp / "work"),
+            "GRACE_S": "5",
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "backend"), os.environ.get("PYTHONPATH", "")]),
+        }
+        os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "AGENT_NAME", "WORKDIR")})
+        services.migrate(env)
+        started.append(services.start_worker(env, tmp))
+        api_proc, api_url = services.start_api(env, tmp)
+        started.append(api_proc)
+        with httpx.Client(base_url=api_url, timeout=30) as client:
+            services.wait_for_agent(client, "local")
+            yield Stack(client, api_url, env, "127.0.0.1", dns_port, tmp)
+    finally:
+        for proc in reversed(started):
+            services.stop(proc)
+        if not os.environ.get("KB_KEEP_TMP"):
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture()
+def dns_target(stack) -> dict:
+    """A registered dns target pointing at the suite's unbound."""
+    import uuid
+
+    body = {"name": f"unbound-{uuid.uuid4().hex[:8]}", "kind": "dns", "host": stack.dns_host, "port": stack.dns_port, "tags": ["test"]}
+    response = stack.api.post("/api/v1/targets", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()

@@ -1,0 +1,160 @@
+"""A real dnsperf sweep: API → Celery worker → dnsperf → unbound → Postgres, watched live, exported, cancelled."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import threading
+import time
+
+import httpx
+import pytest
+
+
+def three_phase_plan(target_id: int, **overrides) -> dict:
+    """Baseline, scalability and saturation at rates well below the server's limit: 9 points of 2 s."""
+    plan = {
+        "name": "spine three phases",
+        "tool": "dnsperf",
+        "target_id": target_id,
+        "params": {"names": ["www.example.lab", "h0001.example.lab", "h0002.example.lab"], "qtype": "A", "timeout_s": 2},
+        "phases": [
+            {"kind": "baseline", "concurrency": 1, "rate": 200, "duration_s": 2},
+            {"kind": "scalability", "concurrency": [1, 2, 4, 8], "unit_rate": 250, "duration_s": 2},
+            {"kind": "saturation", "concurrency": 4, "rate": {"start": 1000, "stop": 3000, "step": 1000}, "duration_s": 2},
+            {"kind": "stability", "concurrency": 4, "rate": 1500, "duration_s": 2},
+        ],
+        "pause_s": 0,
+        "repeat": 1,
+    }
+    plan.update(overrides)
+    return plan
+
+
+def wait_status(api: httpx.Client, campaign_id: int, wanted: set[str], timeout_s: float) -> dict:
+    """Poll until the campaign reaches one of `wanted`."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        campaign = api.get(f"/api/v1/campaigns/{campaign_id}").json()
+        if campaign["status"] in wanted:
+            return campaign
+        time.sleep(0.2)
+    raise AssertionError(f"campaign {campaign_id} still {campaign['status']} after {timeout_s} s")
+
+
+def collect_events(url: str, sink: list) -> None:
+    """Read the campaign's server-sent events until `end`."""
+    with httpx.stream("GET", url, timeout=120) as response:
+        kind = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                sink.append((kind, json.loads(line[6:]), time.monotonic()))
+                if kind == "end":
+                    return
+
+
+def test_three_phase_sweep_runs_to_completed(stack, dns_target):
+    plan = stack.api.post("/api/v1/plans", json=three_phase_plan(dns_target["id"]))
+    assert plan.status_code == 201, plan.text
+    preview = stack.api.post("/api/v1/plans/preview", json=three_phase_plan(dns_target["id"])).json()
+    assert preview["point_count"] == 9 and preview["estimated_s"] >= 18
+
+    launched = stack.api.post("/api/v1/campaigns", json={"plan_id": plan.json()["id"], "tags": ["spine"]})
+    assert launched.status_code == 202, launched.text
+    campaign_id = launched.json()["id"]
+    events: list = []
+    watcher = threading.Thread(target=collect_events, args=(f"{stack.api_url}/api/v1/campaigns/{campaign_id}/events", events))
+    watcher.start()
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=120)
+    watcher.join(timeout=30)
+
+    assert campaign["status"] == "completed", campaign
+    assert campaign["progress"]["done"] == campaign["progress"]["total"] == 9
+    assert campaign["plan"]["phases"][0]["kind"] == "baseline"
+    assert campaign["environment"].get("kernel") or campaign["environment"] == {}
+    points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+    assert [p["phase"] for p in points] == ["baseline"] + ["scalability"] * 4 + ["saturation"] * 3 + ["stability"]
+    for point in points:
+        assert point["status"] == "completed", point
+        metrics = point["metrics"]
+        assert metrics["lost"] == 0 and metrics["loss_pct"] == 0
+        # below the server's limit the server keeps up with what is offered
+        assert abs(metrics["achieved_rate"] - point["offered_rate"]) / point["offered_rate"] < 0.02, point
+        assert metrics["efficiency"] == pytest.approx(metrics["achieved_rate"] / point["offered_rate"])
+        assert metrics["inflight"] == pytest.approx(metrics["achieved_rate"] * metrics["latency_avg_ms"] / 1000)
+        assert 0 < metrics["latency_min_ms"] <= metrics["latency_avg_ms"] <= metrics["latency_max_ms"]
+        assert point["extra"]["rcodes"] == {"NOERROR": metrics["completed"]}
+
+    evidence = stack.api.get(f"/api/v1/points/{points[3]['id']}").json()
+    assert evidence["argv"][:1] == ["dnsperf"] and "-S" in evidence["argv"] and evidence["argv"][evidence["argv"].index("-c") + 1] == "4"
+    assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == "1"
+    assert "Queries per second" in evidence["stdout"] and evidence["agent"] == "local"
+    assert evidence["started_at"] < evidence["ended_at"]
+    samples = stack.api.get(f"/api/v1/points/{points[3]['id']}/samples").json()["samples"]
+    assert samples and all(s["values"]["achieved_rate"] > 0 for s in samples)
+
+    kinds = [kind for kind, _data, _t in events]
+    assert "sample" in kinds and "point" in kinds and kinds[-1] == "end"
+    first_sample = next(t for kind, _d, t in events if kind == "sample")
+    assert first_sample < events[-1][2] - 2, "samples reach the API while the campaign runs, not at its end"
+
+    exported = stack.api.get(f"/api/v1/campaigns/{campaign_id}/export.csv")
+    rows = list(csv.DictReader(io.StringIO(exported.text)))
+    assert len(rows) == 9 and float(rows[0]["achieved_rate"]) == pytest.approx(points[0]["metrics"]["achieved_rate"])
+    document = stack.api.get(f"/api/v1/campaigns/{campaign_id}/export.json").json()
+    assert len(document["points"]) == 9 and document["campaign"]["plan"]["name"] == "spine three phases"
+
+    listed = stack.api.get("/api/v1/campaigns", params={"tag": "spine", "status": "completed"}).json()
+    assert campaign_id in [c["id"] for c in listed["items"]]
+
+
+def dnsperf_pids() -> set[int]:
+    """PIDs of every running dnsperf on this machine (read-only; nothing is killed here)."""
+    pids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as comm:
+                    if comm.read().strip() == "dnsperf":
+                        pids.add(int(entry))
+            except OSError:
+                continue
+    return pids
+
+
+def test_cancel_mid_point_kills_dnsperf_and_keeps_finished_points(stack, dns_target):
+    body = three_phase_plan(dns_target["id"], name="to cancel", phases=[
+        {"kind": "baseline", "concurrency": 1, "rate": 200, "duration_s": 1},
+        {"kind": "stability", "concurrency": 2, "rate": 500, "duration_s": 30},
+    ])  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    before = dnsperf_pids()
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+        if points[1]["status"] == "running" and dnsperf_pids() - before:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the long point never started")
+    time.sleep(1.0)
+    asked = time.monotonic()
+    response = stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel")
+    assert response.status_code == 200 and response.json()["status"] in {"cancelling", "cancelled"}
+    while dnsperf_pids() - before and time.monotonic() - asked < 5:
+        time.sleep(0.05)
+    gone_after = time.monotonic() - asked
+    assert not dnsperf_pids() - before, "dnsperf still running after cancel"
+    assert gone_after < 2.0, f"dnsperf took {gone_after:.2f} s to go"
+    campaign = wait_status(stack.api, campaign_id, {"cancelled"}, timeout_s=15)
+    assert campaign["partial"] is True
+    points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+    assert points[0]["status"] == "completed" and points[0]["metrics"]["completed"] > 0
+    assert points[1]["status"] == "cancelled"
+    again = stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel")
+    assert again.status_code == 409

@@ -1,0 +1,1 @@
+"""Helpers that start the real services the tests use."""

@@ -1,0 +1,140 @@
+"""The analysis run on seed 000's published figures (tests/unit/data/seed000.csv)."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from kneeboard.analysis import analyse, baseline_latency, fit_usl, oscillation, parse_seed_csv
+
+DATA = Path(__file__).parent / "data"
+
+
+def seed_points(with_baseline=True):
+    points = parse_seed_csv((DATA / "seed000.csv").read_text())
+    if with_baseline:
+        points.append(json.loads((DATA / "seed000_baseline.json").read_text())["point"])
+    return points
+
+
+@pytest.fixture(scope="module")
+def result():
+    return analyse(seed_points())
+
+
+def test_result_has_exactly_the_documented_keys(result):
+    assert set(result) == {
+        "knee", "ceiling", "optimal_concurrency", "usl", "zones", "stability", "oscillation", "conclusion",
+    }
+    assert set(result["knee"]) == {"offered_rate", "achieved_rate", "latency_avg_ms"}
+    assert set(result["ceiling"]) == {"achieved_rate"}
+    assert set(result["usl"]) == {
+        "sigma", "kappa", "lambda_", "peak_concurrency", "peak_rate", "r2", "amdahl_p", "note",
+    }
+    assert set(result["stability"]) == {"verdict", "rate_drift_pct", "latency_drift_pct"}
+
+
+def test_baseline_is_the_serial_run():
+    assert baseline_latency(seed_points()) == pytest.approx(0.56)
+
+
+def test_knee_lies_in_the_seeds_bend(result):
+    knee = result["knee"]
+    assert 10_000 <= knee["offered_rate"] <= 14_500
+    # the rule itself: within 2x the 0.56 ms baseline
+    assert knee["latency_avg_ms"] <= 2 * 0.56
+    assert knee["offered_rate"] == 11_000
+
+
+def test_knee_moves_with_k():
+    loose = analyse(seed_points(), k=4.0)["knee"]
+    assert loose["offered_rate"] == 13_500  # 14,000 qps is at 2.49 ms > 4 × 0.56 ms
+    strict = analyse(seed_points(), k=1.2)["knee"]
+    assert strict["offered_rate"] == 8_000  # 10,000 qps is at 0.824 ms > 0.672 ms
+
+
+def test_ceiling_is_the_highest_achieved_rate(result):
+    assert result["ceiling"]["achieved_rate"] == pytest.approx(16_795.98)
+
+
+def test_usl_peak_is_within_ten_percent_of_the_ceiling(result):
+    usl = result["usl"]
+    ceiling = result["ceiling"]["achieved_rate"]
+    assert abs(usl["peak_rate"] - ceiling) / ceiling <= 0.10
+    assert 16_000 <= usl["peak_rate"] <= 17_000
+    assert usl["r2"] > 0.95
+    assert 0 <= usl["sigma"] <= 1 and usl["kappa"] > 0
+    assert usl["peak_concurrency"] == pytest.approx(math.sqrt((1 - usl["sigma"]) / usl["kappa"]))
+    assert usl["lambda_"] > 2_500  # the rate-limited points only bound it from below
+    assert "censored" in usl["note"] and "rate-limited" in usl["note"]
+
+
+def test_rate_limited_points_are_counted():
+    usl = fit_usl(seed_points())
+    # c = 1, 2, 4, 5 ran at exactly their paced rate; the curve must lie above them
+    assert usl["rate_limited_points"] >= 4
+    assert usl["points"] == 16
+
+
+def test_without_censoring_the_fit_is_distorted():
+    censored = fit_usl(seed_points())
+    naive = fit_usl(seed_points(), censor=False)
+    # the naive fit takes the paced 2,500 qps per client as the system's own rate
+    assert naive["lambda_"] < 0.5 * censored["lambda_"]
+    assert naive["r2"] < censored["r2"]
+
+
+def test_littles_law_optimal_concurrency(result):
+    # 16,796 qps × 0.56 ms; the seed's rounded 16,000 × 0.5 ms gives 8
+    assert 8.0 <= result["optimal_concurrency"] <= 9.5
+    assert result["optimal_concurrency"] == pytest.approx(16_795.98 * 0.56 / 1000)
+
+
+def test_zones_match_the_seeds_sla_table(result):
+    zones = {z["zone"]: z for z in result["zones"]}
+    assert [z["zone"] for z in result["zones"]] == ["green", "yellow", "red"]
+    assert 10_000 <= zones["green"]["to_rate"] <= 11_000
+    assert zones["yellow"]["from_rate"] == zones["green"]["to_rate"]
+    assert 13_000 <= zones["yellow"]["to_rate"] <= 15_000
+    assert 14_000 <= zones["red"]["from_rate"] <= 15_000
+    assert zones["green"]["from_rate"] == 500 and zones["red"]["to_rate"] == 25_000
+
+
+def test_zones_follow_the_thresholds():
+    zones = {z["zone"]: z for z in analyse(seed_points(), green_ms=2.0, yellow_ms=4.0)["zones"]}
+    assert 12_500 <= zones["green"]["to_rate"] <= 13_000
+    assert 16_500 <= zones["red"]["from_rate"] <= 17_000
+
+
+def test_m_shaped_dip_is_flagged(result):
+    assert result["oscillation"] == [17_500]
+
+
+def test_a_smooth_sweep_is_not_flagged():
+    points = [p for p in seed_points() if not (p["phase"] == "saturation" and p["offered_rate"] == 17_500)]
+    assert oscillation(points) == []
+
+
+def test_stability_without_samples_is_insufficient(result):
+    assert result["stability"]["verdict"] == "insufficient data"
+    assert result["stability"]["rate_drift_pct"] is None
+
+
+def test_output_is_json_safe(result):
+    text = json.dumps(result, allow_nan=False)
+    assert "NaN" not in text and "Infinity" not in text
+
+
+def test_conclusion_states_the_figures(result):
+    text = result["conclusion"]
+    for needle in ("16,796", "11,000", "10,618", "14,834", "9.4", "17,500", "could not be judged", "99.5 %"):
+        assert needle in text, needle
+    assert f"{result['usl']['peak_rate']:,.0f}" in text
+
+
+def test_without_baseline_phase_the_lowest_load_is_the_baseline():
+    points = seed_points(with_baseline=False)
+    assert baseline_latency(points) == pytest.approx(0.668)  # saturation at 500 qps
+    knee = analyse(points)["knee"]
+    assert knee["offered_rate"] == 11_500  # 1.122 ms ≤ 2 × 0.668 ms; 12,000 is at 1.358
