@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from kneeboard import __version__
 from kneeboard.agents.router import router as agents_router
 from kneeboard.campaigns.router import router as campaigns_router
+from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
 from kneeboard.errors import install_handlers
 from kneeboard.health import router as health_router
@@ -39,7 +40,7 @@ def create_app() -> FastAPI:
         return JSONResponse({"detail": jsonable_encoder(_name_discriminator(list(exc.errors())))}, status_code=422)
 
     api = APIRouter(prefix="/api/v1")
-    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router):
+    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router):
         api.include_router(router)
     app.include_router(api)
     _mount_ui(app, get_settings().frontend_dist)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kneeboard.tools import wrk
+from kneeboard.tools import units, wrk
 from kneeboard.tools.base import PointSpec, ToolInputError
 
 CAPTURED = [
@@ -232,6 +232,24 @@ def test_parse_own_script_json_with_p75(read):
     assert result.metrics["errors"] == 6
     assert result.extra["socket_errors"] == {"connect": 1, "read": 2, "write": 0, "timeout": 0}
     assert result.metrics["throughput_bps"] == pytest.approx(4000.0)
+
+
+def test_parse_raw_lua_latency_without_samples_is_none(read):
+    """A script printing wrk's raw figures: min = UINT64_MAX and percentiles 0 when no sample."""
+    line = ('{"requests":4,"duration_s":5.0,"bytes":100,"errors":{"connect":0,"read":0,"write":0,'
+            '"status":0,"timeout":4},"latency_us":{"min":1.844674407371e+19,"max":0,"mean":0,'
+            '"stdev":0,"p50":0,"p90":0,"p99":0,"p99_9":0}}')
+    result = wrk.parse(read("wrk-4.1-timeouts.txt") + line + "\n", "", 0)
+    assert result.metrics["latency_min_ms"] is None
+    assert result.metrics["latency_p50_ms"] is None
+    assert result.metrics["latency_avg_ms"] is None
+
+
+@pytest.mark.parametrize("text, ms", [("159.64us", 0.15964), ("1.26ms", 1.26), ("3.00s", 3000.0),
+                                      ("1.50m", 90_000.0), ("2.00h", 7_200_000.0), ("0.00us", 0.0),
+                                      ("3ms", 3.0), ("1.0x", None), ("-nan%", None), ("", None)])
+def test_wrk_time_units(text, ms):
+    assert units.duration_ms(text) == (pytest.approx(ms) if ms is not None else None)
 
 
 # --- failures and garbage -------------------------------------------------------

@@ -9,10 +9,13 @@ from pydantic import TypeAdapter
 from sqlalchemy import select
 
 from kneeboard.campaigns import live
+from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.environment import collect_facts
+from kneeboard.lab import namespace
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult, PointSpec, ToolInputError, derive
@@ -68,11 +71,13 @@ def run_campaign(campaign_id: int, agent: str) -> str:
 
 
 def _environment(campaign: Campaign) -> dict:
-    try:
-        from kneeboard.environment import collect_facts
-    except ImportError:
-        return {}
-    return collect_facts(tools=[campaign.tool])
+    tools = [campaign.tool] + [m["kind"] for m in campaign.plan.get("monitors", [])]
+    in_lab = campaign.target.get("host") == namespace.LAB_ADDR
+    return collect_facts(
+        interfaces=[namespace.HOST_IF] if in_lab else [],
+        netns_interfaces=[(namespace.NETNS, namespace.LAB_IF)] if in_lab else [],
+        tools=tools,
+    )
 
 
 def _settle(campaign_id: int) -> str:
@@ -99,10 +104,9 @@ def _settle(campaign_id: int) -> str:
 
 def _analyse(campaign: Campaign) -> None:
     try:
-        from kneeboard.campaigns.analysis import analyse_campaign
-    except ImportError:
-        return
-    campaign.analysis = analyse_campaign(campaign)
+        campaign.analysis = analyse_campaign(campaign)
+    except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the campaign's status
+        campaign.analysis = {"error": f"analysis failed: {type(exc).__name__}: {exc}"}
 
 
 def run_point(point_id: int, agent: str, should_cancel) -> None:

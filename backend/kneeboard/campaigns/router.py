@@ -11,6 +11,7 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from kneeboard.campaigns import export, live, service
+from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.schemas import CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
 from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
 from kneeboard.db import session_scope
@@ -50,8 +51,16 @@ def list_campaigns(
 
 @router.get("/campaigns/{campaign_id}", response_model=CampaignOut)
 def get_campaign(campaign_id: int, session: Session = Depends(get_session)):
-    """Status, progress, summary, environment and analysis."""
-    return service.describe(service.get_campaign(campaign_id, session=session), session=session)
+    """Status, progress, summary, environment and analysis (computed on demand for older campaigns)."""
+    campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session))
+    return service.describe(campaign, session=session)
+
+
+@router.post("/campaigns/{campaign_id}/analysis", response_model=CampaignOut)
+def reanalyse(campaign_id: int, body: Thresholds, session: Session = Depends(get_session)):
+    """Recompute the analysis with the user's thresholds (knee rule, SLA zone latencies) and keep it."""
+    campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session), body)
+    return service.describe(campaign, session=session)
 
 
 @router.post("/campaigns/{campaign_id}/cancel", response_model=CampaignOut)

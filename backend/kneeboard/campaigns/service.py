@@ -7,7 +7,8 @@ from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.progress import progress, summary
-from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, move_campaign, move_point
+from kneeboard.campaigns.analysis import Thresholds, analyse_campaign
+from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, CAMPAIGN_TERMINAL, move_campaign, move_point
 from kneeboard.campaigns.downsample import downsample
 from kneeboard.config import get_settings
 from kneeboard.errors import Conflict, NotFound
@@ -53,6 +54,15 @@ def get_campaign(campaign_id: int, *, session: Session) -> Campaign:
     campaign = session.get(Campaign, campaign_id)
     if campaign is None:
         raise NotFound("campaign", campaign_id)
+    return campaign
+
+
+def refresh_analysis(campaign: Campaign, thresholds: Thresholds | None = None) -> Campaign:
+    """(Re)compute a finished campaign's analysis: on demand for older ones, or with new thresholds."""
+    if thresholds is not None and campaign.status not in CAMPAIGN_TERMINAL:
+        raise Conflict(f"campaign {campaign.id} is {campaign.status}; it is analysed when it ends")
+    if campaign.status in CAMPAIGN_TERMINAL and (thresholds is not None or campaign.analysis is None):
+        campaign.analysis = analyse_campaign(campaign, thresholds)
     return campaign
 
 

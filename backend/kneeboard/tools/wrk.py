@@ -133,7 +133,7 @@ def _read_text_report(stdout: str) -> dict[str, Any] | None:
 def _merge(report: dict[str, Any], lua: dict[str, Any] | None) -> tuple[dict, dict]:
     """Common metrics and extras: the JSON line's figures first, the text report's otherwise."""
     lua = lua or {}
-    latency = lua.get("latency_us") if isinstance(lua.get("latency_us"), dict) else None
+    latency = _lua_latency(lua)
     percentiles = dict(report.get("percentiles", {}))
     if latency is not None:  # the JSON line is authoritative, including its nulls
         percentiles.update({p: units.ms_from_us(latency.get(k))
@@ -165,6 +165,17 @@ def _merge(report: dict[str, Any], lua: dict[str, Any] | None) -> tuple[dict, di
         **{k: report[k] for k in ("threads", "connections", "thread_rps") if k in report},
     }
     return metrics, extra
+
+
+def _lua_latency(lua: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON latency block; all None when wrk recorded no sample (min UINT64_MAX > max 0)."""
+    latency = lua.get("latency_us")
+    if not isinstance(latency, dict):
+        return None
+    low, high = latency.get("min"), latency.get("max")
+    if units.is_number(low) and units.is_number(high) and low > high:
+        return {key: None for key in latency}
+    return latency
 
 
 def _lua_socket_errors(lua: dict[str, Any]) -> dict[str, int] | None:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kneeboard/simulator/internal/evloop"
+	"kneeboard/simulator/internal/output"
 	"kneeboard/simulator/internal/run"
 )
 
@@ -75,7 +76,7 @@ func parseRun(args []string, stdout, stderr io.Writer) (cfg *run.Config, handled
 	if err != nil {
 		return nil, false, err
 	}
-	cfg.Stdout, cfg.Stderr = stdout, stderr
+	cfg.Printer = output.Printer{Stdout: stdout, Stderr: stderr, Prefix: "devsim run"}
 	return cfg, false, nil
 }
 

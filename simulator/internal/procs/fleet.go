@@ -93,14 +93,23 @@ func (f *Fleet) Wait() []int {
 type head struct {
 	N       int64 `json:"n"`
 	Summary bool  `json:"summary"`
+	Ready   bool  `json:"ready"`
+}
+
+// Ready is the line a child prints once it is ready (e.g. listening).
+type Ready struct {
+	Ready bool   `json:"ready"`
+	Addr  string `json:"addr,omitempty"`
 }
 
 // Merge reads the children's lines until they all end. Interval lines are
 // grouped by their "n" and handed to onInterval in order once every child
 // still running has sent that interval; summary lines are returned. When ctx
 // is cancelled the children get SIGTERM (once) and are expected to print
-// their summaries and exit.
-func (f *Fleet) Merge(ctx context.Context, onInterval func(n int64, lines [][]byte)) (summaries [][]byte) {
+// their summaries and exit. onReady, when not nil, is called once every
+// child has printed a Ready line.
+func (f *Fleet) Merge(ctx context.Context, onReady func(), onInterval func(n int64, lines [][]byte)) (summaries [][]byte) {
+	ready := 0
 	pending := map[int64][][]byte{}
 	last := make([]int64, len(f.cmds)) // highest interval each child sent; MaxInt64 once it ended
 	running := len(f.cmds)
@@ -141,6 +150,12 @@ func (f *Fleet) Merge(ctx context.Context, onInterval func(n int64, lines [][]by
 			}
 			if h.Summary {
 				summaries = append(summaries, l.data)
+				continue
+			}
+			if h.Ready {
+				if ready++; ready == len(f.cmds) && onReady != nil {
+					onReady()
+				}
 				continue
 			}
 			last[l.child] = max(last[l.child], h.N)

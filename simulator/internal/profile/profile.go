@@ -48,12 +48,21 @@ func fail(field, format string, args ...any) *Error {
 //go:embed singlelight.json
 var singlelightJSON []byte
 
+// BuiltinJSON returns the JSON text of a built-in profile.
+func BuiltinJSON(name string) ([]byte, error) {
+	if name != "singlelight" {
+		return nil, fmt.Errorf("unknown built-in profile %q (have: singlelight)", name)
+	}
+	return singlelightJSON, nil
+}
+
 // Builtin returns a built-in profile by name.
 func Builtin(name string) (*Profile, error) {
-	if name != "singlelight" {
-		return nil, fmt.Errorf("profile: unknown built-in profile %q (have: singlelight)", name)
+	doc, err := BuiltinJSON(name)
+	if err != nil {
+		return nil, err
 	}
-	return Parse(singlelightJSON)
+	return Parse(doc)
 }
 
 // Load reads and validates a profile file.

@@ -4,10 +4,10 @@
 package run
 
 import (
-	"io"
 	"syscall"
 	"time"
 
+	"kneeboard/simulator/internal/output"
 	"kneeboard/simulator/internal/profile"
 )
 
@@ -29,8 +29,7 @@ type Config struct {
 	ReportEvery  time.Duration
 	LoginTimeout time.Duration
 	Child        bool // a child of a --procs parent: report histograms
-	Stdout       io.Writer
-	Stderr       io.Writer
+	output.Printer
 }
 
 // perDeviceRate is the reports per second each device sends.

@@ -18,8 +18,8 @@ var phaseNames = [...]string{"ramp", "report", "drain", "done"}
 // control is the little state the controller shares with its shards.
 type control struct {
 	phase       atomic.Int32
-	reportStart atomic.Int64 // ns since start when phaseReport began
-	snapSeq     atomic.Int64 // bumped to ask every shard for a snapshot
+	reportStart atomic.Int64   // ns since start when phaseReport began
+	snapSeq     atomic.Int64   // bumped to ask every shard for a snapshot
 	outstanding []atomic.Int64 // per shard, published while draining; -1 = not yet
 }
 

@@ -2,10 +2,9 @@ package run
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
+	"kneeboard/simulator/internal/output"
 	"kneeboard/simulator/internal/stats"
 )
 
@@ -25,7 +24,7 @@ func Run(ctx context.Context, cfg *Config) int {
 	for i := range shards {
 		var err error
 		if shards[i], err = newShard(i, cfg, ctl, snaps, start, shardIDs(cfg, i)); err != nil {
-			cfg.logf("%v", err)
+			cfg.Logf("%v", err)
 			return 1
 		}
 	}
@@ -86,7 +85,7 @@ func (c *controller) loop(ctx context.Context) {
 			c.printInterval(c.collect(false))
 		case <-rampCap.C:
 			if c.ctl.phase.Load() == phaseRamp {
-				c.cfg.logf("ramp not finished after %v; starting the reporting phase anyway", c.cfg.rampCap())
+				c.cfg.Logf("ramp not finished after %v; starting the reporting phase anyway", c.cfg.rampCap())
 				c.startReporting()
 			}
 		case <-reportEnd:
@@ -141,7 +140,7 @@ func (c *controller) collect(final bool) gauges {
 			}
 			c.absorb(s)
 		case <-timeout:
-			c.cfg.logf("%d of %d shards did not report", want-got, want)
+			c.cfg.Logf("%d of %d shards did not report", want-got, want)
 			return g
 		}
 	}
@@ -185,18 +184,18 @@ func (c *controller) printInterval(g gauges) {
 	c.connectedMax = max(c.connectedMax, g.Connected)
 	ctr, h := &c.cur, &c.curHist
 	iv := &Interval{
-		T: unixSeconds(now), N: c.seq, Phase: phaseNames[c.ctl.phase.Load()],
+		T: output.UnixSeconds(now), N: c.seq, Phase: phaseNames[c.ctl.phase.Load()],
 		Connected: g.Connected, Connecting: g.Connecting, LoggedIn: g.LoggedIn,
 		Failed: ctr.failedMap(), Logins: ctr.Logins, Sent: ctr.Sent, Acked: ctr.Acked,
 		BytesSent: ctr.BytesSent, BytesReceived: ctr.BytesReceived,
-		RateSent: round3(float64(ctr.Sent) / secs), RateAcked: round3(float64(ctr.Acked) / secs),
-		Skipped: ctr.Skipped, IntervalS: round3(secs),
+		RateSent: output.Rate(ctr.Sent, secs), RateAcked: output.Rate(ctr.Acked, secs),
+		Skipped: ctr.Skipped, IntervalS: output.Round3(secs),
 	}
 	iv.fillLatency(h)
 	if c.cfg.Child {
 		iv.Hist = h.Sparse()
 	}
-	c.cfg.emit(iv)
+	c.cfg.Emit(iv)
 	c.cur = counters{}
 	h.Reset()
 }
@@ -205,53 +204,33 @@ func (c *controller) printInterval(g gauges) {
 func (c *controller) finish() int {
 	end := time.Now()
 	s := &Summary{
-		Summary: true, T: unixSeconds(end), Devices: c.cfg.Devices, ConnectedMax: c.connectedMax,
+		Summary: true, T: output.UnixSeconds(end), Devices: c.cfg.Devices, ConnectedMax: c.connectedMax,
 		Logins: c.total.Logins, Sent: c.total.Sent, Acked: c.total.Acked, Failed: c.total.failedMap(),
 		BytesSent: c.total.BytesSent, BytesReceived: c.total.BytesReceived,
-		ElapsedS: round3(c.since(end)), SentInPhase: c.total.SentInPhase, AckedInPhase: c.total.AckedInPhase,
-		OfferedRate: round3(c.cfg.OfferedRate()), Skipped: c.total.Skipped, Unmatched: c.total.Unmatched, Procs: 1,
+		ElapsedS: output.Round3(c.since(end)), SentInPhase: c.total.SentInPhase, AckedInPhase: c.total.AckedInPhase,
+		OfferedRate: output.Round3(c.cfg.OfferedRate()), Skipped: c.total.Skipped, Unmatched: c.total.Unmatched, Procs: 1,
 	}
 	if !c.reportStart.IsZero() {
-		s.RampS = round3(c.since(c.reportStart))
-		s.DurationS = round3(c.drainStart.Sub(c.reportStart).Seconds())
+		s.RampS = output.Round3(c.since(c.reportStart))
+		s.DurationS = output.Round3(c.drainStart.Sub(c.reportStart).Seconds())
 	} else {
-		s.RampS = round3(c.since(c.drainStart))
+		s.RampS = output.Round3(c.since(c.drainStart))
 	}
-	if s.DurationS > 0 {
-		s.AchievedRate = round3(float64(s.AckedInPhase) / s.DurationS)
-	}
+	s.AchievedRate = output.Rate(s.AckedInPhase, s.DurationS)
 	s.fillLatency(&c.hist)
-	s.CPUS, s.RSSPeakKiB = selfUsage()
+	s.CPUS, s.RSSPeakKiB = output.SelfUsage()
 	if c.cfg.Child {
 		s.Hist = c.hist.Sparse()
 	}
-	c.cfg.emit(s)
+	c.cfg.Emit(s)
 	return exitCode(c.cfg, s)
 }
 
 // exitCode is 1 when no device could log in at all, else 0.
 func exitCode(cfg *Config, s *Summary) int {
 	if s.Logins == 0 {
-		cfg.logf("no device could log in to %s (failed: %v)", cfg.TargetText, s.Failed)
+		cfg.Logf("no device could log in to %s (failed: %v)", cfg.TargetText, s.Failed)
 		return 1
 	}
 	return 0
-}
-
-func unixSeconds(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }
-
-// emit writes one NDJSON line on stdout.
-func (c *Config) emit(v any) {
-	b, err := json.Marshal(v)
-	if err == nil {
-		_, err = fmt.Fprintf(c.Stdout, "%s\n", b)
-	}
-	if err != nil {
-		c.logf("output: %v", err)
-	}
-}
-
-// logf prints a diagnostic on stderr.
-func (c *Config) logf(format string, args ...any) {
-	fmt.Fprintf(c.Stderr, "devsim run: "+format+"\n", args...)
 }

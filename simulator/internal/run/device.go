@@ -23,10 +23,10 @@ type device struct {
 	id       uint64
 	fd       int32
 	state    uint8
-	slot     int32 // index in the shard's ready list
-	deadline int64 // connect or login deadline (ns since start), 0 if none
-	seq      uint64 // sequence number of the next report
-	ackNext  uint64 // oldest report not acked yet; [ackNext, seq) are outstanding
+	slot     int32   // index in the shard's ready list
+	deadline int64   // connect or login deadline (ns since start), 0 if none
+	seq      uint64  // sequence number of the next report
+	ackNext  uint64  // oldest report not acked yet; [ackNext, seq) are outstanding
 	sentAt   []int64 // send times (ns since start) of outstanding reports, by seq
 	dec      frame.Decoder
 	out      evloop.Outbox

@@ -1,6 +1,9 @@
 package run
 
-import "kneeboard/simulator/internal/stats"
+import (
+	"kneeboard/simulator/internal/output"
+	"kneeboard/simulator/internal/stats"
+)
 
 // Interval is one NDJSON line per --report-every. Counts are for the
 // interval; connected, connecting and logged_in are gauges at its end.
@@ -61,21 +64,19 @@ type Summary struct {
 
 // fillLatency sets the interval's latency figures from h.
 func (iv *Interval) fillLatency(h *stats.Histogram) {
-	iv.AckP50MS = round3(h.QuantileMS(0.50))
-	iv.AckP99MS = round3(h.QuantileMS(0.99))
-	iv.AckAvgMS = round3(h.MeanMS())
+	iv.AckP50MS = output.Round3(h.QuantileMS(0.50))
+	iv.AckP99MS = output.Round3(h.QuantileMS(0.99))
+	iv.AckAvgMS = output.Round3(h.MeanMS())
 }
 
 // fillLatency sets the summary's latency figures from h.
 func (s *Summary) fillLatency(h *stats.Histogram) {
-	s.AckAvgMS = round3(h.MeanMS())
-	s.AckP50MS = round3(h.QuantileMS(0.50))
-	s.AckP90MS = round3(h.QuantileMS(0.90))
-	s.AckP99MS = round3(h.QuantileMS(0.99))
-	s.AckMaxMS = round3(h.MaxMS())
+	s.AckAvgMS = output.Round3(h.MeanMS())
+	s.AckP50MS = output.Round3(h.QuantileMS(0.50))
+	s.AckP90MS = output.Round3(h.QuantileMS(0.90))
+	s.AckP99MS = output.Round3(h.QuantileMS(0.99))
+	s.AckMaxMS = output.Round3(h.MaxMS())
 }
-
-func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
 
 func addFailed(dst, src map[string]uint64) {
 	for k, v := range src {
@@ -108,7 +109,7 @@ func mergeIntervals(parts []*Interval) *Interval {
 		h.MergeSparse(p.Hist)
 	}
 	out.fillLatency(&h)
-	out.RateSent, out.RateAcked = round3(out.RateSent), round3(out.RateAcked)
+	out.RateSent, out.RateAcked = output.Round3(out.RateSent), output.Round3(out.RateAcked)
 	return out
 }
 
@@ -148,6 +149,6 @@ func mergeSummaries(parts []*Summary) *Summary {
 		h.MergeSparse(p.Hist)
 	}
 	out.fillLatency(&h)
-	out.AchievedRate = round3(out.AchievedRate)
+	out.AchievedRate = output.Round3(out.AchievedRate)
 	return out
 }

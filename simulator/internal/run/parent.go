@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"kneeboard/simulator/internal/output"
 	"kneeboard/simulator/internal/procs"
 )
 
@@ -16,30 +17,30 @@ func RunParent(ctx context.Context, cfg *Config) int {
 	start := time.Now()
 	fleet, err := procs.Start(childArgLists(cfg), cfg.Stderr)
 	if err != nil {
-		cfg.logf("%v", err)
+		cfg.Logf("%v", err)
 		return 1
 	}
 	connectedMax := 0
-	raw := fleet.Merge(ctx, func(_ int64, lines [][]byte) {
+	raw := fleet.Merge(ctx, nil, func(_ int64, lines [][]byte) {
 		iv := mergeIntervals(decodeAll[Interval](lines))
-		iv.T = unixSeconds(time.Now())
+		iv.T = output.UnixSeconds(time.Now())
 		connectedMax = max(connectedMax, iv.Connected)
-		cfg.emit(iv)
+		cfg.Emit(iv)
 	})
 	fleet.Wait()
 	parts := decodeAll[Summary](raw)
 	s := mergeSummaries(parts)
-	s.T, s.ElapsedS = unixSeconds(time.Now()), round3(time.Since(start).Seconds())
-	s.OfferedRate = round3(cfg.OfferedRate())
+	s.T, s.ElapsedS = output.UnixSeconds(time.Now()), output.Round3(time.Since(start).Seconds())
+	s.OfferedRate = output.Round3(cfg.OfferedRate())
 	if connectedMax > 0 {
 		s.ConnectedMax = connectedMax
 	}
-	cpu, rss := selfUsage()
-	s.CPUS, s.RSSPeakKiB = round3(s.CPUS+cpu), s.RSSPeakKiB+rss
-	cfg.emit(s)
+	cpu, rss := output.SelfUsage()
+	s.CPUS, s.RSSPeakKiB = output.Round3(s.CPUS+cpu), s.RSSPeakKiB+rss
+	cfg.Emit(s)
 	code := exitCode(cfg, s)
 	if len(parts) < cfg.Procs {
-		cfg.logf("%d of %d child processes ended without a summary", cfg.Procs-len(parts), cfg.Procs)
+		cfg.Logf("%d of %d child processes ended without a summary", cfg.Procs-len(parts), cfg.Procs)
 		code = 1
 	}
 	return code

@@ -87,7 +87,7 @@ func ids0(ids []uint64) uint64 {
 // run drives the shard until the controller says stop.
 func (s *shard) run() {
 	if err := evloop.Loop(s.poll, s.start, tick, s); err != nil {
-		s.cfg.logf("shard %d: %v", s.index, err)
+		s.cfg.Logf("shard %d: %v", s.index, err)
 		s.shutdown()
 	}
 }

@@ -1,4 +1,4 @@
-package run
+package output
 
 import (
 	"bufio"
@@ -8,14 +8,14 @@ import (
 	"syscall"
 )
 
-// selfUsage returns this process's CPU seconds (user+system) and its peak
+// SelfUsage returns this process's CPU seconds (user+system) and its peak
 // resident memory in KiB (VmHWM).
-func selfUsage() (cpuS float64, peakKiB uint64) {
+func SelfUsage() (cpuS float64, peakKiB uint64) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		cpuS = float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 	}
-	return round3(cpuS), PeakRSSKiB(os.Getpid())
+	return Round3(cpuS), PeakRSSKiB(os.Getpid())
 }
 
 // PeakRSSKiB reads VmHWM of a process from /proc, 0 when unavailable.

@@ -1,0 +1,72 @@
+"""Feeding a stored campaign to the pure analysis functions, per variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.orm import object_session
+
+from kneeboard.analysis import analyse
+from kneeboard.campaigns.models import Campaign, Point, SampleRow
+
+RATE_UNITS = {"dnsperf": "qps", "wrk": "req/s", "iperf3": "bit/s", "devsim": "reports/s"}
+
+
+class Thresholds(BaseModel):
+    """The user's analysis settings: the knee rule and the SLA zone latencies."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    k: float = Field(default=2.0, gt=1, le=100, description="knee: latency within k × baseline")
+    min_efficiency: float = Field(default=0.95, gt=0, le=1, description="knee: achieved/offered at least this")
+    green_ms: float = Field(default=1.0, gt=0, le=60_000)
+    yellow_ms: float = Field(default=3.0, gt=0, le=60_000)
+
+
+def point_dict(point: Point) -> dict[str, Any]:
+    """A stored point in the analysis package's shape."""
+    metrics = point.metrics or {}
+    return {
+        "phase": point.phase,
+        "concurrency": point.concurrency,
+        "offered_rate": point.offered_rate,
+        "achieved_rate": metrics.get("achieved_rate"),
+        "latency_avg_ms": metrics.get("latency_avg_ms"),
+        "latency_stddev_ms": metrics.get("latency_stddev_ms"),
+        "loss_pct": metrics.get("loss_pct"),
+        "repeat": point.repeat,
+        "status": point.status,
+        "variant": point.variant,
+    }
+
+
+def _stability_samples(points: list[Point]) -> list[dict] | None:
+    stable = [p for p in points if p.phase == "stability" and p.status == "completed"]
+    if not stable:
+        return None
+    session = object_session(stable[-1])
+    rows = session.scalars(select(SampleRow).where(SampleRow.point_id == stable[-1].id, SampleRow.series == "point").order_by(SampleRow.t))
+    return [{"t": r.t, "achieved_rate": r.values.get("achieved_rate"), "latency_avg_ms": r.values.get("latency_avg_ms")} for r in rows]
+
+
+def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -> dict[str, Any] | None:
+    """The analysis of a campaign's completed points (each variant alone); None when nothing completed."""
+    settings = thresholds or Thresholds()
+    groups: dict[str | None, list[Point]] = {}
+    for point in campaign.points:
+        groups.setdefault(point.variant, []).append(point)
+    if not any(p.status == "completed" for p in campaign.points):
+        return None
+    by_variant = {}
+    for variant, points in groups.items():
+        by_variant[variant] = analyse(
+            [point_dict(p) for p in points], _stability_samples(points),
+            unit=RATE_UNITS.get(campaign.tool, "ops/s"), **settings.model_dump(),
+        )  # fmt: skip
+    first = next(iter(by_variant.values()))
+    result = {**first, "thresholds": settings.model_dump()}
+    if len(by_variant) > 1:
+        result["variants"] = {str(label): analysis for label, analysis in by_variant.items()}
+    return result

@@ -1,0 +1,1 @@
+"""Comparing campaigns side by side."""

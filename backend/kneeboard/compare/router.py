@@ -1,0 +1,19 @@
+"""Comparison route."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Query
+from sqlalchemy.orm import Session
+
+from kneeboard.compare import service
+from kneeboard.compare.schemas import Comparison
+from kneeboard.deps import get_session
+
+router = APIRouter(tags=["compare"])
+
+
+@router.get("/compare", response_model=Comparison)
+def compare(c: list[int] = Query(..., min_length=2, max_length=10, description="campaign ids, the first is the reference"),
+            session: Session = Depends(get_session)):  # fmt: skip
+    """Two to ten campaigns side by side."""
+    return service.build(c, session=session)

@@ -1,0 +1,55 @@
+"""Comparison response bodies."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from kneeboard.campaigns.schemas import CampaignOut, PointOut
+
+Verdict = Literal["better", "worse", "indistinguishable"]
+
+
+class Delta(BaseModel):
+    """A campaign's difference from the first one."""
+
+    abs: float
+    pct: float | None
+
+
+class Headline(BaseModel):
+    """One headline metric across the campaigns (keys are campaign ids)."""
+
+    metric: str
+    label: str
+    unit: str
+    better: Literal["higher", "lower"]
+    values: dict[str, float | None]
+    deltas: dict[str, Delta | None]
+    verdicts: dict[str, Verdict | None]
+    basis: dict[str, str | None]
+
+
+class Difference(BaseModel):
+    """A plan parameter or environment fact whose value is not the same everywhere."""
+
+    key: str
+    values: dict[str, str | None]
+
+
+class Differences(BaseModel):
+    """What differs between the campaigns."""
+
+    plan: list[Difference]
+    target: list[Difference]
+    environment: list[Difference]
+
+
+class Comparison(BaseModel):
+    """Two or more campaigns side by side."""
+
+    campaigns: list[CampaignOut]
+    points: dict[str, list[PointOut]]
+    headline: list[Headline]
+    differences: Differences

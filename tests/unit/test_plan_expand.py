@@ -1,0 +1,64 @@
+"""Plan validation and expansion to points, without a database."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from kneeboard.plans.expand import START_OVERHEAD_S, estimate_seconds, expand
+from kneeboard.plans.schemas import PlanBody
+from kneeboard.plans.templates import list_templates
+
+PLAN = TypeAdapter(PlanBody)
+
+
+def plan(**overrides):
+    body = {"name": "p", "tool": "dnsperf", "target_id": 1, "phases": [
+        {"kind": "baseline", "concurrency": 1, "rate": 500, "duration_s": 30},
+        {"kind": "scalability", "concurrency": [1, 2, 4], "unit_rate": 2500, "duration_s": 20},
+        {"kind": "saturation", "concurrency": 20, "rate": {"start": 2000, "stop": 6000, "step": 2000}, "duration_s": 20},
+        {"kind": "stability", "concurrency": 100, "rate": 11000, "duration_s": 60},
+    ], "pause_s": 3}  # fmt: skip
+    body.update(overrides)
+    return PLAN.validate_python(body)
+
+
+def test_phases_expand_in_order_with_offered_rates():
+    points = expand(plan())
+    assert [(p.phase, p.concurrency, p.offered_rate) for p in points] == [
+        ("baseline", 1, 500), ("scalability", 1, 2500), ("scalability", 2, 5000), ("scalability", 4, 10000),
+        ("saturation", 20, 2000), ("saturation", 20, 4000), ("saturation", 20, 6000), ("stability", 100, 11000),
+    ]  # fmt: skip
+    assert [p.seq for p in points] == list(range(8))
+    assert estimate_seconds(points, 3) == pytest.approx(30 + 60 + 60 + 60 + 8 * START_OVERHEAD_S + 7 * 3)
+
+
+def test_repetitions_and_variants_multiply_points():
+    points = expand(plan(repeat=2, variants=[{"label": "1 queue", "set": {"lab.veth_queues": 1}}, {"label": "off", "set": {"lab.gro": False}}]))
+    assert len(points) == 2 * 2 * 8
+    assert [p.repeat for p in points[:2]] == [0, 1] and points[0].variant == "1 queue" and points[-1].variant == "off"
+
+
+def test_seed_template_is_a_valid_plan():
+    template = next(t for t in list_templates() if t.id == "dns-three-dimensions")
+    body = PLAN.validate_python({**template.plan, "target_id": 1})
+    points = expand(body)
+    assert len(points) == 1 + 16 + 12 + 1 and points[1].offered_rate == 2500 and points[16].offered_rate == 64 * 2500
+
+
+@pytest.mark.parametrize("change,loc_end", [
+    ({"phases": [{"kind": "baseline", "duration_s": 0}]}, "duration_s"),
+    ({"phases": [{"kind": "stability", "concurrency": 0, "duration_s": 1}]}, "concurrency"),
+    ({"phases": [{"kind": "bogus", "duration_s": 1}]}, "phases"),
+    ({"params": {"qtype": "BOGUS"}}, "qtype"),
+    ({"params": {"names": ["-x"]}}, 0),
+])  # fmt: skip
+def test_bad_values_name_their_field(change, loc_end):
+    with pytest.raises(ValidationError) as raised:
+        plan(**change)
+    assert any(loc_end in err["loc"] for err in raised.value.errors())
+
+
+def test_wrk_refuses_a_rate():
+    with pytest.raises(ValidationError, match="closed-loop"):
+        PLAN.validate_python({"name": "w", "tool": "wrk", "target_id": 1, "phases": [{"kind": "stability", "concurrency": 10, "rate": 5, "duration_s": 1}]})
