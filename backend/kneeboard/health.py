@@ -12,6 +12,7 @@ from kneeboard import __version__
 from kneeboard.agents.service import list_agents
 from kneeboard.config import get_settings
 from kneeboard.deps import get_session
+from kneeboard.lab.namespace import status as lab_status
 
 router = APIRouter(tags=["health"])
 
@@ -40,4 +41,4 @@ def health(session: Session = Depends(get_session)):
     except redis.RedisError as exc:
         broker = f"error: {exc}"
     agents = [a["name"] for a in list_agents(session=session) if a["alive"]]
-    return {"version": __version__, "database": database, "broker": broker, "agents": agents}
+    return {"version": __version__, "database": database, "broker": broker, "agents": agents, "lab": lab_status(probe=False).to_dict()}

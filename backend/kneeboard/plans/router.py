@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Body, Depends, Response
+from fastapi import APIRouter, Depends, Response
 from sqlalchemy.orm import Session
 
 from kneeboard.deps import get_session
@@ -19,13 +19,13 @@ def list_plans(session: Session = Depends(get_session)):
 
 
 @router.post("", response_model=PlanOut, status_code=201)
-def create_plan(body: PlanBody = Body(...), session: Session = Depends(get_session)):
+def create_plan(body: PlanBody, session: Session = Depends(get_session)):
     """Store a plan."""
     return service.create_plan(body, session=session).out()
 
 
 @router.post("/preview", response_model=PlanPreview)
-def preview_plan(body: PlanBody = Body(...), session: Session = Depends(get_session)):
+def preview_plan(body: PlanBody, session: Session = Depends(get_session)):
     """A plan's points and estimated duration; runs nothing, stores nothing."""
     return service.check_plan(body, session=session)
 
@@ -49,7 +49,7 @@ def get_plan(plan_id: int, session: Session = Depends(get_session)):
 
 
 @router.put("/{plan_id}", response_model=PlanOut)
-def replace_plan(plan_id: int, body: PlanBody = Body(...), session: Session = Depends(get_session)):
+def replace_plan(plan_id: int, body: PlanBody, session: Session = Depends(get_session)):
     """Replace a plan."""
     return service.replace_plan(plan_id, body, session=session).out()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator, model_validator
 
 from kneeboard.config import get_settings
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase
@@ -176,7 +176,7 @@ def _refuse_phase(plan: _PlanBase, kind: type, why: str) -> Any:
     return plan
 
 
-PlanBody = Annotated[DnsperfPlan | WrkPlan | Iperf3Plan | DevsimPlan, Field(discriminator="tool")]
+PlanBody = Annotated[DnsperfPlan | WrkPlan | Iperf3Plan | DevsimPlan, Discriminator("tool")]
 AnyPlan = DnsperfPlan | WrkPlan | Iperf3Plan | DevsimPlan
 
 
@@ -202,7 +202,7 @@ class DevsimPlanOut(DevsimPlan, _Stored):
     """A stored devsim plan."""
 
 
-PlanOut = Annotated[DnsperfPlanOut | WrkPlanOut | Iperf3PlanOut | DevsimPlanOut, Field(discriminator="tool")]
+PlanOut = Annotated[DnsperfPlanOut | WrkPlanOut | Iperf3PlanOut | DevsimPlanOut, Discriminator("tool")]
 
 
 class PointPreview(BaseModel):

@@ -7,7 +7,7 @@ import (
 
 // Phases of a run, set by the controller and read by the shards.
 const (
-	phaseRamp   int32 = iota // connecting devices (logged-in devices already report)
+	phaseRamp   int32 = iota // connecting and logging in devices; no reports yet
 	phaseReport              // every device has connected or failed: the measured phase
 	phaseDrain               // no more reports; waiting for outstanding acks
 	phaseStop                // close everything and hand in the final counts

@@ -112,8 +112,10 @@ func (s *shard) Tick(now time.Duration) bool {
 	}
 	if s.phase < phaseDrain {
 		s.connectSome(dt)
+	}
+	if s.phase == phaseReport {
 		s.sendReports(dt)
-	} else {
+	} else if s.phase >= phaseDrain {
 		s.ctl.outstanding[s.index].Store(int64(s.g.Outstanding))
 	}
 	if !s.rampDone && s.next == len(s.devices) && s.g.Connecting == 0 && s.g.Connected == s.g.LoggedIn {

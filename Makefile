@@ -1,0 +1,41 @@
+# Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
+.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim lab-up lab-down compose-check clean
+
+up:
+	scripts/install-deps.sh run
+	.venv/bin/kneeboard up
+
+test:
+	scripts/install-deps.sh test
+	$(MAKE) test-go test-frontend test-python
+
+test-go:
+	cd simulator && PATH="$$PATH:/usr/local/go/bin" go vet ./... && PATH="$$PATH:/usr/local/go/bin" go test ./...
+
+test-frontend:
+	cd frontend && npm run --silent check:api && npm test --silent
+
+test-python:
+	.venv/bin/pytest
+
+# Regenerate the OpenAPI document and the frontend's API types from the backend.
+api-types:
+	.venv/bin/python scripts/dump_openapi.py > frontend/openapi.json
+	cd frontend && npm run --silent gen:api
+
+bench: bench-devsim
+
+bench-devsim:
+	simulator/bench/bench.sh
+
+lab-up:
+	.venv/bin/kneeboard lab up
+
+lab-down:
+	.venv/bin/kneeboard lab down
+
+compose-check:
+	if docker compose version >/dev/null 2>&1; then docker compose config -q; else docker-compose config -q; fi
+
+clean:
+	rm -rf .run frontend/dist simulator/bin

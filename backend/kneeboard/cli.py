@@ -1,0 +1,80 @@
+"""The `kneeboard` command: `up` starts everything, `lab up|down|status` manages the lab."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from kneeboard.stack import ROOT
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kneeboard", description="Capacity-test campaigns: plans, sweeps, reports, comparisons.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    up = sub.add_parser("up", help="start Redis (unless REDIS_URL is set), a DNS server, the lab (root), a worker and the API")
+    up.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"), help="address the API listens on")
+    up.add_argument("--port", type=_port, default=int(os.environ.get("PORT", "8000")), help="port of the API and UI (1-65535)")
+    up.add_argument("--no-lab", action="store_true", help="do not set up the network-namespace lab")
+    lab = sub.add_parser("lab", help="the network-namespace lab (root)")
+    lab.add_argument("action", choices=["up", "down", "status"])
+    return parser
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is outside 1-65535")
+    return value
+
+
+def _devsim_binary() -> str | None:
+    binary = ROOT / "simulator" / "bin" / "devsim"
+    return str(binary) if binary.exists() else None
+
+
+def lab_command(action: str) -> int:
+    """`kneeboard lab up|down|status`: prints the lab's state as JSON; exit 1 when it cannot be set up."""
+    from kneeboard.lab import namespace
+
+    if action == "down":
+        namespace.down()
+        print("lab: down")
+        return 0
+    if action == "up":
+        try:
+            state = namespace.up(devsim_binary=_devsim_binary())
+        except namespace.LabError as exc:
+            print(f"lab: cannot set up: {exc}", file=sys.stderr)
+            return 1
+        from kneeboard.targets.registration import register_lab_targets
+
+        register_lab_targets()
+    else:
+        state = namespace.status()
+    print(json.dumps(state.to_dict(), indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; argparse exits 2 with a message on bad arguments."""
+    args = _parser().parse_args(argv)
+    if args.command == "lab":
+        return lab_command(args.action)
+    from kneeboard.up import run_up
+
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    return run_up(args.host, args.port, with_lab=not args.no_lab, stop=stop, devsim_binary=_devsim_binary())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

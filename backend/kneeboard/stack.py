@@ -1,0 +1,90 @@
+"""Starting Kneeboard's own processes (Redis, worker, API) and ending them by PID."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port(preferred: int | None = None) -> int:
+    """`preferred` if nothing listens there, else any free loopback TCP port."""
+    for port in ([preferred] if preferred else []) + [0]:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise RuntimeError("no free port")
+
+
+def wait_port(port: int, proc: subprocess.Popen, what: str, timeout_s: float = 30) -> None:
+    """Wait until 127.0.0.1:port accepts connections, or fail naming `what`."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with code {proc.returncode}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} within {timeout_s:g} s")
+
+
+def stop(proc: subprocess.Popen | None, timeout_s: float = 10) -> None:
+    """End a process we started, with its group: SIGTERM, then SIGKILL."""
+    if proc is None or proc.poll() is not None:
+        return
+    for sig in (15, 9):
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=timeout_s)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _spawn(argv: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    log.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def start_redis(rundir: Path, port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """A Redis server on loopback with no persistence; returns (process, REDIS_URL)."""
+    port = port or free_port()
+    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(rundir)]
+    proc = _spawn(argv, rundir / "redis.log")
+    wait_port(port, proc, "redis-server")
+    return proc, f"redis://127.0.0.1:{port}/0"
+
+
+def start_worker(env: dict[str, str], rundir: Path) -> subprocess.Popen:
+    """A Celery worker consuming its agent's own queue, one point at a time."""
+    agent = env.get("AGENT_NAME", "local")
+    argv = [sys.executable, "-m", "celery", "-A", "kneeboard.worker.celery_app", "worker", "-Q", agent,
+            "-c", "1", "--pool=solo", "--loglevel=INFO", "-n", f"{agent}@%h"]  # fmt: skip
+    return _spawn(argv, rundir / "worker.log", env)
+
+
+def start_api(env: dict[str, str], rundir: Path, host: str = "127.0.0.1", port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """The API (and the built UI) under uvicorn; returns (process, base URL)."""
+    port = port or free_port()
+    argv = [sys.executable, "-m", "uvicorn", "kneeboard.main:app", "--host", host, "--port", str(port), "--log-level", "warning"]
+    proc = _spawn(argv, rundir / "api.log", env)
+    wait_port(port, proc, "the API")
+    return proc, f"http://{host}:{port}"
+
+
+def migrate(env: dict[str, str]) -> None:
+    """Apply the Alembic migrations to the configured database."""
+    done = subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"migrations failed:\n{done.stderr[-2000:]}")

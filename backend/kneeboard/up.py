@@ -1,0 +1,87 @@
+"""`kneeboard up`: everything a newcomer needs on one machine, ended together on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+from kneeboard import stack
+from kneeboard.stack import ROOT
+
+LOCAL_DNS_PORT = 5353
+
+
+def _env(rundir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("DATABASE_URL", f"sqlite:///{rundir / 'kneeboard.db'}")
+    env.setdefault("WORKDIR", str(rundir / "work"))
+    env.setdefault("FRONTEND_DIST", str(ROOT / "frontend" / "dist"))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "backend"), env.get("PYTHONPATH")]))
+    return env
+
+
+def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsim_binary: str | None) -> int:
+    """Start Redis (unless REDIS_URL is set), migrations, a local DNS server, the lab, a worker and the API."""
+    from kneeboard.lab.dns import start_unbound
+
+    rundir = ROOT / ".run"
+    rundir.mkdir(exist_ok=True)
+    env = _env(rundir)
+    started = []
+    lab_started = False
+    try:
+        if "REDIS_URL" not in os.environ:
+            redis_proc, env["REDIS_URL"] = stack.start_redis(rundir, stack.free_port(6379))
+            started.append(redis_proc)
+        os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "WORKDIR", "FRONTEND_DIST")})
+        stack.migrate(env)
+        dns_port = stack.free_port(LOCAL_DNS_PORT)
+        started.append(start_unbound("127.0.0.1", dns_port, rundir / "dns"))
+        from kneeboard.targets.registration import register_lab_targets, register_local_dns
+
+        register_local_dns("127.0.0.1", dns_port)
+        lab_note = _lab(with_lab, devsim_binary)
+        lab_started = lab_note is None
+        if lab_started:
+            register_lab_targets()
+        started.append(stack.start_worker(env, rundir))
+        api, url = stack.start_api(env, rundir, host, stack.free_port(port))
+        started.append(api)
+        print(f"Kneeboard is up: {url}", flush=True)
+        print(f"  database {env['DATABASE_URL']}, broker {env['REDIS_URL']}, DNS server 127.0.0.1:{dns_port} (target local-dns)")
+        print(f"  lab: {'up (targets tagged lab)' if lab_started else lab_note}; logs in {rundir}; Ctrl-C stops everything", flush=True)
+        while not stop.wait(1.0):
+            dead = [p for p in started if p.poll() is not None]
+            if dead:
+                print(f"kneeboard: a process exited ({dead[0].args[0]} code {dead[0].returncode}); see {rundir}/*.log", file=sys.stderr)
+                return 1
+        return 0
+    except RuntimeError as exc:
+        print(f"kneeboard: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        for proc in reversed(started):
+            stack.stop(proc)
+        if lab_started:
+            from kneeboard.lab import namespace
+
+            namespace.down()
+        print("kneeboard: stopped", flush=True)
+
+
+def _lab(wanted: bool, devsim_binary: str | None) -> str | None:
+    """None when the lab is up, else why not."""
+    if not wanted:
+        return "not started (--no-lab)"
+    from kneeboard.lab import namespace
+
+    missing = namespace.missing_prerequisite()
+    if missing:
+        return f"not available: {missing}"
+    try:
+        namespace.up(devsim_binary=devsim_binary)
+    except namespace.LabError as exc:
+        return f"not available: {exc}"
+    return None

@@ -1,0 +1,65 @@
+import { NavLink, Route, Routes } from "react-router-dom";
+import { useHealth } from "./api/health";
+import CampaignsPage from "./routes/CampaignsPage";
+import CampaignPage from "./routes/CampaignPage";
+import ComparePage from "./routes/ComparePage";
+import NotFoundPage from "./routes/NotFoundPage";
+import PlanEditorPage from "./routes/PlanEditorPage";
+import PlansPage from "./routes/PlansPage";
+import TargetsPage from "./routes/TargetsPage";
+
+function HealthDot() {
+  const { data, isError } = useHealth();
+  const ok = data && data.database === "ok" && data.broker === "ok";
+  const agents = data?.agents ?? [];
+  const title = isError
+    ? "API unreachable"
+    : data
+      ? `database ${data.database}, broker ${data.broker}, agents: ${agents.join(", ") || "none"} — v${data.version}`
+      : "checking…";
+  return (
+    <span className="health" title={title} aria-label={title}>
+      <span className={`dot ${isError ? "bad" : ok ? (agents.length ? "ok" : "warn") : "unknown"}`} />
+      {isError ? "API down" : data ? `${agents.length} agent${agents.length === 1 ? "" : "s"}` : ""}
+    </span>
+  );
+}
+
+export default function App() {
+  return (
+    <div className="app">
+      <header className="topbar">
+        <NavLink to="/" className="brand" end>
+          <svg width="20" height="20" viewBox="0 0 16 16" aria-hidden="true">
+            <path d="M1 14 L6 9 L10 11 L15 2" stroke="currentColor" strokeWidth="2" fill="none" />
+          </svg>
+          Kneeboard
+        </NavLink>
+        <nav aria-label="Main">
+          <NavLink to="/" end>
+            Campaigns
+          </NavLink>
+          <NavLink to="/plans" end>
+            Plans
+          </NavLink>
+          <NavLink to="/plans/new">New plan</NavLink>
+          <NavLink to="/targets">Targets</NavLink>
+        </nav>
+        <HealthDot />
+      </header>
+      <main className="content">
+        <Routes>
+          <Route path="/" element={<CampaignsPage />} />
+          <Route path="/campaigns" element={<CampaignsPage />} />
+          <Route path="/campaigns/:id" element={<CampaignPage />} />
+          <Route path="/compare" element={<ComparePage />} />
+          <Route path="/plans" element={<PlansPage />} />
+          <Route path="/plans/new" element={<PlanEditorPage />} />
+          <Route path="/plans/:id" element={<PlanEditorPage />} />
+          <Route path="/targets" element={<TargetsPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </main>
+    </div>
+  );
+}

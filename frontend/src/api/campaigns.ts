@@ -1,0 +1,62 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { API_BASE, api, unwrap } from "./client";
+import { keys } from "./keys";
+import { ACTIVE_STATUSES, type CampaignOut, type CampaignPage } from "./types";
+
+export interface CampaignFilters {
+  status?: string;
+  target_id?: number;
+  tool?: string;
+  tag?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+export function useCampaigns(filters: CampaignFilters) {
+  return useQuery({
+    queryKey: keys.campaignList(filters),
+    placeholderData: keepPreviousData,
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET("/api/v1/campaigns", { params: { query: filters }, signal })) as CampaignPage,
+    // keep the list fresh while something on it is still running
+    refetchInterval: (q) => (q.state.data?.items.some((c) => ACTIVE_STATUSES.includes(c.status)) ? 3000 : false),
+  });
+}
+
+export function useCampaign(id: number) {
+  return useQuery({
+    queryKey: keys.campaign(id),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET("/api/v1/campaigns/{campaign_id}", { params: { path: { campaign_id: id } }, signal })) as CampaignOut,
+    // SSE pushes progress; this slow poll is the fallback if the stream drops
+    refetchInterval: (q) => (q.state.data && ACTIVE_STATUSES.includes(q.state.data.status) ? 5000 : false),
+  });
+}
+
+export function useLaunchCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { plan_id: number; name?: string; tags?: string[] }) =>
+      unwrap(await api.POST("/api/v1/campaigns", { body })) as CampaignOut,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaigns, exact: false, refetchType: "none" });
+    },
+  });
+}
+
+export function useCancelCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) =>
+      unwrap(await api.POST("/api/v1/campaigns/{campaign_id}/cancel", { params: { path: { campaign_id: id } } })) as CampaignOut,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaignPoints(c.id) });
+    },
+  });
+}
+
+export const exportUrl = (id: number, fmt: "csv" | "json") => `${API_BASE}/campaigns/${id}/export.${fmt}`;
+export const eventsUrl = (id: number) => `${API_BASE}/campaigns/${id}/events`;

@@ -1,0 +1,64 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "./client";
+import { keys } from "./keys";
+import type { Plan, PlanBody, PlanPreview, PlanTemplate } from "./types";
+
+export function usePlans() {
+  return useQuery({
+    queryKey: keys.plans,
+    queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/plans", { signal })) as Plan[],
+  });
+}
+
+export function usePlan(id: number | null) {
+  return useQuery({
+    queryKey: keys.plan(id ?? 0),
+    enabled: id != null,
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET("/api/v1/plans/{plan_id}", { params: { path: { plan_id: id! } }, signal })) as Plan,
+  });
+}
+
+export function useTemplates() {
+  return useQuery({
+    queryKey: keys.templates,
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/plans/templates", { signal })) as PlanTemplate[],
+  });
+}
+
+/** The points a plan body expands to; `body` null disables the query. 422s come back as the error. */
+export function usePlanPreview(body: PlanBody | null) {
+  return useQuery({
+    queryKey: keys.preview(body),
+    enabled: body != null,
+    retry: false,
+    placeholderData: keepPreviousData,
+    queryFn: async ({ signal }) =>
+      unwrap(await api.POST("/api/v1/plans/preview", { body: body!, signal })) as PlanPreview,
+  });
+}
+
+export function useSavePlan() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, body }: { id: number | null; body: PlanBody }) =>
+      (id == null
+        ? unwrap(await api.POST("/api/v1/plans", { body }))
+        : unwrap(await api.PUT("/api/v1/plans/{plan_id}", { params: { path: { plan_id: id } }, body }))) as Plan,
+    onSuccess: (plan) => {
+      qc.setQueryData(keys.plan(plan.id), plan);
+      qc.invalidateQueries({ queryKey: keys.plans, exact: true });
+    },
+  });
+}
+
+export function useDeletePlan() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      unwrap(await api.DELETE("/api/v1/plans/{plan_id}", { params: { path: { plan_id: id } } }));
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.plans, exact: true }),
+  });
+}

@@ -1,0 +1,42 @@
+import { useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "./client";
+import { keys } from "./keys";
+import type { Point, PointEvidence, SampleSeries } from "./types";
+
+/** Charts never ask for more than this many samples per series. */
+export const MAX_SAMPLES = 2000;
+
+export function useCampaignPoints(campaignId: number, opts: { live?: boolean } = {}) {
+  return useQuery({
+    queryKey: keys.campaignPoints(campaignId),
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.GET("/api/v1/campaigns/{campaign_id}/points", { params: { path: { campaign_id: campaignId } }, signal }),
+      ) as Point[],
+    refetchInterval: opts.live ? 10_000 : false,
+  });
+}
+
+export function usePointEvidence(pointId: number | null) {
+  return useQuery({
+    queryKey: keys.point(pointId ?? 0),
+    enabled: pointId != null,
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET("/api/v1/points/{point_id}", { params: { path: { point_id: pointId! } }, signal })) as PointEvidence,
+  });
+}
+
+export function usePointSamples(pointId: number | null | undefined, series?: string, maxPoints = MAX_SAMPLES) {
+  const max = Math.min(maxPoints, MAX_SAMPLES);
+  return useQuery({
+    queryKey: keys.samples(pointId ?? 0, series, max),
+    enabled: pointId != null,
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.GET("/api/v1/points/{point_id}/samples", {
+          params: { path: { point_id: pointId! }, query: { series, max_points: max } },
+          signal,
+        }),
+      ) as SampleSeries,
+  });
+}

@@ -1,0 +1,38 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "./client";
+import { keys } from "./keys";
+import type { Target, TargetCreate, TargetUpdate } from "./types";
+
+export function useTargets() {
+  return useQuery({
+    queryKey: keys.targets,
+    queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/targets", { signal })) as Target[],
+  });
+}
+
+export function useCreateTarget() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: TargetCreate) => unwrap(await api.POST("/api/v1/targets", { body })) as Target,
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+  });
+}
+
+export function useUpdateTarget() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, body }: { id: number; body: TargetUpdate }) =>
+      unwrap(await api.PATCH("/api/v1/targets/{target_id}", { params: { path: { target_id: id } }, body })) as Target,
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+  });
+}
+
+export function useDeleteTarget() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      unwrap(await api.DELETE("/api/v1/targets/{target_id}", { params: { path: { target_id: id } } }));
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+  });
+}

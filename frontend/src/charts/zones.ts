@@ -1,0 +1,25 @@
+import type { Zone } from "../api/types";
+import { ZONE_FILL } from "./palette";
+
+export interface ZoneBand {
+  zone: string;
+  x1: number;
+  x2: number;
+  fill: string;
+}
+
+/** SLA zones as x-axis bands clipped to the chart's domain; empty or inverted bands are dropped. */
+export function zoneBands(zones: Zone[] | null | undefined, domain: [number, number]): ZoneBand[] {
+  if (!zones?.length) return [];
+  const [lo, hi] = domain[0] <= domain[1] ? domain : [domain[1], domain[0]];
+  const out: ZoneBand[] = [];
+  zones.forEach((z, i) => {
+    const from = Number.isFinite(z.from_rate) ? z.from_rate : lo;
+    // the last zone runs to the edge of the chart
+    const to = i === zones.length - 1 ? Math.max(hi, z.to_rate ?? hi) : Number.isFinite(z.to_rate) ? z.to_rate : hi;
+    const x1 = Math.max(lo, Math.min(from, to));
+    const x2 = Math.min(hi, Math.max(from, to));
+    if (x2 > x1) out.push({ zone: z.zone, x1, x2, fill: ZONE_FILL[z.zone] ?? "#999" });
+  });
+  return out;
+}

@@ -1,0 +1,52 @@
+import { useId, type ReactElement, cloneElement } from "react";
+
+/** A labelled form control with its validation messages beside it. */
+export default function Field({
+  label,
+  errors,
+  hint,
+  children,
+  className,
+}: {
+  label: string;
+  errors?: string[];
+  hint?: string;
+  children: ReactElement<Record<string, unknown>>;
+  className?: string;
+}) {
+  const id = useId();
+  const errId = `${id}-err`;
+  const hintId = `${id}-hint`;
+  const has = !!errors?.length;
+  const describedBy = [has ? errId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`field ${has ? "invalid" : ""} ${className ?? ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, { id, "aria-invalid": has || undefined, "aria-describedby": describedBy })}
+      {hint && (
+        <small id={hintId} className="hint">
+          {hint}
+        </small>
+      )}
+      {has && (
+        <ul id={errId} className="field-errors" data-testid="field-error">
+          {errors!.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Messages that belong to no single field. */
+export function FormErrors({ errors }: { errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <div className="form-errors" role="alert">
+      {errors.map((e) => (
+        <div key={e}>{e}</div>
+      ))}
+    </div>
+  );
+}

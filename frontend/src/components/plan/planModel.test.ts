@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { blankDraft, draftFromPlan, draftToBody, movePhase, numList, withTool } from "./planModel";
+
+const template = {
+  name: "DNS three dimensions",
+  tool: "dnsperf",
+  target_id: null,
+  params: { names: ["www.example.lab"], qtype: "A", timeout_s: 5 },
+  phases: [
+    { kind: "baseline", concurrency: 1, rate: 500, duration_s: 30 },
+    { kind: "scalability", concurrency: [1, 2, 4], unit_rate: 2500, duration_s: 20 },
+    { kind: "saturation", concurrency: 20, rate: [2000, 4000], duration_s: 20 },
+    { kind: "saturation", concurrency: 20, rate: { start: 1000, stop: 3000, step: 1000 }, duration_s: 20 },
+    { kind: "stability", concurrency: 100, rate: 11000, duration_s: 60 },
+  ],
+  pause_s: 3,
+  repeat: 1,
+};
+
+describe("plan draft", () => {
+  it("round-trips a template", () => {
+    const d = draftFromPlan(template);
+    d.targetId = "4";
+    const body = draftToBody(d) as unknown as Record<string, unknown>;
+    expect(body.target_id).toBe(4);
+    expect(body.phases).toEqual(template.phases);
+    expect(body.params).toEqual(template.params);
+    expect(body.pause_s).toBe(3);
+    expect(body.monitors).toEqual([]);
+  });
+  it("keeps what does not parse so the API can name it", () => {
+    const d = draftFromPlan(template);
+    d.phases[0].duration = "abc";
+    d.phases[1].concurrency = "1, x, 4";
+    const body = draftToBody(d) as unknown as { phases: Record<string, unknown>[] };
+    expect(body.phases[0].duration_s).toBe("abc");
+    expect(body.phases[1].concurrency).toEqual([1, "x", 4]);
+  });
+  it("drops empty optional fields", () => {
+    const d = blankDraft("dnsperf");
+    d.phases[0].rateMode = "none";
+    const body = draftToBody(d) as unknown as { phases: Record<string, unknown>[]; target_id?: unknown };
+    expect("rate" in body.phases[0]).toBe(false);
+    expect("target_id" in body).toBe(false);
+  });
+  it("switching to wrk removes rates", () => {
+    const d = withTool(draftFromPlan(template), "wrk");
+    const body = draftToBody(d) as unknown as { phases: Record<string, unknown>[]; params: Record<string, unknown> };
+    expect(body.phases.every((p) => !("rate" in p))).toBe(true);
+    expect(body.params).toEqual({ path: "/", threads: 2, timeout_s: 2 });
+  });
+  it("parses lists and moves phases", () => {
+    expect(numList("1, 2 4;8")).toEqual([1, 2, 4, 8]);
+    const d = draftFromPlan(template);
+    const moved = movePhase(d.phases, 0, 1);
+    expect(moved.map((p) => p.kind).slice(0, 2)).toEqual(["scalability", "baseline"]);
+    expect(movePhase(d.phases, 0, -1)).toBe(d.phases);
+  });
+  it("adds monitors", () => {
+    const d = blankDraft();
+    d.mpstat = true;
+    d.pingHost = "127.0.0.1";
+    expect((draftToBody(d) as unknown as { monitors: unknown }).monitors).toEqual([{ kind: "mpstat" }, { kind: "ping", host: "127.0.0.1" }]);
+  });
+});

@@ -1,0 +1,269 @@
+// The plan editor's form state: strings as the user typed them, turned into a plan body for the API.
+// Anything that does not parse is sent as typed, so the API's 422 names the field.
+import type { PhaseKind, PlanBody, Tool } from "../../api/types";
+
+export type RateMode = "none" | "single" | "list" | "range";
+
+export interface PhaseDraft {
+  key: string;
+  kind: PhaseKind;
+  concurrency: string; // an integer, or a comma list for scalability/custom
+  rateMode: RateMode;
+  rate: string; // a number, or a comma list
+  rateStart: string;
+  rateStop: string;
+  rateStep: string;
+  unitRate: string;
+  maxConcurrency: string;
+  stopErrorPct: string;
+  duration: string;
+  label: string;
+}
+
+export interface PlanDraft {
+  name: string;
+  tool: Tool;
+  targetId: string;
+  params: Record<string, string | boolean>;
+  phases: PhaseDraft[];
+  pause: string;
+  repeat: string;
+  tags: string;
+  mpstat: boolean;
+  pingHost: string; // "" = no ping monitor
+  variants: unknown[]; // kept as loaded; not edited here
+}
+
+export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp"];
+
+/** Phase kinds each tool accepts (ramp is for wrk; the API refuses it elsewhere). */
+export function phaseKindsFor(tool: Tool): PhaseKind[] {
+  return tool === "wrk" ? PHASE_KINDS : PHASE_KINDS.filter((k) => k !== "ramp");
+}
+
+/** Rate modes a phase kind accepts; wrk is closed-loop and takes no rate. */
+export function rateModesFor(kind: PhaseKind, tool: Tool): RateMode[] {
+  if (tool === "wrk") return ["none"];
+  switch (kind) {
+    case "baseline":
+    case "stability":
+      return ["none", "single"];
+    case "saturation":
+      return ["list", "range"];
+    case "custom":
+      return ["none", "single", "list", "range"];
+    default:
+      return ["none"];
+  }
+}
+
+export const concurrencyIsList = (kind: PhaseKind) => kind === "scalability" || kind === "custom";
+
+export const PARAM_DEFAULTS: Record<Tool, Record<string, string | boolean>> = {
+  dnsperf: { names: "www.example.lab", qtype: "A", timeout_s: "5" },
+  wrk: { path: "/", threads: "2", timeout_s: "2" },
+  iperf3: { protocol: "tcp", length: "", reverse: false },
+  devsim: { profile: "singlelight", start_id: "1", ramp_per_s: "5000", login_timeout_s: "5", procs: "1", source_ips: "1" },
+};
+
+let keySeq = 0;
+export const newKey = () => `p${++keySeq}`;
+
+export function blankPhase(kind: PhaseKind, tool: Tool): PhaseDraft {
+  const modes = rateModesFor(kind, tool);
+  const defaults: Record<PhaseKind, Partial<PhaseDraft>> = {
+    baseline: { concurrency: "1", rate: "500", duration: "30" },
+    scalability: { concurrency: "1, 2, 4, 8", unitRate: tool === "devsim" || tool === "wrk" ? "" : "2500", duration: "20" },
+    saturation: { concurrency: "20", rateStart: "2000", rateStop: "20000", rateStep: "2000", duration: "20" },
+    stability: { concurrency: "100", rate: "11000", duration: "60" },
+    custom: { concurrency: "1, 2", duration: "20" },
+    ramp: { concurrency: "10", maxConcurrency: "10000", stopErrorPct: "10", duration: "20" },
+  };
+  const mode: RateMode = kind === "saturation" ? "range" : modes.includes("single") && tool !== "wrk" ? "single" : modes[0];
+  return {
+    key: newKey(),
+    kind,
+    concurrency: "",
+    rateMode: mode,
+    rate: "",
+    rateStart: "",
+    rateStop: "",
+    rateStep: "",
+    unitRate: "",
+    maxConcurrency: "",
+    stopErrorPct: "",
+    duration: "",
+    label: "",
+    ...defaults[kind],
+  };
+}
+
+export function blankDraft(tool: Tool = "dnsperf"): PlanDraft {
+  return {
+    name: "",
+    tool,
+    targetId: "",
+    params: { ...PARAM_DEFAULTS[tool] },
+    phases: [blankPhase("baseline", tool)],
+    pause: "3",
+    repeat: "1",
+    tags: "",
+    mpstat: false,
+    pingHost: "",
+    variants: [],
+  };
+}
+
+const str = (v: unknown) => (v == null ? "" : String(v));
+const listStr = (v: unknown) => (Array.isArray(v) ? v.join(", ") : str(v));
+
+/** A plan as the API gives it (stored, template or frozen) → the form. */
+export function draftFromPlan(plan: Record<string, unknown>): PlanDraft {
+  const tool = (plan.tool as Tool) ?? "dnsperf";
+  const rawParams = (plan.params as Record<string, unknown>) ?? {};
+  const params: Record<string, string | boolean> = { ...PARAM_DEFAULTS[tool] };
+  for (const [k, v] of Object.entries(rawParams)) {
+    if (typeof v === "boolean") params[k] = v;
+    else if (k === "names" && Array.isArray(v)) params[k] = v.join("\n");
+    else params[k] = listStr(v);
+  }
+  const monitors = (plan.monitors as { kind: string; host?: string }[]) ?? [];
+  const phases = ((plan.phases as Record<string, unknown>[]) ?? []).map((ph) => phaseFromApi(ph, tool));
+  return {
+    name: str(plan.name),
+    tool,
+    targetId: str(plan.target_id),
+    params,
+    phases: phases.length ? phases : [blankPhase("baseline", tool)],
+    pause: str(plan.pause_s ?? 3),
+    repeat: str(plan.repeat ?? 1),
+    tags: Array.isArray(plan.tags) ? (plan.tags as string[]).join(", ") : "",
+    mpstat: monitors.some((m) => m.kind === "mpstat"),
+    pingHost: monitors.find((m) => m.kind === "ping")?.host ?? "",
+    variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]) : [],
+  };
+}
+
+function phaseFromApi(ph: Record<string, unknown>, tool: Tool): PhaseDraft {
+  const kind = ph.kind as PhaseKind;
+  const d = { ...blankPhase(kind, tool), concurrency: "", rate: "", rateStart: "", rateStop: "", rateStep: "", unitRate: "", duration: "", maxConcurrency: "", stopErrorPct: "" };
+  d.concurrency = listStr(ph.concurrency);
+  d.duration = str(ph.duration_s);
+  d.label = str(ph.label);
+  d.unitRate = str(ph.unit_rate);
+  d.maxConcurrency = str(ph.max_concurrency);
+  d.stopErrorPct = str(ph.stop_error_pct);
+  const rate = ph.rate;
+  if (rate == null) d.rateMode = "none";
+  else if (Array.isArray(rate)) {
+    d.rateMode = "list";
+    d.rate = rate.join(", ");
+  } else if (typeof rate === "object") {
+    const r = rate as { start?: number; stop?: number; step?: number };
+    d.rateMode = "range";
+    d.rateStart = str(r.start);
+    d.rateStop = str(r.stop);
+    d.rateStep = str(r.step);
+  } else {
+    d.rateMode = "single";
+    d.rate = str(rate);
+  }
+  return d;
+}
+
+/** "1,204.5" stays a string (the API names it); "" is absent; a number parses. */
+export function num(s: string): number | string | undefined {
+  const t = s.trim().replace(/_/g, "");
+  if (t === "") return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+/** "1, 2, 4" → [1, 2, 4]; non-numbers are kept for the API to refuse. */
+export function numList(s: string): (number | string)[] {
+  return s
+    .split(/[\s,;]+/)
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => num(x) as number | string);
+}
+
+function dropUndefined<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: p.kind, duration_s: num(p.duration) };
+  if (p.label.trim()) out.label = p.label.trim();
+  if (concurrencyIsList(p.kind)) {
+    const list = numList(p.concurrency);
+    out.concurrency = p.kind === "custom" && list.length === 1 ? list[0] : list;
+  } else out.concurrency = num(p.concurrency);
+  if (p.kind === "scalability") out.unit_rate = num(p.unitRate);
+  if (p.kind === "ramp") {
+    out.max_concurrency = num(p.maxConcurrency);
+    out.stop_error_pct = num(p.stopErrorPct);
+  }
+  if (p.kind !== "scalability" && p.kind !== "ramp") {
+    if (p.rateMode === "single") out.rate = num(p.rate);
+    else if (p.rateMode === "list") out.rate = numList(p.rate);
+    else if (p.rateMode === "range") out.rate = dropUndefined({ start: num(p.rateStart), stop: num(p.rateStop), step: num(p.rateStep) });
+  }
+  return dropUndefined(out);
+}
+
+function paramsToApi(tool: Tool, params: Record<string, string | boolean>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (!(k in PARAM_DEFAULTS[tool])) continue;
+    if (typeof v === "boolean") out[k] = v;
+    else if (k === "names") out[k] = v.split(/\n/).map((x) => x.trim()).filter(Boolean);
+    else if (["qtype", "path", "profile", "protocol"].includes(k)) out[k] = v;
+    else out[k] = num(v);
+  }
+  return dropUndefined(out);
+}
+
+/** The form → a plan body for /plans/preview, POST /plans and PUT /plans/{id}. */
+export function draftToBody(d: PlanDraft): PlanBody {
+  const monitors: Record<string, unknown>[] = [];
+  if (d.mpstat) monitors.push({ kind: "mpstat" });
+  if (d.pingHost.trim()) monitors.push({ kind: "ping", host: d.pingHost.trim() });
+  const body: Record<string, unknown> = {
+    name: d.name,
+    tool: d.tool,
+    target_id: num(d.targetId),
+    params: paramsToApi(d.tool, d.params),
+    phases: d.phases.map(phaseToApi),
+    pause_s: num(d.pause),
+    repeat: num(d.repeat),
+    tags: d.tags.split(/[\s,]+/).filter(Boolean),
+    monitors,
+  };
+  if (d.variants.length) body.variants = d.variants;
+  return dropUndefined(body) as unknown as PlanBody;
+}
+
+/** Switch tool: reset params and drop rates/kinds the new tool does not take. */
+export function withTool(d: PlanDraft, tool: Tool): PlanDraft {
+  const kinds = phaseKindsFor(tool);
+  return {
+    ...d,
+    tool,
+    params: { ...PARAM_DEFAULTS[tool] },
+    phases: d.phases
+      .filter((p) => kinds.includes(p.kind))
+      .map((p) => {
+        const modes = rateModesFor(p.kind, tool);
+        return modes.includes(p.rateMode) ? p : { ...p, rateMode: modes[0] };
+      }),
+  };
+}
+
+export function movePhase(phases: PhaseDraft[], from: number, to: number): PhaseDraft[] {
+  if (to < 0 || to >= phases.length || from === to) return phases;
+  const next = phases.slice();
+  const [p] = next.splice(from, 1);
+  next.splice(to, 0, p);
+  return next;
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { errorsOf, messagesFor } from "../../api/errors";
+import { TARGET_KINDS, type Target, type TargetCreate, type TargetKind } from "../../api/types";
+import Field, { FormErrors } from "../common/Field";
+
+const DEFAULT_PORTS: Record<TargetKind, string> = { dns: "53", http: "80", net: "5201", device: "9000" };
+
+interface Draft {
+  name: string;
+  kind: TargetKind;
+  host: string;
+  port: string;
+  tags: string;
+  notes: string;
+}
+
+const fromTarget = (t?: Target | null): Draft =>
+  t
+    ? { name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "" }
+    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "" };
+
+/** Create or edit a target; the API's 422s appear beside the fields they name. */
+export default function TargetForm({
+  target,
+  onSubmit,
+  onCancel,
+  busy,
+  error,
+}: {
+  target?: Target | null;
+  onSubmit: (body: TargetCreate) => void;
+  onCancel?: () => void;
+  busy?: boolean;
+  error?: unknown;
+}) {
+  const [d, setD] = useState<Draft>(() => fromTarget(target));
+  useEffect(() => setD(fromTarget(target)), [target]);
+  const errors = errorsOf(error);
+  const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setD((x) => ({ ...x, [k]: v }));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const port = Number(d.port);
+    onSubmit({
+      name: d.name.trim(),
+      kind: d.kind,
+      host: d.host.trim(),
+      port: (d.port.trim() === "" || !Number.isFinite(port) ? d.port : port) as number,
+      notes: d.notes,
+      tags: d.tags.split(/[\s,]+/).filter(Boolean),
+    });
+  };
+
+  return (
+    <form className="card form target-form" onSubmit={submit} aria-label={target ? `Edit target ${target.name}` : "New target"}>
+      <h2>{target ? `Edit ${target.name}` : "New target"}</h2>
+      <div className="grid-2">
+        <Field label="Name" errors={messagesFor(errors, "name")}>
+          <input name="name" value={d.name} onChange={(e) => set("name", e.target.value)} autoFocus={!target} required />
+        </Field>
+        <Field label="Kind" errors={messagesFor(errors, "kind")}>
+          <select
+            name="kind"
+            value={d.kind}
+            onChange={(e) => {
+              const kind = e.target.value as TargetKind;
+              setD((x) => ({ ...x, kind, port: x.port === DEFAULT_PORTS[x.kind] ? DEFAULT_PORTS[kind] : x.port }));
+            }}
+          >
+            {TARGET_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Host" errors={messagesFor(errors, "host")} hint="loopback or a lab address">
+          <input name="host" value={d.host} onChange={(e) => set("host", e.target.value)} />
+        </Field>
+        <Field label="Port" errors={messagesFor(errors, "port")}>
+          <input name="port" inputMode="numeric" value={d.port} onChange={(e) => set("port", e.target.value)} />
+        </Field>
+      </div>
+      <Field label="Tags" errors={messagesFor(errors, "tags")} hint="comma-separated, e.g. lab, 2-core">
+        <input name="tags" value={d.tags} onChange={(e) => set("tags", e.target.value)} />
+      </Field>
+      <Field label="Notes" errors={messagesFor(errors, "notes")}>
+        <textarea name="notes" rows={2} value={d.notes} onChange={(e) => set("notes", e.target.value)} />
+      </Field>
+      <FormErrors errors={errors[""]} />
+      <div className="actions">
+        <button type="submit" className="btn primary" disabled={busy}>
+          {busy ? "Saving…" : target ? "Save target" : "Create target"}
+        </button>
+        {onCancel && (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+
+// React without @vitejs/plugin-react: esbuild compiles JSX with the automatic runtime.
+export default defineConfig({
+  esbuild: { jsx: "automatic" },
+  server: {
+    port: 5173,
+    proxy: { "/api": { target: "http://127.0.0.1:8765", changeOrigin: false } },
+  },
+  build: { outDir: "dist", sourcemap: false, chunkSizeWarningLimit: 1200 },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/test-setup.ts"],
+  },
+});

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what Kneeboard needs on Debian 12 when it is missing: system packages (as root),
+# the Python venv, the Go simulator, the frontend build. Usage: install-deps.sh [run|test]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-run}
+
+run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 nginx-light python3-venv)
+test_pkgs=(postgresql chromium docker-compose)
+want=("${run_pkgs[@]}")
+[ "$mode" = test ] && want+=("${test_pkgs[@]}")
+
+missing=()
+for pkg in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "kneeboard: missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "kneeboard: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+stamp=.venv/.kneeboard-installed
+if [ ! -f "$stamp" ] || [ backend/pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -e 'backend[test]'
+  touch "$stamp"
+fi
+
+if command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ]; then
+  GO=$(command -v go || echo /usr/local/go/bin/go)
+  (cd simulator && "$GO" build -o bin/devsim ./cmd/devsim)
+else
+  echo "kneeboard: Go is not installed, so devsim (device campaigns) is unavailable; install Go 1.22+ (https://go.dev/doc/install or apt-get install golang) and rerun" >&2
+fi
+
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules ]; then
+    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  (cd frontend && npm run --silent build >/dev/null)
+else
+  echo "kneeboard: npm is not installed, so the browser UI is not built (the API still runs); apt-get install nodejs npm" >&2
+fi
