@@ -23,6 +23,11 @@ def invalid(loc: tuple[str | int, ...], message: str) -> RequestValidationError:
     return RequestValidationError([{"type": "value_error", "loc": ("body", *loc), "msg": message, "input": None}])
 
 
+def invalid_query(name: str, message: str) -> RequestValidationError:
+    """A 422 naming a query parameter."""
+    return RequestValidationError([{"type": "value_error", "loc": ("query", name), "msg": message, "input": None}])
+
+
 def install_handlers(app: FastAPI) -> None:
     """Render NotFound as 404 and Conflict as 409, with {"detail": ...}."""
 

@@ -62,3 +62,9 @@ def test_bad_values_name_their_field(change, loc_end):
 def test_wrk_refuses_a_rate():
     with pytest.raises(ValidationError, match="closed-loop"):
         PLAN.validate_python({"name": "w", "tool": "wrk", "target_id": 1, "phases": [{"kind": "stability", "concurrency": 10, "rate": 5, "duration_s": 1}]})
+
+
+@pytest.mark.parametrize("template", list_templates(), ids=lambda t: t.id)
+def test_every_template_is_valid(template):
+    body = PLAN.validate_python({**template.plan, "target_id": 1})
+    assert 1 <= len(expand(body)) <= 100

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -11,11 +12,11 @@ from sqlalchemy import select
 from kneeboard.campaigns import live
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.campaigns.monitors import LEAD_S, MonitorSet
 from kneeboard.campaigns.status import move_campaign, move_point
+from kneeboard.campaigns.variants import apply_variant, environment
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
-from kneeboard.environment import collect_facts
-from kneeboard.lab import namespace
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult, PointSpec, ToolInputError, derive
@@ -57,27 +58,19 @@ def run_campaign(campaign_id: int, agent: str) -> str:
             return campaign.status if campaign else "missing"
         move_campaign(campaign, "starting")
         campaign.agent = agent
-        campaign.environment = _environment(campaign)
+        campaign.environment = environment(campaign)
         move_campaign(campaign, "running")
-        point_ids = [p.id for p in campaign.points if p.status == "pending"]
+        pending = [(p.id, p.variant) for p in campaign.points if p.status == "pending"]
         pause = float(campaign.plan.get("pause_s", 0))
     live.publish(campaign_id, "status", {"status": "running"})
-    watch = _CancelWatch(campaign_id)
-    for index, point_id in enumerate(point_ids):
+    watch, current_variant, variant_error = _CancelWatch(campaign_id), object(), None
+    for index, (point_id, variant) in enumerate(pending):
         if watch() or (index and watch.sleep(pause)):
             break
-        run_point(point_id, agent, watch)
+        if variant != current_variant:
+            current_variant, variant_error = variant, apply_variant(campaign_id, variant)
+        run_point(point_id, agent, watch, refused=variant_error)
     return _settle(campaign_id)
-
-
-def _environment(campaign: Campaign) -> dict:
-    tools = [campaign.tool] + [m["kind"] for m in campaign.plan.get("monitors", [])]
-    in_lab = campaign.target.get("host") == namespace.LAB_ADDR
-    return collect_facts(
-        interfaces=[namespace.HOST_IF] if in_lab else [],
-        netns_interfaces=[(namespace.NETNS, namespace.LAB_IF)] if in_lab else [],
-        tools=tools,
-    )
 
 
 def _settle(campaign_id: int) -> str:
@@ -96,23 +89,21 @@ def _settle(campaign_id: int) -> str:
             move_campaign(campaign, "failed")
         else:
             move_campaign(campaign, "completed")
-        _analyse(campaign)
+        try:
+            campaign.analysis = analyse_campaign(campaign)
+        except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the campaign's status
+            campaign.analysis = {"error": f"analysis failed: {type(exc).__name__}: {exc}"}
         status = campaign.status
     live.publish(campaign_id, "status", {"status": status})
     return status
 
 
-def _analyse(campaign: Campaign) -> None:
-    try:
-        campaign.analysis = analyse_campaign(campaign)
-    except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the campaign's status
-        campaign.analysis = {"error": f"analysis failed: {type(exc).__name__}: {exc}"}
-
-
-def run_point(point_id: int, agent: str, should_cancel) -> None:
-    """Run one point through its tool and store its metrics, samples and evidence."""
+def run_point(point_id: int, agent: str, should_cancel, refused: str | None = None) -> None:
+    """Run one point (with its monitors) through its tool and store metrics, samples and evidence."""
     with session_scope() as session:
         point = session.get(Point, point_id)
+        if point.status != "pending":
+            return
         campaign = point.campaign
         plan = _PLAN.validate_python(campaign.plan)
         move_point(point, "running")
@@ -121,25 +112,35 @@ def run_point(point_id: int, agent: str, should_cancel) -> None:
             host=campaign.target["host"], port=campaign.target["port"], concurrency=point.concurrency,
             rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
         )  # fmt: skip
-        campaign_id, tool = campaign.id, campaign.tool
+        campaign_id, tool, monitors = campaign.id, campaign.tool, [m.model_dump() for m in plan.monitors]
     live.publish(campaign_id, "point", {"id": point_id, "status": "running"})
     tool_adapter = adapter(tool)
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
-    outcome, result = None, PointResult()
+    outcome, result, monitor_samples, monitor_warnings = None, PointResult(), [], []
     try:
         argv = tool_adapter.build(spec, workdir)
+        if refused:
+            raise ToolInputError(refused)
     except ToolInputError as exc:
-        result.error = f"cannot build the {tool} command: {exc}"
+        result.error = str(exc) if refused else f"cannot build the {tool} command: {exc}"
     else:
+        watchers = MonitorSet(monitors, spec.duration_s, workdir)
+        if monitors:
+            time.sleep(LEAD_S)
         outcome = runner.run(
             argv,
             timeout_s=spec.duration_s + get_settings().grace_s + float(spec.params.get("timeout_s", 0)),
             on_line=_live_samples(campaign_id, point_id, tool_adapter),
             should_cancel=should_cancel,
             cwd=workdir,
-            output_limit=get_settings().raw_output_limit,
+            output_limit=getattr(tool_adapter, "OUTPUT_LIMIT", get_settings().raw_output_limit),
+            stop_signal=getattr(tool_adapter, "STOP_SIGNAL", signal.SIGTERM),
         )
+        monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
         result = _parse(tool_adapter, outcome)
+    result.samples += monitor_samples
+    result.extra.setdefault("warnings", [])
+    result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
     _store(point_id, spec, outcome, result)
 
 
@@ -182,5 +183,22 @@ def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, re
         session.add_all(SampleRow(point_id=point_id, series=s.series, t=s.t, values=s.values) for s in result.samples)
         cancelled = outcome is not None and outcome.cancelled
         move_point(point, "cancelled" if cancelled else "failed" if result.error else "completed")
+        _stop_ramp_if_erring(point)
         status = point.status
     live.publish(campaign_id, "point", {"id": point_id, "status": status})
+
+
+def _stop_ramp_if_erring(point: Point) -> None:
+    """A ramp phase ends at the first point whose error rate passes the phase's threshold."""
+    phase = point.campaign.plan["phases"][point.phase_index]
+    if phase.get("kind") != "ramp" or point.status not in {"completed", "failed"}:
+        return
+    errors, done = point.metrics.get("errors") or 0, point.metrics.get("completed") or 0
+    rate = 100.0 * errors / max(1.0, errors + done) if point.status == "completed" else 100.0
+    if rate <= phase.get("stop_error_pct", 10.0):
+        return
+    point.warnings = [*point.warnings, f"ramp stopped here: error rate {rate:.1f} % passed {phase.get('stop_error_pct', 10.0):g} %"]
+    for later in point.campaign.points:
+        if later.status == "pending" and later.phase_index == point.phase_index and later.variant == point.variant:
+            move_point(later, "cancelled")
+            later.error = f"not run: the ramp stopped at {point.concurrency} connections ({rate:.1f} % errors)"

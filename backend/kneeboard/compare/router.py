@@ -13,7 +13,7 @@ router = APIRouter(tags=["compare"])
 
 
 @router.get("/compare", response_model=Comparison)
-def compare(c: list[int] = Query(..., min_length=2, max_length=10, description="campaign ids, the first is the reference"),
+def compare(c: list[str] = Query(..., min_length=2, max_length=10, description="campaign ids (12) or variants (12@1 queue); the first is the reference"),
             session: Session = Depends(get_session)):  # fmt: skip
-    """Two to ten campaigns side by side."""
+    """Two to ten campaigns, or variants of campaigns, side by side."""
     return service.build(c, session=session)

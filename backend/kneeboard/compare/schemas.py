@@ -19,7 +19,7 @@ class Delta(BaseModel):
 
 
 class Headline(BaseModel):
-    """One headline metric across the campaigns (keys are campaign ids)."""
+    """One headline metric across the campaigns (keys are the selectors: "12" or "12@variant")."""
 
     metric: str
     label: str
@@ -49,6 +49,7 @@ class Differences(BaseModel):
 class Comparison(BaseModel):
     """Two or more campaigns side by side."""
 
+    selectors: list[str]
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]

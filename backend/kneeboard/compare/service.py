@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -10,7 +11,22 @@ from sqlalchemy.orm import Session
 from kneeboard.analysis import compare as compare_points
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
+from kneeboard.campaigns.models import Point
+from kneeboard.campaigns.progress import summary
 from kneeboard.campaigns.service import describe, get_campaign
+from kneeboard.errors import invalid_query
+
+@dataclass
+class Selection:
+    """One column of a comparison: a campaign, or one variant of it."""
+
+    key: str
+    campaign: Campaign
+    variant: str | None
+    points: list[Point]
+    described: dict
+    environment: dict
+
 
 # metric, label, unit, which way is better, the per-point metric whose verdict it takes
 HEADLINES = (
@@ -62,14 +78,44 @@ def _delta(value: float | None, first: float | None) -> dict | None:
     return {"abs": value - first, "pct": (value - first) / abs(first) * 100.0 if first else None}
 
 
-def build(campaign_ids: list[int], *, session: Session) -> dict:
-    """Compare campaigns; deltas and verdicts are against the first one."""
-    campaigns: list[Campaign] = [get_campaign(cid, session=session) for cid in campaign_ids]
-    described = [describe(c, session=session) for c in campaigns]
-    keys = [str(c.id) for c in campaigns]
+def select(selector: str, *, session: Session) -> Selection:
+    """`12` is campaign 12; `12@1 queue` is its variant "1 queue" alone."""
+    ident, _, variant = selector.partition("@")
+    if not ident.isdigit():
+        raise invalid_query("c", f"{selector!r} is not a campaign id (12) or id@variant (12@1 queue)")
+    campaign = get_campaign(int(ident), session=session)
+    if not variant:
+        return Selection(selector, campaign, None, campaign.points, describe(campaign, session=session), campaign.environment)
+    labels = [v["label"] for v in campaign.plan.get("variants", [])]
+    if variant not in labels:
+        raise invalid_query("c", f"campaign {ident} has no variant {variant!r} (it has {labels})")
+    points = [p for p in campaign.points if p.variant == variant]
+    described = describe(campaign, session=session)
+    described.update(summary=summary(points), analysis=(described.get("analysis") or {}).get("variants", {}).get(variant))
+    described["name"] = f"{campaign.name} · {variant}"
+    environment = {k: v for k, v in campaign.environment.items() if k != "variants"}
+    environment.update(campaign.environment.get("variants", {}).get(variant, {}))
+    return Selection(selector, campaign, variant, points, described, environment)
+
+
+def _plan_of(selection: Selection) -> dict:
+    plan = {k: v for k, v in selection.campaign.plan.items() if k not in {"name", "variants"}}
+    if selection.variant is not None:
+        chosen = next(v for v in selection.campaign.plan["variants"] if v["label"] == selection.variant)
+        plan["variant"] = chosen
+    return plan
+
+
+def build(selectors: list[str], *, session: Session) -> dict:
+    """Compare campaigns (or variants of one); deltas and verdicts are against the first one."""
+    selections = [select(s, session=session) for s in selectors]
+    if len({s.key for s in selections}) < len(selections):
+        raise invalid_query("c", "the same campaign is selected twice")
+    keys = [s.key for s in selections]
+    described = [s.described for s in selections]
     values = {key: _headline_values(d) for key, d in zip(keys, described)}
-    base_points = [point_dict(p) for p in campaigns[0].points]
-    overall = {key: compare_points(base_points, [point_dict(p) for p in c.points])["overall"] for key, c in zip(keys[1:], campaigns[1:])}
+    base_points = [point_dict(p) for p in selections[0].points]
+    overall = {s.key: compare_points(base_points, [point_dict(p) for p in s.points])["overall"] for s in selections[1:]}
     headline = []
     for metric, label, unit, better, point_metric in HEADLINES:
         verdicts = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("verdict") if point_metric else None for k in keys[1:]}}
@@ -82,12 +128,13 @@ def build(campaign_ids: list[int], *, session: Session) -> dict:
             "verdicts": verdicts, "basis": basis,
         })  # fmt: skip
     return {
+        "selectors": keys,
         "campaigns": described,
-        "points": {key: c.points for key, c in zip(keys, campaigns)},
+        "points": {s.key: s.points for s in selections},
         "headline": headline,
         "differences": {
-            "plan": differences({k: {kk: v for kk, v in c.plan.items() if kk != "name"} for k, c in zip(keys, campaigns)}),
-            "target": differences({k: c.target for k, c in zip(keys, campaigns)}),
-            "environment": differences({k: c.environment for k, c in zip(keys, campaigns)}),
+            "plan": differences({s.key: _plan_of(s) for s in selections}),
+            "target": differences({s.key: s.campaign.target for s in selections}),
+            "environment": differences({s.key: s.environment for s in selections}),
         },
     }

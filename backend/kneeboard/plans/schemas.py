@@ -29,7 +29,6 @@ class PingMonitor(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["ping"]
     host: Host
-    interval_s: float = Field(default=0.2, ge=0.2, le=10)
 
 
 Monitor = Annotated[MpstatMonitor | PingMonitor, Field(discriminator="kind")]
@@ -120,6 +119,7 @@ class WrkPlan(_PlanBase):
 
     @model_validator(mode="after")
     def _closed_loop(self) -> WrkPlan:
+        _whole_seconds(self)
         for i, phase in enumerate(self.phases):
             if getattr(phase, "rate", None) is not None or getattr(phase, "unit_rate", None) is not None:
                 raise ValueError(f"phases[{i}].rate: wrk is closed-loop and takes no offered rate; leave rate out")
@@ -143,6 +143,7 @@ class Iperf3Plan(_PlanBase):
 
     @model_validator(mode="after")
     def _no_ramp(self) -> Iperf3Plan:
+        _whole_seconds(self)
         return _refuse_phase(self, RampPhase, "a ramp phase is for wrk")
 
 
@@ -167,6 +168,12 @@ class DevsimPlan(_PlanBase):
     @model_validator(mode="after")
     def _no_unit_rate(self) -> DevsimPlan:
         return _refuse_phase(self, RampPhase, "a ramp phase is for wrk")
+
+
+def _whole_seconds(plan: _PlanBase) -> None:
+    for i, phase in enumerate(plan.phases):
+        if phase.duration_s != int(phase.duration_s):
+            raise ValueError(f"phases[{i}].duration_s: {plan.tool} takes whole seconds")
 
 
 def _refuse_phase(plan: _PlanBase, kind: type, why: str) -> Any:

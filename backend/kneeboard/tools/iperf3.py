@@ -10,6 +10,7 @@ from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 
 PARSER_VERSION = "1"
+OUTPUT_LIMIT = 16 * 1_048_576  # --json keeps every interval of every stream in one document
 VERSION_ARGV = ["iperf3", "--version"]
 KNOWN_PARAMS = ("protocol", "reverse", "length")
 MAX_STREAMS = 128  # iperf3's own limit for -P

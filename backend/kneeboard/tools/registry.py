@@ -17,12 +17,22 @@ def adapter(tool: str) -> ModuleType:
     return importlib.import_module(f"kneeboard.tools.{tool}")
 
 
+MONITORS = ("mpstat", "ping")
+
+
+def monitor_adapter(kind: str) -> ModuleType:
+    """The adapter module of a monitor (mpstat, ping)."""
+    if kind not in MONITORS:
+        raise KeyError(f"unknown monitor {kind!r}")
+    return importlib.import_module(f"kneeboard.tools.{kind}")
+
+
 def probe_versions(binaries: dict[str, str] | None = None) -> dict[str, str | None]:
     """Each tool found on this host with its version (None when absent or unreadable)."""
     found: dict[str, str | None] = {}
-    for tool in TOOLS:
+    for tool in TOOLS + MONITORS:
         try:
-            module = adapter(tool)
+            module = importlib.import_module(f"kneeboard.tools.{tool}")
         except ImportError:
             continue
         argv = list(module.VERSION_ARGV)

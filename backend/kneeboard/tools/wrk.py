@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 import re
+import signal
 import shutil
 from typing import Any
 
@@ -11,6 +12,7 @@ from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 
 PARSER_VERSION = "1"
+STOP_SIGNAL = signal.SIGINT  # on SIGTERM wrk prints nothing; SIGINT still prints the report
 VERSION_ARGV = ["wrk", "-v"]  # exits 1 and prints its usage after the version line
 REPORT_SCRIPT = pathlib.Path(__file__).with_name("wrk_report.lua")
 KNOWN_PARAMS = ("threads", "path", "timeout_s", "scheme")

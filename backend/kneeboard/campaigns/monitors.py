@@ -1,0 +1,66 @@
+"""Monitors beside a point (mpstat, ping): started before it, stopped with SIGINT after it."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+
+from kneeboard.tools import runner
+from kneeboard.tools.base import PointSpec, Sample, ToolInputError
+from kneeboard.tools.registry import monitor_adapter
+
+LEAD_S = 1.0  # monitors start this long before the point and run this long after it
+
+
+class MonitorSet:
+    """The monitors of one point, each a process run in its own thread."""
+
+    def __init__(self, monitors: list[dict], duration_s: float, workdir: Path) -> None:
+        self.stop_event = threading.Event()
+        self.runs: list[tuple[str, object, list]] = []
+        self.warnings: list[str] = []
+        for monitor in monitors:
+            self._start(monitor, duration_s, workdir)
+
+    def _start(self, monitor: dict, duration_s: float, workdir: Path) -> None:
+        kind = monitor["kind"]
+        adapter = monitor_adapter(kind)
+        spec = PointSpec(host=monitor.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + 4 * LEAD_S)
+        try:
+            argv = adapter.build(spec, workdir)
+        except ToolInputError as exc:
+            self.warnings.append(f"monitor {kind} not started: {exc}")
+            return
+        env = adapter.build_env() if hasattr(adapter, "build_env") else None
+        box: list = []
+        thread = threading.Thread(
+            target=lambda: box.append(runner.run(argv, timeout_s=spec.duration_s + 10, should_cancel=self.stop_event.is_set,
+                                                 env=env, stop_signal=signal.SIGINT, output_limit=8 * 1_048_576)),
+            daemon=True,
+        )  # fmt: skip
+        thread.start()
+        self.runs.append((kind, thread, box))
+
+    def stop(self) -> list[Sample]:
+        """Stop every monitor (SIGINT keeps mpstat's JSON whole) and return their samples."""
+        self.stop_event.set()
+        samples: list[Sample] = []
+        for kind, thread, box in self.runs:
+            thread.join(timeout=15)
+            if not box:
+                self.warnings.append(f"monitor {kind} did not stop")
+                continue
+            outcome = box[0]
+            if outcome.error and outcome.exit_code is None:
+                self.warnings.append(f"monitor {kind}: {outcome.error}")
+                continue
+            try:
+                result = monitor_adapter(kind).parse(outcome.stdout, outcome.stderr, outcome.exit_code)
+            except Exception as exc:  # noqa: BLE001 - a monitor never fails the point
+                self.warnings.append(f"monitor {kind}: parser failed ({exc})")
+                continue
+            if result.error:
+                self.warnings.append(f"monitor {kind}: {result.error}")
+            samples += [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]
+        return samples

@@ -1,0 +1,45 @@
+"""Variants: environment settings applied by registered actions, and the facts taken under each."""
+
+from __future__ import annotations
+
+from kneeboard.campaigns.models import Campaign
+from kneeboard.db import session_scope
+from kneeboard.environment import collect_facts
+from kneeboard.lab import namespace
+from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting
+
+
+def environment(campaign: Campaign) -> dict:
+    """Facts about this host (and the lab's interfaces when the target is in the lab)."""
+    tools = [campaign.tool] + [m["kind"] for m in campaign.plan.get("monitors", [])]
+    in_lab = campaign.target.get("host") == namespace.LAB_ADDR or any(
+        v.get("set") for v in campaign.plan.get("variants", [])
+    )  # fmt: skip
+    return collect_facts(
+        interfaces=[namespace.HOST_IF] if in_lab else [],
+        netns_interfaces=[(namespace.NETNS, namespace.LAB_IF)] if in_lab else [],
+        tools=tools,
+    )
+
+
+def apply_variant(campaign_id: int, label: str | None) -> str | None:
+    """Apply a variant's settings and record the facts under it; returns why it failed, or None."""
+    if label is None:
+        return None
+    with session_scope() as session:
+        campaign = session.get(Campaign, campaign_id)
+        settings = next((v["set"] for v in campaign.plan.get("variants", []) if v["label"] == label), {})
+    applied, error = {}, None
+    for name, value in settings.items():
+        try:
+            applied[name] = apply_setting(name, value)
+        except (ActionError, ActionFailed) as exc:
+            error = f"variant {label!r}: setting {name}={value} could not be applied: {exc}"
+            break
+    with session_scope() as session:
+        campaign = session.get(Campaign, campaign_id)
+        facts = {**environment(campaign), **{f"setting.{k}": str(v) for k, v in applied.items()}}
+        if error:
+            facts["setting.error"] = error
+        campaign.environment = {**campaign.environment, "variants": {**campaign.environment.get("variants", {}), label: facts}}
+    return error

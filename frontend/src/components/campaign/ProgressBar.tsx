@@ -1,0 +1,46 @@
+import type { CampaignOut } from "../../api/types";
+import { fmtDuration } from "../../format";
+
+export function queueMessage(c: Pick<CampaignOut, "status" | "agent" | "progress">): string | null {
+  if (c.status !== "queued") return null;
+  const n = c.progress.queue_position;
+  if (n == null) return `waiting for agent ${c.agent}`;
+  if (n === 0) return `waiting for agent ${c.agent}, next in line`;
+  return `waiting for agent ${c.agent}, ${n} campaign${n === 1 ? "" : "s"} ahead`;
+}
+
+export default function ProgressBar({ campaign }: { campaign: CampaignOut }) {
+  const { done, total, failed, elapsed_s, eta_s } = campaign.progress;
+  const pct = total ? Math.min(100, (100 * done) / total) : 0;
+  const queued = queueMessage(campaign);
+  return (
+    <div className="progress-block" data-testid="progress">
+      <div
+        className={`progress ${campaign.status}`}
+        role="progressbar"
+        aria-label="Points done"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={done}
+        aria-valuetext={`${done} of ${total} points`}
+      >
+        <span className="progress-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <div className="progress-meta">
+        <span data-testid="progress-count">
+          <strong>{done}</strong> / {total} points{failed ? <span className="error-text"> · {failed} failed</span> : null}
+        </span>
+        {queued ? (
+          <span className="queue" data-testid="queue">
+            {queued}
+          </span>
+        ) : (
+          <>
+            <span>elapsed {fmtDuration(elapsed_s)}</span>
+            {eta_s != null && campaign.status !== "completed" && <span>ETA {fmtDuration(eta_s)}</span>}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import type { PhaseKind, Tool } from "../../api/types";
+import { messagesFor, type FieldErrors } from "../../api/errors";
+import { rateUnit } from "../../format";
+import Field from "../common/Field";
+import { concurrencyIsList, phaseKindsFor, rateModesFor, type PhaseDraft, type RateMode } from "./planModel";
+
+const KIND_HELP: Record<PhaseKind, string> = {
+  baseline: "A low-rate serial point: the system's floor.",
+  scalability: "A concurrency list; offered rate = concurrency × unit rate.",
+  saturation: "Fixed concurrency, offered rate over a list or a range: finds the knee.",
+  stability: "One long point near the knee.",
+  custom: "Any concurrency list crossed with any rate list.",
+  ramp: "Concurrency doubles up to a maximum until errors pass a threshold.",
+};
+
+const MODE_LABEL: Record<RateMode, string> = { none: "unlimited", single: "single", list: "list", range: "range" };
+
+export default function PhaseEditor({
+  phase,
+  index,
+  count,
+  tool,
+  errors,
+  onChange,
+  onKind,
+  onMove,
+  onRemove,
+}: {
+  phase: PhaseDraft;
+  index: number;
+  count: number;
+  tool: Tool;
+  errors: FieldErrors;
+  onChange: (patch: Partial<PhaseDraft>) => void;
+  onKind: (kind: PhaseKind) => void;
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}) {
+  const base = `phases.${index}`;
+  const err = (f: string) => messagesFor(errors, `${base}.${f}`);
+  const unit = rateUnit(tool);
+  const modes = rateModesFor(phase.kind, tool);
+  const showRate = phase.kind !== "scalability" && phase.kind !== "ramp" && tool !== "wrk";
+  const own = messagesFor(errors, base, { exact: true }).concat(messagesFor(errors, `${base}.kind`));
+  const rateErrors = err("rate");
+
+  return (
+    <fieldset className={`phase-card phase-${phase.kind}`} data-testid={`phase-${index}`}>
+      <legend>
+        <span className="phase-index">{index + 1}</span>
+        <span className="phase-kind-label">{phase.kind}</span>
+        {phase.label && <span className="muted"> · {phase.label}</span>}
+      </legend>
+      <div className="phase-tools">
+        <button type="button" className="btn icon" onClick={() => onMove(index - 1)} disabled={index === 0} aria-label={`Move phase ${index + 1} up`} title="Move up">
+          ↑
+        </button>
+        <button type="button" className="btn icon" onClick={() => onMove(index + 1)} disabled={index === count - 1} aria-label={`Move phase ${index + 1} down`} title="Move down">
+          ↓
+        </button>
+        <button type="button" className="btn icon danger-outline" onClick={onRemove} disabled={count === 1} aria-label={`Remove phase ${index + 1}`} title="Remove">
+          ✕
+        </button>
+      </div>
+      <p className="muted small phase-help">{KIND_HELP[phase.kind]}</p>
+      <div className="phase-grid">
+        <Field label="Kind" errors={own}>
+          <select value={phase.kind} onChange={(e) => onKind(e.target.value as PhaseKind)} name={`phase-${index}-kind`}>
+            {phaseKindsFor(tool).map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          label={concurrencyIsList(phase.kind) ? "Concurrency list" : phase.kind === "ramp" ? "Start concurrency" : "Concurrency"}
+          errors={err("concurrency")}
+          hint={concurrencyIsList(phase.kind) ? "comma-separated, e.g. 1, 2, 4, 8" : undefined}
+        >
+          <input value={phase.concurrency} onChange={(e) => onChange({ concurrency: e.target.value })} name={`phase-${index}-concurrency`} inputMode={concurrencyIsList(phase.kind) ? "text" : "numeric"} />
+        </Field>
+        {phase.kind === "ramp" && (
+          <>
+            <Field label="Max concurrency" errors={err("max_concurrency")}>
+              <input value={phase.maxConcurrency} onChange={(e) => onChange({ maxConcurrency: e.target.value })} inputMode="numeric" />
+            </Field>
+            <Field label="Stop at errors (%)" errors={err("stop_error_pct")}>
+              <input value={phase.stopErrorPct} onChange={(e) => onChange({ stopErrorPct: e.target.value })} inputMode="decimal" />
+            </Field>
+          </>
+        )}
+        {phase.kind === "scalability" && tool !== "wrk" && (
+          <Field label={`Unit rate (${unit} per client)`} errors={err("unit_rate")} hint="empty = unlimited">
+            <input value={phase.unitRate} onChange={(e) => onChange({ unitRate: e.target.value })} name={`phase-${index}-unit_rate`} inputMode="decimal" />
+          </Field>
+        )}
+        <Field label="Duration (s)" errors={err("duration_s")}>
+          <input value={phase.duration} onChange={(e) => onChange({ duration: e.target.value })} name={`phase-${index}-duration`} inputMode="decimal" />
+        </Field>
+        <Field label="Label" errors={err("label")} hint="optional">
+          <input value={phase.label} onChange={(e) => onChange({ label: e.target.value })} name={`phase-${index}-label`} maxLength={80} />
+        </Field>
+      </div>
+      {showRate && (
+        <div className="rate-row">
+          <div className="segmented" role="radiogroup" aria-label={`Phase ${index + 1} offered rate`}>
+            <span className="segmented-label">Offered rate ({unit})</span>
+            {modes.map((m) => (
+              <label key={m} className={phase.rateMode === m ? "on" : ""}>
+                <input type="radio" name={`phase-${index}-rate-mode`} value={m} checked={phase.rateMode === m} onChange={() => onChange({ rateMode: m })} />
+                {MODE_LABEL[m]}
+              </label>
+            ))}
+          </div>
+          {phase.rateMode === "single" && (
+            <Field label="Rate" errors={rateErrors}>
+              <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} inputMode="decimal" />
+            </Field>
+          )}
+          {phase.rateMode === "list" && (
+            <Field label="Rates" errors={rateErrors} hint="comma-separated">
+              <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} />
+            </Field>
+          )}
+          {phase.rateMode === "range" && (
+            <div className="range-inputs">
+              <Field label="From" errors={err("rate.start")}>
+                <input value={phase.rateStart} onChange={(e) => onChange({ rateStart: e.target.value })} name={`phase-${index}-rate-start`} inputMode="decimal" />
+              </Field>
+              <Field label="To" errors={err("rate.stop")}>
+                <input value={phase.rateStop} onChange={(e) => onChange({ rateStop: e.target.value })} name={`phase-${index}-rate-stop`} inputMode="decimal" />
+              </Field>
+              <Field label="Step" errors={err("rate.step")}>
+                <input value={phase.rateStep} onChange={(e) => onChange({ rateStep: e.target.value })} name={`phase-${index}-rate-step`} inputMode="decimal" />
+              </Field>
+              {messagesFor(errors, `${base}.rate`, { exact: true }).length > 0 && (
+                <ul className="field-errors">
+                  {messagesFor(errors, `${base}.rate`, { exact: true }).map((m) => (
+                    <li key={m}>{m}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+    </fieldset>
+  );
+}

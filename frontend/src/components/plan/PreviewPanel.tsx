@@ -1,0 +1,92 @@
+import type { PlanPreview } from "../../api/types";
+import { describePath, type FieldErrors } from "../../api/errors";
+import OfferedLoadChart from "../../charts/OfferedLoadChart";
+import { fmtDuration, fmtRate } from "../../format";
+
+/** What the plan will run: points, a chart of the offered load, the estimated duration, or its problems. */
+export default function PreviewPanel({
+  preview,
+  tool,
+  errors,
+  checking,
+}: {
+  preview: PlanPreview | undefined;
+  tool: string;
+  errors: FieldErrors;
+  checking: boolean;
+}) {
+  const problems = Object.entries(errors);
+  return (
+    <section className="card preview" aria-label="Preview" aria-live="polite">
+      <div className="preview-head">
+        <h2>Preview</h2>
+        {checking && <span className="muted small">checking…</span>}
+      </div>
+      {problems.length > 0 && (
+        <div className="problems" role="alert" data-testid="plan-problems">
+          <strong>
+            {problems.reduce((n, [, m]) => n + m.length, 0)} problem{problems.length === 1 && problems[0][1].length === 1 ? "" : "s"} to fix
+          </strong>
+          <ul>
+            {problems.map(([path, msgs]) =>
+              msgs.map((m) => (
+                <li key={path + m}>
+                  <span className="mono">{describePath(path)}</span>: {m}
+                </li>
+              )),
+            )}
+          </ul>
+        </div>
+      )}
+      {preview && (
+        <div className={problems.length ? "stale" : ""}>
+          <div className="preview-stats">
+            <div>
+              <span className="stat-value" data-testid="point-count">
+                {preview.point_count}
+              </span>
+              <span className="stat-label">points</span>
+            </div>
+            <div>
+              <span className="stat-value" data-testid="estimated">
+                {fmtDuration(preview.estimated_s)}
+              </span>
+              <span className="stat-label">estimated</span>
+            </div>
+          </div>
+          <OfferedLoadChart points={preview.points} tool={tool} />
+          <div className="preview-table">
+            <table className="table compact">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Phase</th>
+                  {preview.points.some((p) => p.variant) && <th>Variant</th>}
+                  <th className="num">Concurrency</th>
+                  <th className="num">Offered</th>
+                  <th className="num">Duration</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.points.map((p) => (
+                  <tr key={p.seq}>
+                    <td className="muted">{p.seq + 1}</td>
+                    <td>
+                      {p.phase}
+                      {p.repeat > 0 ? <span className="muted"> (repeat {p.repeat + 1})</span> : null}
+                    </td>
+                    {preview.points.some((x) => x.variant) && <td>{p.variant ?? "—"}</td>}
+                    <td className="num">{p.concurrency}</td>
+                    <td className="num">{p.offered_rate == null ? "unlimited" : fmtRate(p.offered_rate, tool)}</td>
+                    <td className="num">{fmtDuration(p.duration_s)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+      {!preview && problems.length === 0 && <p className="muted">The points appear here as you edit.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import { useMemo } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
+import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
+import CampaignTable from "../components/campaigns/CampaignTable";
+import { Empty, ErrorState, Loading } from "../components/common/States";
+
+const PAGE = 20;
+const FILTER_KEYS: (keyof FilterValues)[] = ["status", "target_id", "tool", "tag", "q"];
+
+export default function CampaignsPage() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const values: FilterValues = {
+    status: params.get("status") ?? "",
+    target_id: params.get("target_id") ?? "",
+    tool: params.get("tool") ?? "",
+    tag: params.get("tag") ?? "",
+    q: params.get("q") ?? "",
+  };
+  const page = Math.max(1, Number(params.get("page")) || 1);
+  const selected = params.getAll("c").map(Number).filter(Number.isFinite);
+
+  const filters: Filters = useMemo(
+    () => ({
+      status: values.status || undefined,
+      target_id: values.target_id ? Number(values.target_id) : undefined,
+      tool: values.tool || undefined,
+      tag: values.tag || undefined,
+      q: values.q || undefined,
+      limit: PAGE,
+      offset: (page - 1) * PAGE,
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [params.toString()],
+  );
+  const list = useCampaigns(filters);
+
+  const update = (mut: (p: URLSearchParams) => void) => {
+    const next = new URLSearchParams(params);
+    mut(next);
+    setParams(next, { replace: false });
+  };
+  const onFilter = (v: Partial<FilterValues>) =>
+    update((p) => {
+      for (const k of FILTER_KEYS) if (k in v) (v[k] ? p.set(k, v[k]!) : p.delete(k));
+      p.delete("page");
+    });
+  const toggle = (id: number) =>
+    update((p) => {
+      const cur = p.getAll("c").map(Number);
+      p.delete("c");
+      for (const x of cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id]) p.append("c", String(x));
+    });
+  const goPage = (n: number) => update((p) => (n <= 1 ? p.delete("page") : p.set("page", String(n))));
+
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+
+  return (
+    <div className="page campaigns-page">
+      <div className="page-head">
+        <h1>Campaigns</h1>
+        <div className="actions">
+          <Link to="/plans/new" className="btn primary">
+            New plan
+          </Link>
+        </div>
+      </div>
+      <CampaignFilters values={values} onChange={onFilter} />
+      <div className="compare-bar" aria-live="polite">
+        {selected.length === 0 ? (
+          <span className="muted">Tick two or more campaigns to compare them side by side.</span>
+        ) : (
+          <>
+            <span>
+              {selected.length} selected: {selected.map((id) => `#${id}`).join(", ")}
+            </span>
+            <button
+              type="button"
+              className="btn primary"
+              disabled={selected.length < 2}
+              onClick={() => navigate(`/compare?${selected.map((id) => `c=${id}`).join("&")}`)}
+            >
+              Compare {selected.length >= 2 ? selected.length : ""}
+            </button>
+            <button type="button" className="btn link" onClick={() => update((p) => p.delete("c"))}>
+              Clear selection
+            </button>
+          </>
+        )}
+      </div>
+      <section className="card flush">
+        {list.isPending ? (
+          <Loading what="Loading campaigns" />
+        ) : list.isError ? (
+          <ErrorState error={list.error} retry={() => list.refetch()} />
+        ) : list.data.items.length === 0 ? (
+          FILTER_KEYS.some((k) => values[k]) ? (
+            <Empty>No campaign matches these filters.</Empty>
+          ) : (
+            <Empty>
+              No campaigns yet. <Link to="/plans/new">Build a plan</Link> and launch it.
+            </Empty>
+          )
+        ) : (
+          <CampaignTable items={list.data.items} selected={selected} onToggle={toggle} />
+        )}
+      </section>
+      {total > PAGE && (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="btn small" disabled={page <= 1} onClick={() => goPage(page - 1)}>
+            ← Newer
+          </button>
+          <span>
+            Page {page} of {pages} · {total} campaigns
+          </span>
+          <button type="button" className="btn small" disabled={page >= pages} onClick={() => goPage(page + 1)}>
+            Older →
+          </button>
+        </nav>
+      )}
+    </div>
+  );
+}

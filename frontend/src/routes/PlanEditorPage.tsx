@@ -1,0 +1,273 @@
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { Link, useNavigate, useParams } from "react-router-dom";
+import { useLaunchCampaign } from "../api/campaigns";
+import { errorsOf, messagesFor, type FieldErrors } from "../api/errors";
+import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
+import { useTargets } from "../api/targets";
+import { TOOLS, TOOL_KIND, type PhaseKind, type PlanBody, type Tool } from "../api/types";
+import Field, { FormErrors } from "../components/common/Field";
+import { ErrorState, Loading } from "../components/common/States";
+import ParamsEditor from "../components/plan/ParamsEditor";
+import PhaseEditor from "../components/plan/PhaseEditor";
+import PreviewPanel from "../components/plan/PreviewPanel";
+import TemplatePicker from "../components/plan/TemplatePicker";
+import { blankDraft, blankPhase, draftFromPlan, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
+import { useDebounced } from "../hooks";
+
+export default function PlanEditorPage() {
+  const { id: idParam } = useParams();
+  const planId = idParam ? Number(idParam) : null;
+  const plan = usePlan(planId);
+  const [draft, setDraft] = useState<PlanDraft | null>(null);
+  const [loadedId, setLoadedId] = useState<number | null>(null);
+  const [templateName, setTemplateName] = useState<string | null>(null);
+
+  // load a stored plan into the form once (and again when the route changes to another plan)
+  useEffect(() => {
+    if (planId == null) {
+      if (loadedId != null) {
+        setDraft(null);
+        setLoadedId(null);
+      }
+      return;
+    }
+    if (plan.data && loadedId !== plan.data.id) {
+      setDraft(draftFromPlan(plan.data as unknown as Record<string, unknown>));
+      setLoadedId(plan.data.id);
+    }
+  }, [planId, plan.data, loadedId]);
+
+  if (planId != null && Number.isNaN(planId)) return <ErrorState error={new Error(`"${idParam}" is not a plan id`)} />;
+  if (planId != null && plan.isPending) return <Loading what="Loading plan" />;
+  if (planId != null && plan.isError) return <ErrorState error={plan.error} retry={() => plan.refetch()} />;
+
+  return (
+    <div className="page plan-editor">
+      <div className="page-head">
+        <h1>{planId != null ? `Plan #${planId}` : "New plan"}</h1>
+        {templateName && planId == null && <span className="muted">from template “{templateName}”</span>}
+        <div className="actions">
+          <Link to="/plans" className="btn link">
+            All plans
+          </Link>
+        </div>
+      </div>
+      {draft == null ? (
+        planId == null ? (
+          <TemplatePicker
+            onTemplate={(t) => {
+              setTemplateName(t.title);
+              setDraft(draftFromPlan(t.plan));
+            }}
+            onBlank={(tool) => setDraft(blankDraft(tool))}
+          />
+        ) : (
+          <Loading what="Loading plan" />
+        )
+      ) : (
+        <Editor key={loadedId ?? "new"} planId={planId} initial={draft} />
+      )}
+    </div>
+  );
+}
+
+function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft }) {
+  const navigate = useNavigate();
+  const targets = useTargets();
+  const save = useSavePlan();
+  const launch = useLaunchCampaign();
+  const [d, setD] = useState<PlanDraft>(initial);
+  const [saveErrors, setSaveErrors] = useState<FieldErrors>({});
+  const [savedJson, setSavedJson] = useState<string | null>(planId != null ? JSON.stringify(draftToBody(initial)) : null);
+
+  const body = useMemo(() => draftToBody(d), [d]);
+  const bodyJson = JSON.stringify(body);
+  const dirty = savedJson !== bodyJson;
+  // preview as the user types (debounced); an empty name is no reason to hold the preview back
+  const debounced = useDebounced(bodyJson, 350);
+  const previewBody = useMemo(() => {
+    const b = JSON.parse(debounced) as PlanBody;
+    return { ...b, name: b.name || "preview" } as PlanBody;
+  }, [debounced]);
+  const preview = usePlanPreview(previewBody);
+  const previewErrors = preview.isError ? errorsOf(preview.error, d.tool) : {};
+  const errors: FieldErrors = Object.keys(saveErrors).length ? saveErrors : previewErrors;
+
+  // a default target of the right kind once targets are known
+  useEffect(() => {
+    if (d.targetId || !targets.data) return;
+    const match = targets.data.find((t) => t.kind === TOOL_KIND[d.tool]);
+    if (match) setD((x) => ({ ...x, targetId: String(match.id) }));
+  }, [targets.data, d.targetId, d.tool]);
+
+  const update = (patch: Partial<PlanDraft>) => {
+    setSaveErrors({});
+    setD((x) => ({ ...x, ...patch }));
+  };
+  const updatePhase = (i: number, patch: Partial<PhaseDraft>) => update({ phases: d.phases.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
+  const changeKind = (i: number, kind: PhaseKind) => update({ phases: d.phases.map((p, j) => (j === i ? { ...blankPhase(kind, d.tool), key: p.key, label: p.label } : p)) });
+
+  const doSave = async (): Promise<number | null> => {
+    try {
+      const saved = await save.mutateAsync({ id: planId, body });
+      setSaveErrors({});
+      setSavedJson(bodyJson);
+      if (planId == null) navigate(`/plans/${saved.id}`, { replace: true });
+      return saved.id;
+    } catch (err) {
+      setSaveErrors(errorsOf(err, d.tool));
+      return null;
+    }
+  };
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    await doSave();
+  };
+  const onLaunch = async () => {
+    const id = dirty || planId == null ? await doSave() : planId;
+    if (id == null) return;
+    try {
+      const c = await launch.mutateAsync({ plan_id: id });
+      navigate(`/campaigns/${c.id}`);
+    } catch (err) {
+      setSaveErrors(errorsOf(err));
+    }
+  };
+
+  const kind = TOOL_KIND[d.tool];
+  const sameKind = targets.data?.filter((t) => t.kind === kind) ?? [];
+  const otherKind = targets.data?.filter((t) => t.kind !== kind) ?? [];
+  const err = (p: string) => messagesFor(errors, p);
+
+  return (
+    <form className="editor-layout" onSubmit={onSubmit} aria-label="Plan" noValidate>
+      <div className="editor-main">
+        <section className="card">
+          <div className="grid-3">
+            <Field label="Plan name" errors={err("name")}>
+              <input name="name" value={d.name} onChange={(e) => update({ name: e.target.value })} required autoFocus />
+            </Field>
+            <Field label="Tool" errors={err("tool")}>
+              <select name="tool" value={d.tool} onChange={(e) => { setSaveErrors({}); setD((x) => withTool(x, e.target.value as Tool)); }}>
+                {TOOLS.map((t) => (
+                  <option key={t}>{t}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Target" errors={err("target_id")} hint={targets.data && sameKind.length === 0 ? `no ${kind} target yet` : undefined}>
+              <select name="target_id" value={d.targetId} onChange={(e) => update({ targetId: e.target.value })}>
+                <option value="">— choose a target —</option>
+                {sameKind.length > 0 && (
+                  <optgroup label={`${kind} targets`}>
+                    {sameKind.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name} ({t.host}:{t.port})
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+                {otherKind.length > 0 && (
+                  <optgroup label="other kinds">
+                    {otherKind.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name} ({t.kind})
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+              </select>
+            </Field>
+          </div>
+          {targets.data && targets.data.length === 0 && (
+            <p className="small">
+              No targets yet: <Link to="/targets">create one</Link> first.
+            </p>
+          )}
+        </section>
+
+        <section className="card">
+          <h2>{d.tool} parameters</h2>
+          <ParamsEditor tool={d.tool} params={d.params} errors={errors} onChange={(k, v) => update({ params: { ...d.params, [k]: v } })} />
+        </section>
+
+        <section className="phases" aria-label="Phases">
+          <div className="section-head">
+            <h2>Phases</h2>
+            <FormErrors errors={messagesFor(errors, "phases", { exact: true })} />
+          </div>
+          {d.phases.map((p, i) => (
+            <PhaseEditor
+              key={p.key}
+              phase={p}
+              index={i}
+              count={d.phases.length}
+              tool={d.tool}
+              errors={errors}
+              onChange={(patch) => updatePhase(i, patch)}
+              onKind={(k) => changeKind(i, k)}
+              onMove={(to) => update({ phases: movePhase(d.phases, i, to) })}
+              onRemove={() => update({ phases: d.phases.filter((_, j) => j !== i) })}
+            />
+          ))}
+          <div className="add-phase">
+            <span className="muted small">Add a phase:</span>
+            {phaseKindsFor(d.tool).map((k) => (
+              <button key={k} type="button" className="btn small" onClick={() => update({ phases: [...d.phases, blankPhase(k, d.tool)] })}>
+                + {k}
+              </button>
+            ))}
+          </div>
+        </section>
+
+        <section className="card">
+          <h2>Run settings</h2>
+          <div className="grid-3">
+            <Field label="Pause between points (s)" errors={err("pause_s")}>
+              <input name="pause_s" value={d.pause} onChange={(e) => update({ pause: e.target.value })} inputMode="decimal" />
+            </Field>
+            <Field label="Repeat each point" errors={err("repeat")}>
+              <input name="repeat" value={d.repeat} onChange={(e) => update({ repeat: e.target.value })} inputMode="numeric" />
+            </Field>
+            <Field label="Tags" errors={err("tags")} hint="comma-separated">
+              <input name="tags" value={d.tags} onChange={(e) => update({ tags: e.target.value })} />
+            </Field>
+          </div>
+          <div className="grid-3">
+            <div className="field checkbox">
+              <label>
+                <input type="checkbox" checked={d.mpstat} onChange={(e) => update({ mpstat: e.target.checked })} /> mpstat beside every point (per-CPU %soft)
+              </label>
+            </div>
+            <Field label="ping host" errors={err("monitors")} hint="empty = no ping monitor">
+              <input name="ping_host" value={d.pingHost} onChange={(e) => update({ pingHost: e.target.value })} />
+            </Field>
+            {d.variants.length > 0 && (
+              <div className="field">
+                <span className="label">Variants</span>
+                <span className="small">{d.variants.map((v) => (v as { label?: string }).label).join(", ")} (kept as loaded)</span>
+              </div>
+            )}
+          </div>
+        </section>
+      </div>
+
+      <aside className="editor-side">
+        <div className="sticky">
+          <div className="card save-bar">
+            <FormErrors errors={errors[""]} />
+            <div className="actions">
+              <button type="submit" className="btn" disabled={save.isPending}>
+                {save.isPending ? "Saving…" : planId == null ? "Save plan" : dirty ? "Save changes" : "Saved"}
+              </button>
+              <button type="button" className="btn primary" onClick={onLaunch} disabled={save.isPending || launch.isPending}>
+                {launch.isPending ? "Launching…" : dirty || planId == null ? "Save & launch" : "Launch"}
+              </button>
+            </div>
+            {dirty && planId != null && <p className="muted small">Unsaved changes.</p>}
+          </div>
+          <PreviewPanel preview={preview.data} tool={d.tool} errors={errors} checking={preview.isFetching} />
+        </div>
+      </aside>
+    </form>
+  );
+}
