@@ -19,24 +19,10 @@ import pytest
 from kneeboard.lab import actions, dns, namespace, processes
 from kneeboard.lab.system import cpu_count
 
-if os.geteuid() != 0:
-    pytest.skip("the lab needs root (network namespaces and veth links)", allow_module_level=True)
-if not shutil.which("ip") and not os.path.exists("/usr/sbin/ip"):
-    pytest.skip("iproute2 (`ip`) is not installed", allow_module_level=True)
-for _tool in ("ethtool", "unbound", "nginx", "iperf3"):
-    if not shutil.which(_tool) and not os.path.exists(f"/usr/sbin/{_tool}"):
-        pytest.skip(f"{_tool} is not installed", allow_module_level=True)
+from tests.integration.conftest import skip_without_lab
 
+skip_without_lab()
 
-@pytest.fixture(scope="module")
-def lab():
-    namespace.down()
-    workdir = Path(tempfile.mkdtemp(prefix="kneeboard-lab-test-"))
-    os.chmod(workdir, 0o755)  # nginx workers run as nobody
-    status = namespace.up(workdir)
-    yield workdir, status
-    namespace.down()
-    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def test_up_reports_services_running(lab):

@@ -116,6 +116,7 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     live.publish(campaign_id, "point", {"id": point_id, "status": "running"})
     tool_adapter = adapter(tool)
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
+    workdir.mkdir(parents=True, exist_ok=True)
     outcome, result, monitor_samples, monitor_warnings = None, PointResult(), [], []
     try:
         argv = tool_adapter.build(spec, workdir)

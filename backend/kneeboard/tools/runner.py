@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -110,10 +111,9 @@ def run(
     outcome = RunOutcome(argv=list(argv))
     try:
         proc = start(argv, cwd=cwd, env=env)
-    except FileNotFoundError:
-        outcome.error = f"{argv[0]} is not installed (not found on PATH)"
-    except PermissionError as exc:
-        outcome.error = f"{argv[0]} cannot be run: {exc}"
+    except OSError as exc:
+        missing = isinstance(exc, FileNotFoundError) and shutil.which(argv[0]) is None
+        outcome.error = f"{argv[0]} is not installed (not found on PATH)" if missing else f"{argv[0]} cannot be started: {exc}"
     if outcome.error:
         outcome.ended_at = datetime.now(timezone.utc)
         return outcome

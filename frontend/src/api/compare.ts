@@ -1,38 +1,18 @@
-// GET /compare?c=…&c=… — typed by hand until the route appears in openapi.json.
+// GET /compare?c=…&c=… : two to ten campaigns (or "id@variant" selectors) side by side.
 import { useQuery } from "@tanstack/react-query";
-import { getJson } from "./client";
+import type { components } from "./schema";
+import { api, unwrap } from "./client";
 import { keys } from "./keys";
-import type { CampaignOut, Point } from "./types";
 
-export interface Delta {
-  abs: number | null;
-  pct: number | null;
-}
-export type Verdict = "better" | "worse" | "indistinguishable";
-export interface HeadlineMetric {
-  metric: string;
-  label: string;
-  unit: string;
-  better: "higher" | "lower";
-  values: Record<string, number | null>;
-  deltas: Record<string, Delta | null>;
-  verdicts: Record<string, Verdict | null>;
-}
-export interface Difference {
-  key: string;
-  values: Record<string, string | null>;
-}
-export interface Comparison {
-  campaigns: CampaignOut[];
-  points: Record<string, Point[]>;
-  headline: HeadlineMetric[];
-  differences: { plan: Difference[]; environment: Difference[] };
-}
+export type Comparison = components["schemas"]["Comparison"];
+export type HeadlineMetric = components["schemas"]["Headline"];
+export type Difference = components["schemas"]["Difference"];
+export type Verdict = NonNullable<HeadlineMetric["verdicts"][string]>;
 
-export function useCompare(ids: number[]) {
+export function useCompare(selectors: string[]) {
   return useQuery({
-    queryKey: keys.compare(ids),
-    enabled: ids.length >= 2,
-    queryFn: ({ signal }) => getJson<Comparison>(`/compare?${ids.map((id) => `c=${id}`).join("&")}`, signal),
+    queryKey: keys.compare(selectors),
+    enabled: selectors.length >= 2,
+    queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/compare", { params: { query: { c: selectors } }, signal })) as Comparison,
   });
 }

@@ -12,7 +12,7 @@ export const keys = {
   campaignPoints: (id: number) => ["campaigns", id, "points"] as const,
   point: (id: number) => ["points", id] as const,
   samples: (id: number, series: string | undefined, maxPoints: number) => ["points", id, "samples", series ?? "*", maxPoints] as const,
-  compare: (ids: number[]) => ["compare", ...ids] as const,
+  compare: (selectors: string[]) => ["compare", ...selectors] as const,
   agents: ["agents"] as const,
   health: ["health"] as const,
 };

@@ -57,11 +57,31 @@ export interface paths {
         };
         /**
          * Get Campaign
-         * @description Status, progress, summary, environment and analysis.
+         * @description Status, progress, summary, environment and analysis (computed on demand for older campaigns).
          */
         get: operations["get_campaign_api_v1_campaigns__campaign_id__get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reanalyse
+         * @description Recompute the analysis with the user's thresholds (knee rule, SLA zone latencies) and keep it.
+         */
+        post: operations["reanalyse_api_v1_campaigns__campaign_id__analysis_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -160,6 +180,26 @@ export interface paths {
          * @description Every point's parameters, metrics and status.
          */
         get: operations["list_points_api_v1_campaigns__campaign_id__points_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare
+         * @description Two to ten campaigns, or variants of campaigns, side by side.
+         */
+        get: operations["compare_api_v1_compare_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -564,6 +604,23 @@ export interface components {
             total: number;
         };
         /**
+         * Comparison
+         * @description Two or more campaigns side by side.
+         */
+        Comparison: {
+            /** Campaigns */
+            campaigns: components["schemas"]["CampaignOut"][];
+            differences: components["schemas"]["Differences"];
+            /** Headline */
+            headline: components["schemas"]["Headline"][];
+            /** Points */
+            points: {
+                [key: string]: components["schemas"]["PointOut"][];
+            };
+            /** Selectors */
+            selectors: string[];
+        };
+        /**
          * CustomPhase
          * @description Any concurrency list crossed with any rate list.
          */
@@ -581,6 +638,16 @@ export interface components {
             label?: string | null;
             /** Rate */
             rate?: number | number[] | components["schemas"]["RateRange"] | null;
+        };
+        /**
+         * Delta
+         * @description A campaign's difference from the first one.
+         */
+        Delta: {
+            /** Abs */
+            abs: number;
+            /** Pct */
+            pct: number | null;
         };
         /**
          * DevsimParams
@@ -645,8 +712,8 @@ export interface components {
             /** Target Id */
             target_id: number;
             /**
-             * Tool
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             tool: "devsim";
             /** Variants */
@@ -699,6 +766,30 @@ export interface components {
             variants?: components["schemas"]["Variant"][];
         };
         /**
+         * Difference
+         * @description A plan parameter or environment fact whose value is not the same everywhere.
+         */
+        Difference: {
+            /** Key */
+            key: string;
+            /** Values */
+            values: {
+                [key: string]: string | null;
+            };
+        };
+        /**
+         * Differences
+         * @description What differs between the campaigns.
+         */
+        Differences: {
+            /** Environment */
+            environment: components["schemas"]["Difference"][];
+            /** Plan */
+            plan: components["schemas"]["Difference"][];
+            /** Target */
+            target: components["schemas"]["Difference"][];
+        };
+        /**
          * DnsperfParams
          * @description dnsperf's own parameters: the query names (one repeated, or a list) and record type.
          */
@@ -744,8 +835,8 @@ export interface components {
             /** Target Id */
             target_id: number;
             /**
-             * Tool
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             tool: "dnsperf";
             /** Variants */
@@ -801,6 +892,39 @@ export interface components {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * Headline
+         * @description One headline metric across the campaigns (keys are the selectors: "12" or "12@variant").
+         */
+        Headline: {
+            /** Basis */
+            basis: {
+                [key: string]: string | null;
+            };
+            /**
+             * Better
+             * @enum {string}
+             */
+            better: "higher" | "lower";
+            /** Deltas */
+            deltas: {
+                [key: string]: components["schemas"]["Delta"] | null;
+            };
+            /** Label */
+            label: string;
+            /** Metric */
+            metric: string;
+            /** Unit */
+            unit: string;
+            /** Values */
+            values: {
+                [key: string]: number | null;
+            };
+            /** Verdicts */
+            verdicts: {
+                [key: string]: ("better" | "worse" | "indistinguishable") | null;
+            };
         };
         /**
          * Health
@@ -866,8 +990,8 @@ export interface components {
             /** Target Id */
             target_id: number;
             /**
-             * Tool
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             tool: "iperf3";
             /** Variants */
@@ -937,11 +1061,6 @@ export interface components {
         PingMonitor: {
             /** Host */
             host: string;
-            /**
-             * Interval S
-             * @default 0.2
-             */
-            interval_s: number;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1331,6 +1450,34 @@ export interface components {
             /** Tags */
             tags?: string[] | null;
         };
+        /**
+         * Thresholds
+         * @description The user's analysis settings: the knee rule and the SLA zone latencies.
+         */
+        Thresholds: {
+            /**
+             * Green Ms
+             * @default 1
+             */
+            green_ms: number;
+            /**
+             * K
+             * @description knee: latency within k × baseline
+             * @default 2
+             */
+            k: number;
+            /**
+             * Min Efficiency
+             * @description knee: achieved/offered at least this
+             * @default 0.95
+             */
+            min_efficiency: number;
+            /**
+             * Yellow Ms
+             * @default 3
+             */
+            yellow_ms: number;
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -1404,8 +1551,8 @@ export interface components {
             /** Target Id */
             target_id: number;
             /**
-             * Tool
-             * @constant
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
             tool: "wrk";
             /** Variants */
@@ -1587,6 +1734,41 @@ export interface operations {
             };
         };
     };
+    reanalyse_api_v1_campaigns__campaign_id__analysis_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Thresholds"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     cancel_api_v1_campaigns__campaign_id__cancel_post: {
         parameters: {
             query?: never;
@@ -1729,6 +1911,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PointOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    compare_api_v1_compare_get: {
+        parameters: {
+            query: {
+                /** @description campaign ids (12) or variants (12@1 queue); the first is the reference */
+                c: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
                 };
             };
             /** @description Validation Error */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "../../api/campaigns";
 import { keys } from "../../api/keys";
-import type { CampaignOut, PointEvent, ProgressEvent, SampleEvent } from "../../api/types";
+import type { CampaignOut, ProgressEvent, SampleEvent } from "../../api/types";
 import { appendBounded } from "../../charts/downsample";
 
 export interface LiveSample {

@@ -1,0 +1,95 @@
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { Point } from "../api/types";
+import { fmtMs, fmtRate, rateUnit } from "../format";
+import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
+import { downsample } from "./downsample";
+import { kneeRows, metric, ofPhase, scalabilityRows } from "./pointData";
+import { colourAt } from "./palette";
+
+export interface Series {
+  key: string;
+  name: string;
+  points: Point[];
+}
+
+/** One chart per phase the campaigns share, one colour per campaign (the palette order is the selection order). */
+export default function OverlayCharts({ series, tool }: { series: Series[]; tool: string }) {
+  const phases = new Set(series.flatMap((s) => s.points.filter((p) => p.status === "completed").map((p) => p.phase)));
+  const label = (s: Series) => `#${s.key} ${s.name}`;
+  const fmt = (v: unknown) => fmtRate(Number(v), tool);
+  const charts = [];
+
+  if (phases.has("scalability")) {
+    charts.push(
+      <ChartFrame key="scal" title="Scalability: achieved rate vs concurrency">
+        <ResponsiveContainer>
+          <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
+            <CartesianGrid stroke={GRID} />
+            <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
+            <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
+            <Tooltip formatter={fmt} labelFormatter={(l) => `concurrency ${l}`} />
+            <Legend />
+            {series.map((s, i) => (
+              <Line key={s.key} data={downsample(scalabilityRows(s.points))} dataKey="achieved" name={label(s)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+            ))}
+          </ComposedChart>
+        </ResponsiveContainer>
+      </ChartFrame>,
+    );
+  }
+  if (phases.has("saturation") || phases.has("custom") || phases.has("ramp")) {
+    charts.push(
+      <ChartFrame key="knee" title="Saturation: latency vs achieved rate">
+        <ResponsiveContainer>
+          <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
+            <CartesianGrid stroke={GRID} />
+            <XAxis dataKey="achieved" type="number" domain={["auto", "auto"]} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
+            <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
+            <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(Number(l), tool)}`} />
+            <Legend />
+            {series.map((s, i) => (
+              <Line key={s.key} data={downsample(kneeRows(s.points))} dataKey="latency" name={label(s)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+            ))}
+          </ComposedChart>
+        </ResponsiveContainer>
+      </ChartFrame>,
+    );
+  }
+  for (const phase of ["baseline", "stability"]) {
+    if (!phases.has(phase)) continue;
+    const rows = series.map((s, i) => {
+      const ps = ofPhase(s.points, phase);
+      const avg = (k: string) => {
+        const v = ps.map((p) => metric(p, k)).filter((x): x is number => x != null);
+        return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+      };
+      return { name: `#${s.key}`, achieved: avg("achieved_rate"), latency: avg("latency_avg_ms"), fill: colourAt(i) };
+    });
+    charts.push(
+      <ChartFrame key={phase} title={`${phase[0].toUpperCase()}${phase.slice(1)}: achieved rate and latency`} height={220}>
+        <ResponsiveContainer>
+          <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
+            <CartesianGrid stroke={GRID} vertical={false} />
+            <XAxis dataKey="name" tick={AXIS_STYLE} />
+            <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} />
+            <YAxis yAxisId="lat" orientation="right" tick={AXIS_STYLE} width={44} />
+            <Tooltip formatter={(v, name) => [name === "latency avg (ms)" ? fmtMs(Number(v)) : fmt(v), name]} />
+            <Legend />
+            <Bar yAxisId="rate" dataKey="achieved" name={`achieved (${rateUnit(tool)})`} isAnimationActive={false} fill="#2563eb" />
+            <Bar yAxisId="lat" dataKey="latency" name="latency avg (ms)" isAnimationActive={false} fill="#d97706" />
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartFrame>,
+    );
+  }
+  if (!charts.length) return <p className="muted">No completed points to chart.</p>;
+  return (
+    <div className="chart-grid">
+      {charts.map((c) => (
+        <section className="card" key={c.key}>
+          {c}
+        </section>
+      ))}
+    </div>
+  );
+}

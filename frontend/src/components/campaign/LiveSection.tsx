@@ -1,0 +1,53 @@
+import { useMemo } from "react";
+import { usePointSamples } from "../../api/points";
+import type { CampaignOut, Point } from "../../api/types";
+import TimeSeriesChart from "../../charts/TimeSeriesChart";
+import { fmtRate } from "../../format";
+import ProgressBar from "./ProgressBar";
+import type { LiveSample } from "./useCampaignEvents";
+
+/** Progress and the running point's per-second chart, fed by the stored samples and then the live stream. */
+export default function LiveSection({
+  campaign,
+  points,
+  live,
+  connected,
+}: {
+  campaign: CampaignOut;
+  points: Point[];
+  live: Record<number, LiveSample[]>;
+  connected: boolean;
+}) {
+  const runningId = campaign.progress.running_point_id ?? points.find((p) => p.status === "running")?.id ?? null;
+  const running = points.find((p) => p.id === runningId);
+  const stored = usePointSamples(runningId, "point");
+  const rows = useMemo(() => {
+    const byT = new Map<number, LiveSample>();
+    for (const s of stored.data?.samples ?? []) byT.set(s.t, { t: s.t, values: s.values });
+    for (const s of (runningId != null ? live[runningId] : undefined) ?? []) byT.set(s.t, s);
+    return [...byT.values()].sort((a, b) => a.t - b.t);
+  }, [stored.data, live, runningId]);
+
+  return (
+    <section className="card live" aria-label="Live progress">
+      <div className="section-head">
+        <h2>Live</h2>
+        <span className={`live-dot ${connected ? "on" : ""}`} title={connected ? "receiving live events" : "not connected to the live stream; polling"}>
+          {connected ? "live" : "polling"}
+        </span>
+      </div>
+      <ProgressBar campaign={campaign} />
+      <TimeSeriesChart
+        title={
+          running
+            ? `Running point ${running.seq + 1}: ${running.phase}, concurrency ${running.concurrency}${running.offered_rate != null ? `, offered ${fmtRate(running.offered_rate, campaign.tool)}` : ""}`
+            : "Running point"
+        }
+        rows={rows}
+        tool={campaign.tool}
+        height={220}
+        empty={campaign.status === "queued" ? "Waiting to start" : running ? "Waiting for the first interval…" : "Between points"}
+      />
+    </section>
+  );
+}

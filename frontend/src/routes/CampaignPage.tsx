@@ -1,0 +1,191 @@
+import { useState } from "react";
+import { Link, useParams } from "react-router-dom";
+import { exportUrl, useCampaign, useCancelCampaign } from "../api/campaigns";
+import { usePointSamples, useCampaignPoints } from "../api/points";
+import { ACTIVE_STATUSES, analysisOf, type Point } from "../api/types";
+import KneeChart from "../charts/KneeChart";
+import ScalabilityChart from "../charts/ScalabilityChart";
+import TimeSeriesChart from "../charts/TimeSeriesChart";
+import FactsTable from "../components/campaign/FactsTable";
+import LiveSection from "../components/campaign/LiveSection";
+import PointsTable from "../components/campaign/PointsTable";
+import SummaryCards from "../components/campaign/SummaryCards";
+import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
+import ConfirmDialog from "../components/common/ConfirmDialog";
+import CopyLinkButton from "../components/common/CopyLinkButton";
+import { Empty, ErrorState, Loading } from "../components/common/States";
+import StatusBadge from "../components/common/StatusBadge";
+import { fmtDateTime, fmtDuration } from "../format";
+
+function StabilityChart({ points, tool }: { points: Point[]; tool: string }) {
+  const stab = points.filter((p) => p.phase === "stability" && p.status === "completed").sort((a, b) => b.duration_s - a.duration_s)[0];
+  const samples = usePointSamples(stab?.id ?? null, "point");
+  if (!stab) return null;
+  return (
+    <TimeSeriesChart
+      title={`Stability: point ${stab.seq + 1} over ${fmtDuration(stab.duration_s)}`}
+      rows={samples.data?.samples ?? []}
+      tool={tool}
+      empty={samples.isPending ? "Loading samples…" : samples.isError ? `Samples unavailable: ${samples.error.message}` : "No samples recorded"}
+      note={samples.data?.downsampled ? "downsampled" : undefined}
+    />
+  );
+}
+
+export default function CampaignPage() {
+  const { id: idParam } = useParams();
+  const id = Number(idParam);
+  const campaign = useCampaign(id);
+  const active = !!campaign.data && ACTIVE_STATUSES.includes(campaign.data.status);
+  const points = useCampaignPoints(id, { live: active });
+  const { samples, connected } = useCampaignEvents(id, active);
+  const cancel = useCancelCampaign();
+  const [confirming, setConfirming] = useState(false);
+
+  if (!Number.isInteger(id)) return <ErrorState error={new Error(`"${idParam}" is not a campaign id`)} />;
+  if (campaign.isPending) return <Loading what="Loading campaign" />;
+  if (campaign.isError) return <ErrorState error={campaign.error} retry={() => campaign.refetch()} />;
+
+  const c = campaign.data;
+  const analysis = analysisOf(c);
+  const pts = points.data ?? [];
+  const target = c.target as { name?: string; host?: string; port?: number; kind?: string };
+  const canCancel = ["queued", "starting", "running"].includes(c.status);
+  const variants = analysis?.variants ? Object.keys(analysis.variants) : [];
+
+  return (
+    <div className="page campaign-page" data-status={c.status}>
+      <div className="page-head">
+        <div>
+          <h1>
+            {c.name} <span className="muted">#{c.id}</span>
+          </h1>
+          <div className="subline">
+            <StatusBadge status={c.status} partial={c.partial} />
+            <span>{c.tool}</span>
+            <span>
+              → {target?.name ?? "target"} <span className="mono muted">{target?.host}:{target?.port}</span>
+            </span>
+            <span className="muted">agent {c.agent}</span>
+            <span className="muted">
+              {fmtDateTime(c.started_at ?? c.created_at)}
+              {c.ended_at ? ` – ${fmtDateTime(c.ended_at)}` : ""}
+            </span>
+            {c.tags.map((t) => (
+              <span key={t} className="tag">
+                {t}
+              </span>
+            ))}
+          </div>
+        </div>
+        <div className="actions">
+          {canCancel && (
+            <button type="button" className="btn danger" onClick={() => { cancel.reset(); setConfirming(true); }}>
+              Cancel campaign
+            </button>
+          )}
+          <a className="btn" href={exportUrl(c.id, "csv")} download>
+            Export CSV
+          </a>
+          <a className="btn" href={exportUrl(c.id, "json")} download>
+            Export JSON
+          </a>
+          <CopyLinkButton url={`${window.location.origin}/campaigns/${c.id}`} />
+          {c.plan_id != null && (
+            <Link className="btn link" to={`/plans/${c.plan_id}`}>
+              Plan
+            </Link>
+          )}
+        </div>
+      </div>
+
+      {c.error && (
+        <div className="banner error" role="alert">
+          <strong>{c.status === "cancelled" ? "Cancelled" : "Error"}:</strong> {c.error}
+        </div>
+      )}
+
+      {active ? (
+        <LiveSection campaign={c} points={pts} live={samples} connected={connected} />
+      ) : (
+        <section className="card" aria-label="Progress">
+          <div className="progress-meta">
+            <span data-testid="progress-count">
+              <strong>{c.progress.done}</strong> / {c.progress.total} points{c.progress.failed ? ` · ${c.progress.failed} failed` : ""}
+            </span>
+            <span>took {fmtDuration(c.progress.elapsed_s)}</span>
+          </div>
+        </section>
+      )}
+
+      <SummaryCards campaign={c} analysis={analysis} />
+
+      {analysis?.conclusion && (
+        <section className="card conclusion" aria-label="Conclusion">
+          <h2>Conclusion</h2>
+          <p>{analysis.conclusion}</p>
+          {variants.length > 1 && <p className="muted small">Analysis above is for variant “{variants[0]}”; variants: {variants.join(", ")}.</p>}
+        </section>
+      )}
+      {analysis?.error && <div className="banner warn">{analysis.error}</div>}
+
+      {points.isPending ? (
+        <Loading what="Loading points" />
+      ) : points.isError ? (
+        <ErrorState error={points.error} retry={() => points.refetch()} />
+      ) : pts.length === 0 ? (
+        <Empty>No points yet.</Empty>
+      ) : (
+        <>
+          <div className="chart-grid">
+            <section className="card">
+              <ScalabilityChart points={pts} tool={c.tool} usl={analysis?.usl} />
+            </section>
+            <section className="card">
+              <KneeChart points={pts} tool={c.tool} analysis={analysis} />
+            </section>
+          </div>
+          <section className="card">
+            <StabilityChart points={pts} tool={c.tool} />
+          </section>
+          <section className="card flush" aria-label="Points">
+            <h2 className="pad">Points</h2>
+            <PointsTable points={pts} tool={c.tool} />
+          </section>
+        </>
+      )}
+
+      <div className="two-col">
+        <section className="card" aria-label="Environment">
+          <h2>Environment</h2>
+          <FactsTable facts={c.environment} empty="No environment facts recorded." />
+        </section>
+        <section className="card" aria-label="Target">
+          <h2>Target (snapshot)</h2>
+          <FactsTable facts={c.target} />
+          <details>
+            <summary>Frozen plan</summary>
+            <pre className="raw">{JSON.stringify(c.plan, null, 2)}</pre>
+          </details>
+        </section>
+      </div>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Cancel this campaign?"
+        confirmLabel="Cancel campaign"
+        cancelLabel="Keep running"
+        danger
+        busy={cancel.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => cancel.mutate(c.id, { onSuccess: () => setConfirming(false) })}
+      >
+        <p>
+          The running point is stopped and the remaining {Math.max(0, c.progress.total - c.progress.done)} points are skipped. Points already measured
+          are kept.
+        </p>
+        {cancel.isError && <p className="error-text">{cancel.error.message}</p>}
+      </ConfirmDialog>
+    </div>
+  );
+}

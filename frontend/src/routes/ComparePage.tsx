@@ -1,0 +1,133 @@
+import { useState, type FormEvent } from "react";
+import { Link, useSearchParams } from "react-router-dom";
+import { useCompare } from "../api/compare";
+import OverlayCharts from "../charts/OverlayCharts";
+import { colourAt } from "../charts/palette";
+import CopyLinkButton from "../components/common/CopyLinkButton";
+import { Empty, ErrorState, Loading } from "../components/common/States";
+import StatusBadge from "../components/common/StatusBadge";
+import DifferencesTable from "../components/compare/DifferencesTable";
+import HeadlineTable from "../components/compare/HeadlineTable";
+import { fmtDateTime } from "../format";
+
+export default function ComparePage() {
+  const [params, setParams] = useSearchParams();
+  const selectors = params.getAll("c").filter(Boolean);
+  const cmp = useCompare(selectors);
+  const [adding, setAdding] = useState("");
+
+  const setSelectors = (next: string[]) => {
+    const p = new URLSearchParams();
+    next.forEach((s) => p.append("c", s));
+    setParams(p);
+  };
+  const add = (e: FormEvent) => {
+    e.preventDefault();
+    const v = adding.trim();
+    if (v && !selectors.includes(v)) setSelectors([...selectors, v]);
+    setAdding("");
+  };
+
+  return (
+    <div className="page compare-page">
+      <div className="page-head">
+        <h1>Compare</h1>
+        <div className="actions">
+          <form onSubmit={add} className="inline-form">
+            <label>
+              <span className="sr-only">Add a campaign id</span>
+              <input value={adding} onChange={(e) => setAdding(e.target.value)} placeholder="add campaign id (or id@variant)" size={28} />
+            </label>
+            <button type="submit" className="btn">
+              Add
+            </button>
+          </form>
+          <CopyLinkButton />
+        </div>
+      </div>
+      {selectors.length < 2 ? (
+        <Empty>
+          Pick two or more campaigns on the <Link to="/">campaigns page</Link>, or add their ids above.
+        </Empty>
+      ) : cmp.isPending ? (
+        <Loading what="Comparing" />
+      ) : cmp.isError ? (
+        <ErrorState error={cmp.error} retry={() => cmp.refetch()} />
+      ) : (
+        <>
+          <section className="card flush" aria-label="Campaigns compared">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>Campaign</th>
+                  <th>Target</th>
+                  <th>Tool</th>
+                  <th>Status</th>
+                  <th>Started</th>
+                  <th>
+                    <span className="sr-only">Remove</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {cmp.data.campaigns.map((c, i) => {
+                  const key = cmp.data.selectors[i];
+                  return (
+                    <tr key={key}>
+                      <td>
+                        <span className="swatch" style={{ background: colourAt(i) }} />
+                        <Link to={`/campaigns/${c.id}`}>
+                          #{key} {c.name}
+                        </Link>
+                        {i === 0 && <span className="muted small"> reference</span>}
+                      </td>
+                      <td>{String((c.target as { name?: string }).name ?? "—")}</td>
+                      <td>{c.tool}</td>
+                      <td>
+                        <StatusBadge status={c.status} partial={c.partial} />
+                      </td>
+                      <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>
+                      <td className="row-actions">
+                        {i > 0 && (
+                          <button type="button" className="btn small" onClick={() => setSelectors([key, ...selectors.filter((s) => s !== key)])}>
+                            Make reference
+                          </button>
+                        )}
+                        <button
+                          type="button"
+                          className="btn small"
+                          disabled={selectors.length <= 2}
+                          onClick={() => setSelectors(selectors.filter((s) => s !== key))}
+                          aria-label={`Remove #${key} from the comparison`}
+                        >
+                          Remove
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </section>
+          <section className="card flush" aria-label="Headline metrics">
+            <h2 className="pad">Headline</h2>
+            <div className="scroll-x">
+              <HeadlineTable data={cmp.data} />
+            </div>
+          </section>
+          <OverlayCharts
+            tool={cmp.data.campaigns[0]?.tool ?? ""}
+            series={cmp.data.selectors.map((key, i) => ({ key, name: cmp.data.campaigns[i]?.name ?? "", points: cmp.data.points[key] ?? [] }))}
+          />
+          <div className="two-col">
+            <DifferencesTable title="Plan parameters that differ" rows={cmp.data.differences.plan} keys={cmp.data.selectors} empty="Same plan parameters." />
+            <DifferencesTable title="Environment facts that differ" rows={cmp.data.differences.environment} keys={cmp.data.selectors} empty="Same environment facts." />
+          </div>
+          {cmp.data.differences.target.length > 0 && (
+            <DifferencesTable title="Target details that differ" rows={cmp.data.differences.target} keys={cmp.data.selectors} empty="" />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

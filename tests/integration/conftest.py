@@ -1,0 +1,33 @@
+"""The lab fixture shared by the lab's own tests and the lab campaigns."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from kneeboard.lab import namespace
+
+
+def skip_without_lab() -> None:
+    """Skip the calling module when this machine cannot hold the lab (needs root, iproute2, the servers)."""
+    if os.geteuid() != 0:
+        pytest.skip("the lab needs root (network namespaces and veth links)", allow_module_level=True)
+    for tool in ("ip", "ethtool", "unbound", "nginx", "iperf3"):
+        if not shutil.which(tool) and not os.path.exists(f"/usr/sbin/{tool}"):
+            pytest.skip(f"{tool} is not installed", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def lab():
+    """The lab, up for one module and down after it (this replaces a lab `make up` started)."""
+    namespace.down()
+    workdir = Path(tempfile.mkdtemp(prefix="kneeboard-lab-test-"))
+    os.chmod(workdir, 0o755)  # nginx workers run as nobody
+    status = namespace.up(workdir)
+    yield workdir, status
+    namespace.down()
+    shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,98 @@
+"""Issue 5 end to end: iperf3 UDP and wrk campaigns with two variants against the lab, with monitors."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.conftest import skip_without_lab
+from tests.integration.test_campaign_run import wait_status
+
+skip_without_lab()
+
+
+def target(stack, name: str, kind: str, port: int) -> int:
+    body = {"name": name, "kind": kind, "host": "10.77.0.2", "port": port, "tags": ["lab"]}
+    existing = [t for t in stack.api.get("/api/v1/targets").json() if t["name"] == name]
+    return existing[0]["id"] if existing else stack.api.post("/api/v1/targets", json=body).json()["id"]
+
+
+def run(stack, plan: dict) -> tuple[dict, list[dict]]:
+    created = stack.api.post("/api/v1/plans", json=plan)
+    assert created.status_code == 201, created.text
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": created.json()["id"]}).json()["id"]
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed", "cancelled"}, timeout_s=180)
+    return campaign, stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+
+
+def series_of(stack, point_id: int) -> set[str]:
+    return {s["series"] for s in stack.api.get(f"/api/v1/points/{point_id}/samples").json()["samples"]}
+
+
+def test_iperf3_udp_under_two_queue_variants_with_monitors(stack, lab):
+    plan = {
+        "name": "lab udp queues", "tool": "iperf3", "target_id": target(stack, "lab-iperf3", "net", 5201),
+        "params": {"protocol": "udp", "length": 1448},
+        "phases": [{"kind": "stability", "concurrency": 4, "rate": 400_000_000, "duration_s": 2}],
+        "pause_s": 0,
+        "monitors": [{"kind": "mpstat"}, {"kind": "ping", "host": "10.77.0.2"}],
+        "variants": [{"label": "1 queue", "set": {"lab.veth_queues": 1}}, {"label": "2 queues", "set": {"lab.veth_queues": 2}}],
+    }  # fmt: skip
+    campaign, points = run(stack, plan)
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    assert [p["variant"] for p in points] == ["1 queue", "2 queues"]
+    for point in points:
+        m = point["metrics"]
+        assert point["status"] == "completed" and m["throughput_bps"] > 50e6 and m["loss_pct"] is not None
+        assert m["offered_rate"] == 400_000_000 and point["extra"]["streams"] == 4
+        assert "mpstat.all" in series_of(stack, point["id"]) and "ping" in series_of(stack, point["id"])
+    variants = campaign["environment"]["variants"]
+    assert variants["1 queue"]["setting.lab.veth_queues"] == "1" and variants["2 queues"]["setting.lab.veth_queues"] == "2"
+    assert variants["1 queue"]["nic.kbl0.channels.rx"] == "1" and variants["2 queues"]["nic.kbl0.channels.rx"] == "2"
+    assert set(campaign["analysis"]["variants"]) == {"1 queue", "2 queues"}
+
+    cid = campaign["id"]
+    compared = stack.api.get("/api/v1/compare", params=[("c", f"{cid}@1 queue"), ("c", f"{cid}@2 queues")])
+    assert compared.status_code == 200, compared.text
+    body = compared.json()
+    plan_keys = {d["key"] for d in body["differences"]["plan"]}
+    env_keys = {d["key"] for d in body["differences"]["environment"]}
+    assert "variant.set.lab.veth_queues" in plan_keys and "variant.label" in plan_keys
+    assert "nic.kbl0.channels.rx" in env_keys and "setting.lab.veth_queues" in env_keys
+    assert [len(body["points"][k]) for k in body["selectors"]] == [1, 1]
+    bad = stack.api.get("/api/v1/compare", params=[("c", f"{cid}@no such"), ("c", str(cid))])
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "c"]
+
+
+def test_wrk_sweep_and_ramp_under_gro_variants(stack, lab):
+    plan = {
+        "name": "lab http", "tool": "wrk", "target_id": target(stack, "lab-http", "http", 80),
+        "params": {"path": "/index.html", "threads": 2, "timeout_s": 2},
+        "phases": [
+            {"kind": "scalability", "concurrency": [10, 50], "duration_s": 1},
+            {"kind": "ramp", "concurrency": 100, "max_concurrency": 400, "stop_error_pct": 10, "duration_s": 1},
+        ],
+        "pause_s": 0,
+        "monitors": [{"kind": "mpstat"}],
+        "variants": [{"label": "gro off", "set": {"lab.gro": False}}, {"label": "gro on", "set": {"lab.gro": True}}],
+    }  # fmt: skip
+    campaign, points = run(stack, plan)
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    assert len(points) == 2 * (2 + 3)
+    for point in points:
+        assert point["status"] == "completed", point["error"]
+        m = point["metrics"]
+        assert m["achieved_rate"] > 100 and m["latency_p99_ms"] >= m["latency_p50_ms"] > 0
+        assert m["offered_rate"] is None and m["efficiency"] is None
+        assert "mpstat.all" in series_of(stack, point["id"])
+    envs = campaign["environment"]["variants"]
+    assert envs["gro off"]["nic.kbl0.gro"] == "off" and envs["gro on"]["nic.kbl0.gro"] == "on"
+
+
+def test_unknown_variant_action_is_refused(stack, lab):
+    plan = {"name": "x", "tool": "iperf3", "target_id": target(stack, "lab-iperf3", "net", 5201),
+            "phases": [{"kind": "stability", "concurrency": 1, "duration_s": 1}],
+            "variants": [{"label": "bad", "set": {"lab.turbo": True}}]}  # fmt: skip
+    response = stack.api.post("/api/v1/plans", json=plan)
+    assert response.status_code == 422 and "variants" in response.json()["detail"][0]["loc"]
+    plan["variants"] = [{"label": "too many", "set": {"lab.veth_queues": 999}}]
+    assert stack.api.post("/api/v1/plans", json=plan).status_code == 422
