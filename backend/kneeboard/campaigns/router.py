@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, File, Form, Query, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
-from kneeboard.campaigns import export, live, service
+from kneeboard.campaigns import export, importer, live, service
+from kneeboard.campaigns.importer import ImportFile
+from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.schemas import CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
 from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
@@ -28,6 +30,32 @@ def launch(body: CampaignCreate, session: Session = Depends(get_session)):
     campaign = service.launch(body.plan_id, name=body.name, tags=body.tags, session=session)
     session.commit()
     enqueue(campaign.id, campaign.agent)
+    return service.describe(campaign, session=session)
+
+
+@router.post("/campaigns/import", response_model=CampaignOut, status_code=201)
+async def import_campaign(
+    file: list[UploadFile] = File(..., description="seed CSV, Kneeboard JSON export, or raw dnsperf outputs (one per point)"),
+    name: str | None = Form(default=None, max_length=200),
+    target_id: int | None = Form(default=None, ge=1),
+    session: Session = Depends(get_session),
+):
+    """A finished, analysed campaign from results people already have; nothing is stored when a file is malformed."""
+    uploads = []
+    for upload in file:
+        raw = await upload.read()
+        try:
+            uploads.append(ImportFile(name=upload.filename or "upload", text=raw.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            raise invalid(("file",), f"{upload.filename}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if target_id is not None:
+        from kneeboard.targets.service import get_target
+
+        get_target(target_id, session=session)
+    try:
+        campaign = importer.import_campaign(uploads, name=name, target_id=target_id, session=session)
+    except importer.ImportRefused as exc:
+        raise invalid(("file",), str(exc)) from None
     return service.describe(campaign, session=session)
 
 

@@ -1,0 +1,175 @@
+"""Importing finished campaigns from results people already have: the seed script's CSV,
+raw dnsperf output files, and Kneeboard's own JSON export. All or nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.orm import Session
+
+from kneeboard.analysis import ImportFormatError, parse_seed_csv
+from kneeboard.campaigns.analysis import analyse_campaign
+from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.status import move_campaign, move_point
+from kneeboard.config import get_settings
+from kneeboard.targets.models import Target
+from kneeboard.tools import dnsperf
+from kneeboard.tools.base import derive
+
+_COMMAND = re.compile(r"^\[Status\] Command line: (.+)$", re.M)
+
+
+class ImportFile(BaseModel):
+    """One uploaded file: its name and text."""
+
+    name: str
+    text: str
+
+
+class ImportRefused(ValueError):
+    """A file that cannot be imported; `file`, `line`, `column` say where."""
+
+    def __init__(self, file: str, line: int, column: int, message: str) -> None:
+        self.file, self.line, self.column = file, line, column
+        super().__init__(f"{file}: line {line}, column {column}: {message}")
+
+
+def _point(seq: int, phase: str, concurrency: int, rate: float | None, duration: float, metrics: dict, **fields: Any) -> Point:
+    point = Point(seq=seq, variant=fields.pop("variant", None), phase_index=fields.pop("phase_index", 0), phase=phase,
+                  concurrency=concurrency, offered_rate=rate, duration_s=duration, repeat=fields.pop("repeat", 0), status="pending")  # fmt: skip
+    move_point(point, "running")
+    for key, value in fields.items():
+        setattr(point, key, value)
+    point.metrics = derive(metrics, rate) if metrics else {}
+    move_point(point, "failed" if point.error or not metrics else "completed")
+    return point
+
+
+def from_seed_csv(upload: ImportFile) -> tuple[list[Point], dict]:
+    """Points from the seed script's CSV (Test_Type, Concurrency, Target_QPS, Actual_QPS, Avg_Latency_ms, StdDev_ms)."""
+    try:
+        rows = parse_seed_csv(upload.text)
+    except ImportFormatError as exc:
+        raise ImportRefused(upload.name, exc.line, exc.column, exc.message) from None
+    phases = list(dict.fromkeys(r["phase"] for r in rows))
+    points = []
+    for seq, row in enumerate(rows):
+        metrics = {k: row[k] for k in ("achieved_rate", "latency_avg_ms", "latency_stddev_ms")} if row["status"] == "completed" else {}
+        error = None if metrics else "the CSV has no result for this run"
+        points.append(_point(seq, row["phase"], row["concurrency"], row["offered_rate"], 0.0, metrics,
+                             phase_index=phases.index(row["phase"]), repeat=row["repeat"], error=error))  # fmt: skip
+    return points, {"format": "seed CSV"}
+
+
+def _command_params(upload: ImportFile) -> tuple[list[str], int, float | None, float]:
+    match = _COMMAND.search(upload.text)
+    if match is None:
+        raise ImportRefused(upload.name, 1, 1, "not dnsperf output: no '[Status] Command line:' line")
+    line = upload.text[: match.start()].count("\n") + 1
+    argv = shlex.split(match.group(1))
+    options = {argv[i]: argv[i + 1] for i in range(1, len(argv) - 1) if argv[i].startswith("-")}
+    try:
+        concurrency = int(options.get("-c", "1"))
+        rate = float(options["-Q"]) if "-Q" in options else None
+        duration = float(options.get("-l", "0"))
+    except ValueError as exc:
+        raise ImportRefused(upload.name, line, match.start(1) - match.start() + 1, f"unreadable dnsperf option: {exc}") from None
+    return argv, concurrency, rate, duration
+
+
+def from_dnsperf(uploads: list[ImportFile]) -> tuple[list[Point], dict]:
+    """One point per raw dnsperf output file; parameters read from its command line."""
+    parsed = []
+    for upload in uploads:
+        argv, concurrency, rate, duration = _command_params(upload)
+        result = dnsperf.parse(upload.text, "", 0)
+        if result.error and not result.metrics:
+            raise ImportRefused(upload.name, upload.text.count("\n") + 1, 1, result.error)
+        parsed.append((upload, argv, concurrency, rate, duration, result))
+    parsed.sort(key=lambda p: (p[2], p[3] or 0))
+    phase = "stability" if len(parsed) == 1 else "scalability" if len({p[2] for p in parsed}) > 1 else "saturation"
+    points = [
+        _point(seq, phase, c, rate, duration, result.metrics, argv=argv, stdout=upload.text, error=result.error,
+               extra={**result.extra, "source_file": upload.name}, warnings=result.extra.get("warnings", []),
+               tool_version=dnsperf.parse_version(upload.text), parser_version=result.parser_version, exit_code=0)
+        for seq, (upload, argv, c, rate, duration, result) in enumerate(parsed)
+    ]  # fmt: skip
+    return points, {"format": "dnsperf output", "files": [u.name for u in uploads]}
+
+
+def from_export(upload: ImportFile) -> tuple[list[Point], dict, dict]:
+    """Points, plan and campaign fields from Kneeboard's own JSON export."""
+    try:
+        document = json.loads(upload.text)
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(upload.name, exc.lineno, exc.colno, f"not JSON: {exc.msg}") from None
+    try:
+        head, rows = document["campaign"], document["points"]
+        points = [
+            _point(row["seq"], row["phase"], int(row["concurrency"]), row["offered_rate"], float(row["duration_s"]),
+                   {k: v for k, v in row["metrics"].items() if k not in {"offered_rate", "efficiency", "inflight"}},
+                   variant=row.get("variant"), repeat=row.get("repeat", 0), error=row.get("error"), extra=row.get("extra", {}),
+                   warnings=row.get("warnings", []), argv=row.get("argv", []), stdout=row.get("stdout", ""),
+                   stderr=row.get("stderr", ""), tool_version=row.get("tool_version"), exit_code=row.get("exit_code"),
+                   parser_version=row.get("parser_version"), agent=row.get("agent"),
+                   phase_index=_phase_index(head["plan"], row["phase"]))
+            for row in rows
+        ]  # fmt: skip
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ImportRefused(upload.name, 1, 1, f"not a Kneeboard export: missing or wrong field {exc}") from None
+    return points, head["plan"], head
+
+
+def _phase_index(plan: dict, phase: str) -> int:
+    kinds = [p.get("kind") for p in plan.get("phases", [])]
+    return kinds.index(phase) if phase in kinds else 0
+
+
+def import_campaign(uploads: list[ImportFile], *, name: str | None, target_id: int | None, session: Session) -> Campaign:
+    """A finished, analysed campaign from the uploaded files; raises ImportRefused and stores nothing on bad input."""
+    first = uploads[0]
+    head: dict = {}
+    if first.text.lstrip().startswith("{"):
+        points, plan, head = from_export(first)
+        source = f"import: {first.name} (Kneeboard JSON)"
+    elif first.text.lstrip("\ufeff").startswith("Test_Type"):
+        points, _info = from_seed_csv(first)
+        plan, source = _plan_from(points, first.name), f"import: {first.name} (seed CSV)"
+    else:
+        points, _info = from_dnsperf(uploads)
+        plan, source = _plan_from(points, first.name), f"import: {len(uploads)} dnsperf output file(s)"
+    target = session.get(Target, target_id) if target_id else None
+    snapshot = ({k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags")} if target
+                else head.get("target") or {"name": "imported", "kind": "dns", "host": "unknown", "port": 53, "tags": []})  # fmt: skip
+    campaign = Campaign(
+        name=name or head.get("name") or plan["name"], tool=head.get("tool", "dnsperf"), plan=plan, target=snapshot,
+        target_id=target.id if target else None, status="queued", tags=["imported", *head.get("tags", [])],
+        agent=head.get("agent") or get_settings().agent_name, source=source, environment=head.get("environment") or {},
+    )  # fmt: skip
+    for step in ("starting", "running", "completed"):
+        move_campaign(campaign, step)
+    for key in ("created_at", "started_at", "ended_at"):
+        if head.get(key):
+            setattr(campaign, key, datetime.fromisoformat(str(head[key])))
+    campaign.points = points
+    campaign.partial = any(p.status != "completed" for p in points)
+    session.add(campaign)
+    session.flush()
+    campaign.analysis = analyse_campaign(campaign)
+    return campaign
+
+
+def _plan_from(points: list[Point], source: str) -> dict:
+    """A plan-shaped record of what the imported points were (not runnable: no target)."""
+    phases = []
+    for kind in dict.fromkeys(p.phase for p in points):
+        mine = [p for p in points if p.phase == kind]
+        phases.append({"kind": kind, "concurrency": sorted({p.concurrency for p in mine}),
+                       "rate": sorted({p.offered_rate for p in mine if p.offered_rate is not None}),
+                       "duration_s": max(p.duration_s for p in mine)})  # fmt: skip
+    return {"name": f"imported from {source}", "tool": "dnsperf", "target_id": None, "phases": phases, "pause_s": 0, "repeat": 1}
