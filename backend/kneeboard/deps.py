@@ -6,17 +6,10 @@ from collections.abc import Iterator
 
 from sqlalchemy.orm import Session
 
-from kneeboard.db import get_sessionmaker
+from kneeboard.db import session_scope
 
 
 def get_session() -> Iterator[Session]:
     """A session per request, committed when the route returns without error."""
-    session = get_sessionmaker()()
-    try:
+    with session_scope() as session:
         yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
-    finally:
-        session.close()

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kneeboard.plans.schemas import PointPreview
 from kneeboard.validators import Tag
 
 METRIC_NAMES = (
@@ -90,21 +91,13 @@ class CampaignPage(BaseModel):
     offset: int
 
 
-class PointOut(BaseModel):
+class PointOut(PointPreview):
     """A point's parameters, status and metrics."""
 
     model_config = ConfigDict(from_attributes=True)
 
     id: int
     campaign_id: int
-    seq: int
-    variant: str | None
-    phase_index: int
-    phase: str
-    concurrency: int
-    offered_rate: float | None
-    duration_s: float
-    repeat: int
     status: str
     error: str | None
     warnings: list[str]

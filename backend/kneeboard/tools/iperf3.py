@@ -79,15 +79,12 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     return result
 
 
-def parse_line(line: str) -> Sample | None:
-    """iperf3 --json prints one document at the end, so no line is a live sample."""
-    return None
+parse_line = units.no_live_samples
 
 
 def parse_version(text: str) -> str | None:
     """`iperf 3.12 (cJSON 1.7.15)` (or JSON start.version `iperf 3.12`) → `3.12`."""
-    match = _RE_VERSION.search(text or "")
-    return match.group(1) if match else None
+    return units.first_group(_RE_VERSION, text)
 
 
 def _salvage_report(text: str) -> dict[str, Any] | None:

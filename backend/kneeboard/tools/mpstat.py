@@ -70,15 +70,12 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     return result
 
 
-def parse_line(line: str) -> Sample | None:
-    """One interval spans several JSON lines, so no single line is a live sample."""
-    return None
+parse_line = units.no_live_samples
 
 
 def parse_version(text: str) -> str | None:
     """`sysstat version 12.6.1` → `12.6.1`."""
-    match = _RE_VERSION.search(text or "")
-    return match.group(1) if match else None
+    return units.first_group(_RE_VERSION, text)
 
 
 def summarise(samples: list[Sample]) -> dict[str, float | None]:

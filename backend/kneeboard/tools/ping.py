@@ -86,8 +86,7 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
 
 def parse_version(text: str) -> str | None:
     """`ping from iputils 20221126` → `20221126`."""
-    match = _RE_VERSION.search(text or "")
-    return match.group(1) if match else None
+    return units.first_group(_RE_VERSION, text)
 
 
 def _reply_lines(stdout: str) -> list[str]:

@@ -234,3 +234,14 @@ def dig_number(data: Any, *keys: str) -> float | None:
     """Like dig() but only a finite number (bools and strings give None)."""
     value = dig(data, *keys)
     return float(value) if is_number(value) else None
+
+
+def first_group(pattern: re.Pattern[str], text: str | None) -> str | None:
+    """The first group of the pattern's first match in text, or None (version strings)."""
+    match = pattern.search(text or "")
+    return match.group(1) if match else None
+
+
+def no_live_samples(line: str) -> None:
+    """For tools that print nothing usable until they end: no line is a live sample."""
+    return None

@@ -86,15 +86,12 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     return result
 
 
-def parse_line(line: str) -> Sample | None:
-    """wrk prints nothing until it ends, so no line is a live sample."""
-    return None
+parse_line = units.no_live_samples
 
 
 def parse_version(text: str) -> str | None:
     """`wrk debian/4.1.0-3+b2 [epoll] …` → `debian/4.1.0-3+b2`."""
-    match = _RE_VERSION.search(text or "")
-    return match.group(1) if match else None
+    return units.first_group(_RE_VERSION, text)
 
 
 def _read_text_report(stdout: str) -> dict[str, Any] | None:

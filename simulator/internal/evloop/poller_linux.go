@@ -8,13 +8,17 @@ import (
 	"syscall"
 )
 
-// Event masks used by the shards.
+// Event masks used by the shards. Both are edge-triggered: the kernel does
+// not re-poll a socket after reporting it, so a reader must drain what is
+// there (a read that fills the whole buffer is followed by another read).
 const (
-	In  = syscall.EPOLLIN | syscall.EPOLLRDHUP
-	Out = syscall.EPOLLOUT
+	In  = syscall.EPOLLIN | syscall.EPOLLRDHUP | edgeTriggered
+	Out = syscall.EPOLLOUT | edgeTriggered
 )
 
-// Poller wraps one epoll instance (level-triggered).
+const edgeTriggered = 1 << 31 // EPOLLET; syscall.EPOLLET is negative
+
+// Poller wraps one epoll instance.
 type Poller struct {
 	fd     int
 	events []syscall.EpollEvent

@@ -47,7 +47,7 @@ type counters struct {
 	Sent          uint64
 	Acked         uint64
 	SentInPhase   uint64 // reports sent during the reporting phase
-	AckedInPhase  uint64 // acks of reports sent during the reporting phase
+	AckedInPhase  uint64 // acks received during the reporting phase
 	BytesSent     uint64
 	BytesReceived uint64
 	Skipped       uint64 // reports not sent because the socket was backed up

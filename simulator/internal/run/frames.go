@@ -91,7 +91,7 @@ func (s *shard) acked(d *device, f []byte) {
 	sent := d.sentTime(seq)
 	s.hist.Record(uint64(max(s.now-sent, 0) / 1000))
 	s.ctr.Acked++
-	if sent >= s.reportStart {
+	if s.phase == phaseReport {
 		s.ctr.AckedInPhase++
 	}
 	s.g.Outstanding -= int(seq + 1 - d.ackNext)

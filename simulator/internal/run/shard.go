@@ -228,20 +228,31 @@ func (s *shard) connected(d *device) {
 	}
 }
 
-// readable reads what the platform sent and decodes it.
+// readable reads what the platform sent and decodes it, until the socket
+// is drained (edge-triggered polling).
 func (s *shard) readable(d *device) {
-	n, err := syscall.Read(int(d.fd), s.readBuf)
-	switch {
-	case n > 0:
-		s.ctr.BytesReceived += uint64(n)
-		s.cur = d
-		if err := d.dec.Feed(s.readBuf[:n], s); err != nil {
-			s.fail(d, reasonBadFrame)
+	for d.state != stateDone {
+		n, err := syscall.Read(int(d.fd), s.readBuf)
+		switch {
+		case n > 0:
+			s.ctr.BytesReceived += uint64(n)
+			s.cur = d
+			if err := d.dec.Feed(s.readBuf[:n], s); err != nil {
+				s.fail(d, reasonBadFrame)
+				return
+			}
+			if n < len(s.readBuf) {
+				return
+			}
+		case err == nil:
+			s.fail(d, reasonClosed)
+			return
+		case !evloop.Temporary(err):
+			s.fail(d, reasonOf(err))
+			return
+		default:
+			return
 		}
-	case err == nil:
-		s.fail(d, reasonClosed)
-	case !evloop.Temporary(err):
-		s.fail(d, reasonOf(err))
 	}
 }
 

@@ -130,34 +130,48 @@ func (s *shard) Event(fd int, events uint32, _ time.Duration) {
 	}
 }
 
-// readable reads, answers every complete frame with one write, and closes
-// the connection on EOF, error or garbage.
+// readable reads until the socket is drained (edge-triggered polling),
+// answers the complete frames of each read with one write, and closes the
+// connection on EOF, error or garbage.
 func (s *shard) readable(fd int, p *peer) {
-	n, err := syscall.Read(fd, s.readBuf)
-	if n <= 0 {
-		if err == nil || !evloop.Temporary(err) {
-			s.close(fd)
+	for {
+		n, err := syscall.Read(fd, s.readBuf)
+		if n <= 0 {
+			if err == nil || !evloop.Temporary(err) {
+				s.close(fd)
+			}
+			return
 		}
-		return
+		if !s.answer(fd, p, s.readBuf[:n]) || n < len(s.readBuf) {
+			return
+		}
 	}
-	s.ctr.BytesIn += uint64(n)
+}
+
+// answer decodes data and writes the replies; false when the connection
+// was closed.
+func (s *shard) answer(fd int, p *peer, data []byte) bool {
+	s.ctr.BytesIn += uint64(len(data))
 	s.outBuf = s.outBuf[:0]
-	ferr := p.dec.Feed(s.readBuf[:n], s)
+	ferr := p.dec.Feed(data, s)
 	if len(s.outBuf) > 0 {
 		sent, err := p.out.Send(s.poll, fd, s.outBuf)
 		s.ctr.BytesOut += uint64(sent)
 		if err != nil {
 			s.close(fd)
-			return
-		}
-		if p.out.Pending() > maxQueued {
-			_ = s.poll.Modify(fd, evloop.Out) // stop reading until the device catches up
+			return false
 		}
 	}
 	if ferr != nil {
 		s.ctr.BadFrames++
 		s.close(fd)
+		return false
 	}
+	if p.out.Pending() > maxQueued {
+		_ = s.poll.Modify(fd, evloop.Out) // stop reading until the device catches up
+		return false
+	}
+	return true
 }
 
 // HandleFrame answers one valid frame.

@@ -1,0 +1,20 @@
+"""The browser journey (tests/e2e/journey.mjs, playwright-core driving Debian's Chromium) against the real stack."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_browser_journey(stack):
+    assert (ROOT / "frontend" / "dist" / "index.html").exists(), "build the UI first (make test does: npm run build)"
+    assert shutil.which("node") and Path("/usr/bin/chromium").exists(), "node and Debian's chromium are needed (make test installs them)"
+    env = {**os.environ, "KB_BASE_URL": stack.api_url, "KB_DNS_HOST": stack.dns_host, "KB_DNS_PORT": str(stack.dns_port)}
+    done = subprocess.run(["node", str(ROOT / "tests" / "e2e" / "journey.mjs")], cwd=ROOT / "frontend", env=env,
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    print(done.stdout[-5000:])
+    assert done.returncode == 0, f"journey failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
