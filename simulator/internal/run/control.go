@@ -1,9 +1,6 @@
 package run
 
-import (
-	"math"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Phases of a run, set by the controller and read by the shards.
 const (
@@ -18,13 +15,11 @@ var phaseNames = [...]string{"ramp", "report", "drain", "done"}
 // control is the little state the controller shares with its shards.
 type control struct {
 	phase       atomic.Int32
-	reportStart atomic.Int64   // ns since start when phaseReport began
 	snapSeq     atomic.Int64   // bumped to ask every shard for a snapshot
 	outstanding []atomic.Int64 // per shard, published while draining; -1 = not yet
 }
 
 func newControl(shards int) *control {
 	c := &control{outstanding: make([]atomic.Int64, shards)}
-	c.reportStart.Store(math.MaxInt64)
 	return c
 }

@@ -100,7 +100,6 @@ func (c *controller) loop(ctx context.Context) {
 
 func (c *controller) startReporting() {
 	c.reportStart = time.Now()
-	c.ctl.reportStart.Store(int64(c.reportStart.Sub(c.start)))
 	c.ctl.phase.Store(phaseReport)
 }
 
@@ -207,7 +206,7 @@ func (c *controller) finish() int {
 		Summary: true, T: output.UnixSeconds(end), Devices: c.cfg.Devices, ConnectedMax: c.connectedMax,
 		Logins: c.total.Logins, Sent: c.total.Sent, Acked: c.total.Acked, Failed: c.total.failedMap(),
 		BytesSent: c.total.BytesSent, BytesReceived: c.total.BytesReceived,
-		ElapsedS: output.Round3(c.since(end)), SentInPhase: c.total.SentInPhase, AckedInPhase: c.total.AckedInPhase,
+		ElapsedS: output.Round3(c.since(end)), AckedInPhase: c.total.AckedInPhase,
 		OfferedRate: output.Round3(c.cfg.OfferedRate()), Skipped: c.total.Skipped, Unmatched: c.total.Unmatched, Procs: 1,
 	}
 	if !c.reportStart.IsZero() {

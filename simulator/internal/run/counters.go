@@ -46,7 +46,6 @@ type counters struct {
 	Logins        uint64
 	Sent          uint64
 	Acked         uint64
-	SentInPhase   uint64 // reports sent during the reporting phase
 	AckedInPhase  uint64 // acks received during the reporting phase
 	BytesSent     uint64
 	BytesReceived uint64
@@ -59,7 +58,6 @@ func (c *counters) add(o *counters) {
 	c.Logins += o.Logins
 	c.Sent += o.Sent
 	c.Acked += o.Acked
-	c.SentInPhase += o.SentInPhase
 	c.AckedInPhase += o.AckedInPhase
 	c.BytesSent += o.BytesSent
 	c.BytesReceived += o.BytesReceived

@@ -50,7 +50,6 @@ type Summary struct {
 	RampS         float64           `json:"ramp_s"`
 	DurationS     float64           `json:"duration_s"`
 	ElapsedS      float64           `json:"elapsed_s"`
-	SentInPhase   uint64            `json:"sent_in_phase"`
 	AckedInPhase  uint64            `json:"acked_in_phase"`
 	AchievedRate  float64           `json:"achieved_rate"`
 	OfferedRate   float64           `json:"offered_rate"`
@@ -137,7 +136,6 @@ func mergeSummaries(parts []*Summary) *Summary {
 		out.BytesReceived += p.BytesReceived
 		out.RampS = max(out.RampS, p.RampS)
 		out.DurationS = max(out.DurationS, p.DurationS)
-		out.SentInPhase += p.SentInPhase
 		out.AckedInPhase += p.AckedInPhase
 		out.AchievedRate += p.AchievedRate
 		out.OfferedRate += p.OfferedRate

@@ -71,7 +71,4 @@ func (s *shard) report(d *device, k int) {
 		return
 	}
 	s.ctr.Sent += uint64(k)
-	if s.now >= s.reportStart {
-		s.ctr.SentInPhase += uint64(k)
-	}
 }

@@ -43,7 +43,6 @@ type shard struct {
 	lastSnap      int64
 	now           int64 // ns since start
 	phase         int32
-	reportStart   int64
 
 	g    gauges
 	ctr  counters
@@ -98,7 +97,6 @@ func (s *shard) Tick(now time.Duration) bool {
 	dt := float64(s.now-s.lastTick) / 1e9
 	s.lastTick = s.now
 	s.phase = s.ctl.phase.Load()
-	s.reportStart = s.ctl.reportStart.Load()
 	if s.phase == phaseStop {
 		s.shutdown()
 		return false

@@ -1,0 +1,49 @@
+"""The README's start command: `kneeboard up` starts everything, prints its URL, and Ctrl-C ends what it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_up_serves_the_api_and_stops_on_ctrl_c(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "WORKDIR"}}
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'up.db'}", PYTHONPATH=str(ROOT / "backend"))
+    proc = subprocess.Popen([sys.executable, "-m", "kneeboard.cli", "up", "--no-lab", "--port", "8000"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
+    lines, url = [], None
+    try:
+        deadline = time.monotonic() + 90
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("Kneeboard is up: "):
+                url = line.split(": ", 1)[1].strip()
+        assert url, "".join(lines)
+        health = {}
+        while time.monotonic() < deadline and not health.get("agents"):
+            health = httpx.get(f"{url}/api/v1/health", timeout=5).json()
+            time.sleep(0.5)
+        assert health["database"] == "ok" and health["broker"] == "ok" and health["agents"] == ["local"]
+        targets = httpx.get(f"{url}/api/v1/targets").json()
+        assert any(t["name"] == "local-dns" and t["kind"] == "dns" for t in targets)
+        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+        assert len(children) >= 4  # redis, unbound, worker, api
+    finally:
+        os.kill(proc.pid, signal.SIGINT)
+        rest = proc.communicate(timeout=60)[0]
+    assert proc.returncode == 0, rest
+    assert "kneeboard: stopped" in rest
+    time.sleep(0.5)
+    left = [pid for pid in children if Path(f"/proc/{pid}").exists()]
+    assert left == [], f"processes left behind: {left}"
