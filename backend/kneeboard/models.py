@@ -6,4 +6,5 @@ def import_all() -> None:
     from kneeboard.agents import models as _agents  # noqa: F401
     from kneeboard.campaigns import models as _campaigns  # noqa: F401
     from kneeboard.plans import models as _plans  # noqa: F401
+    from kneeboard.profiles import models as _profiles  # noqa: F401
     from kneeboard.targets import models as _targets  # noqa: F401

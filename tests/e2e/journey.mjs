@@ -128,7 +128,7 @@ try {
 
   await step("plan editor: start from the template", async () => {
     await page.goto("/plans/new");
-    await page.getByRole("button", { name: "Use this template" }).first().click();
+    await page.locator('[data-template-id="dns-three-dimensions"]').getByRole("button", { name: "Use this template" }).click();
     await page.getByLabel("Plan name").fill(planName);
     await page.getByLabel("Target").selectOption(String(targetId));
     await page.locator('[data-testid="point-count"]').waitFor();
@@ -162,6 +162,7 @@ try {
     await page.locator('[data-testid="point-count"]', { hasText: /^6$/ }).waitFor();
     await page.locator('[data-testid="plan-problems"]').waitFor({ state: "detached" });
     assert(await page.locator(".preview svg.recharts-surface").count() >= 1, "preview chart drawn");
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "plan-editor");
   });
 
@@ -263,6 +264,10 @@ try {
     const id = Number(page.url().match(/campaigns\/(\d+)/)[1]);
     campaigns.push(id);
     await waitStatus(page, ["running"], 60_000);
+    // let a few short points land first, so the cancelled report has partial results
+    await page.locator('[role="progressbar"][aria-valuenow="5"]').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(2500);
+    await shot(page, "campaign-live");
     await page.getByRole("button", { name: "Cancel campaign" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();

@@ -105,12 +105,13 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
         if point.status != "pending":
             return
         campaign = point.campaign
-        plan = _PLAN.validate_python(campaign.plan)
+        plan = _PLAN.validate_python({k: v for k, v in campaign.plan.items() if k != "profile_document"})
         move_point(point, "running")
         point.agent = agent
         spec = PointSpec(
             host=campaign.target["host"], port=campaign.target["port"], concurrency=point.concurrency,
-            rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
+            rate=point.offered_rate, duration_s=point.duration_s,
+            params={**plan.params.model_dump(), **_profile(campaign.plan)},
         )  # fmt: skip
         campaign_id, tool, monitors = campaign.id, campaign.tool, [m.model_dump() for m in plan.monitors]
     live.publish(campaign_id, "point", {"id": point_id, "status": "running"})
@@ -143,6 +144,11 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
     _store(point_id, spec, outcome, result)
+
+
+def _profile(frozen: dict) -> dict:
+    document = frozen.get("profile_document")
+    return {"profile_document": document} if document is not None else {}
 
 
 def _live_samples(campaign_id: int, point_id: int, tool_adapter):

@@ -37,7 +37,7 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session)
         tool=plan.tool,
         plan_id=stored.id,
         target_id=target.id,
-        plan=stored.body,
+        plan=_freeze(stored.body, session=session),
         target=target_snapshot(target),
         status="queued",
         tags=sorted(set(plan.tags) | set(tags) | set(target.tags)),
@@ -47,6 +47,15 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session)
     session.add(campaign)
     session.flush()
     return campaign
+
+
+def _freeze(body: dict, *, session: Session) -> dict:
+    """The plan as launched; a device campaign keeps a copy of its uploaded profile."""
+    if body["tool"] != "devsim":
+        return body
+    from kneeboard.profiles.service import document_for
+
+    return {**body, "profile_document": document_for(body["params"]["profile"], session=session)}
 
 
 def get_campaign(campaign_id: int, *, session: Session) -> Campaign:

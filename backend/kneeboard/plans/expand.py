@@ -15,6 +15,8 @@ def expand(plan: AnyPlan) -> list[PointPreview]:
     for variant in variants:
         for index, phase in enumerate(plan.phases):
             for concurrency, rate in phase_loads(phase):
+                if plan.tool == "devsim" and rate is not None and phase.kind != "scalability":
+                    rate = rate * concurrency  # devsim rates are per device (scalability: unit_rate already is); points offer the total
                 for repeat in range(plan.repeat):
                     points.append(
                         PointPreview(

@@ -21,6 +21,10 @@ def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
     wanted = TOOL_TARGET_KIND[body.tool]
     if found.kind != wanted:
         raise invalid((body.tool, "target_id"), f"{body.tool} needs a {wanted!r} target; target {found.id} is {found.kind!r}")
+    if body.tool == "devsim":
+        from kneeboard.profiles.service import document_for
+
+        document_for(body.params.profile, session=session)
     return preview(body)
 
 

@@ -25,7 +25,7 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
         <ResponsiveContainer>
           <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
             <CartesianGrid stroke={GRID} />
-            <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
+            <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} />
             <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
             <Tooltip formatter={fmt} labelFormatter={(l) => `concurrency ${l}`} />
             <Legend />

@@ -20,7 +20,7 @@ export default function ScalabilityChart({ points, tool, usl }: { points: Point[
       <ResponsiveContainer>
         <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
-          <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDuplicatedCategory={false} label={{ value: "concurrency", position: "insideBottomRight", offset: -2, fontSize: 11 }} />
+          <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} label={{ value: "concurrency", position: "insideBottomRight", offset: -2, fontSize: 11 }} />
           <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
           <YAxis yAxisId="eff" orientation="right" domain={[0, 110]} tickFormatter={(v) => `${v}%`} tick={AXIS_STYLE} width={44} />
           <Tooltip

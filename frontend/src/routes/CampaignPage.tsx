@@ -111,7 +111,11 @@ export default function CampaignPage() {
         <section className="card" aria-label="Progress">
           <div className="progress-meta">
             <span data-testid="progress-count">
-              <strong>{c.progress.done}</strong> / {c.progress.total} points{c.progress.failed ? ` · ${c.progress.failed} failed` : ""}
+              <strong>{c.summary.points_completed}</strong> of {c.progress.total} points completed
+              {c.summary.points_failed ? <span className="error-text"> · {c.summary.points_failed} failed</span> : null}
+              {c.progress.total - c.summary.points_completed - c.summary.points_failed > 0 && c.status !== "completed"
+                ? ` · ${c.progress.total - c.summary.points_completed - c.summary.points_failed} not run`
+                : null}
             </span>
             <span>took {fmtDuration(c.progress.elapsed_s)}</span>
           </div>
@@ -145,9 +149,11 @@ export default function CampaignPage() {
               <KneeChart points={pts} tool={c.tool} analysis={analysis} />
             </section>
           </div>
-          <section className="card">
-            <StabilityChart points={pts} tool={c.tool} />
-          </section>
+          {pts.some((p) => p.phase === "stability" && p.status === "completed") && (
+            <section className="card">
+              <StabilityChart points={pts} tool={c.tool} />
+            </section>
+          )}
           <section className="card flush" aria-label="Points">
             <h2 className="pad">Points</h2>
             <PointsTable points={pts} tool={c.tool} />

@@ -17,8 +17,10 @@ export default function TargetsPage() {
   return (
     <div className="page targets-page">
       <div className="page-head">
-        <h1>Targets</h1>
-        <p className="muted">Systems under test: DNS servers, HTTP servers, iperf3 servers, device platforms.</p>
+        <div>
+          <h1>Targets</h1>
+          <p className="muted">Systems under test: DNS servers, HTTP servers, iperf3 servers, device platforms.</p>
+        </div>
       </div>
       <div className="two-col">
         <section className="card" aria-label="Targets">

@@ -1,0 +1,1 @@
+"""Device profiles: user-uploaded protocol descriptions for devsim."""
