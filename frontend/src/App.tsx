@@ -1,4 +1,5 @@
-import { NavLink, Route, Routes } from "react-router-dom";
+import { useEffect } from "react";
+import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useHealth } from "./api/health";
 import CampaignsPage from "./routes/CampaignsPage";
 import CampaignPage from "./routes/CampaignPage";
@@ -25,9 +26,19 @@ function HealthDot() {
   );
 }
 
+/** A new page starts at the top (filters that only change the query string keep the scroll). */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
 export default function App() {
   return (
     <div className="app">
+      <ScrollToTop />
       <header className="topbar">
         <NavLink to="/" className="brand" end>
           <svg width="20" height="20" viewBox="0 0 16 16" aria-hidden="true">

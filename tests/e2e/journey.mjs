@@ -195,7 +195,7 @@ try {
     assert(status === "completed", `campaign ${id} ended ${status}`);
     assert(seen.size >= 2, `progress moved (saw ${[...seen].join(", ")})`);
     if (!shotTaken) await shot(page, "campaign-live");
-    await page.locator('[data-testid="progress-count"]', { hasText: "6 / 6" }).waitFor();
+    await page.locator('[data-testid="progress-count"]', { hasText: "6 of 6 points completed" }).waitFor();
   });
 
   await step("report: opens in a fresh browser context with its charts", async () => {

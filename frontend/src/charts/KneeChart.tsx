@@ -3,7 +3,7 @@ import type { Analysis, Point } from "../api/types";
 import { fmtMs, fmtRate, rateUnit } from "../format";
 import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
 import { kneeRows } from "./pointData";
-import { zoneBands } from "./zones";
+import { niceDomain, zoneBands } from "./zones";
 
 /** Latency against achieved rate, with the knee and the SLA zones when the analysis has them. */
 export default function KneeChart({ points, tool, analysis }: { points: Point[]; tool: string; analysis?: Analysis | null }) {
@@ -13,8 +13,7 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   if (knee?.achieved_rate != null) xs.push(knee.achieved_rate);
   const lo = xs.length ? Math.min(...xs) : 0;
   const hi = xs.length ? Math.max(...xs) : 1;
-  const pad = (hi - lo) * 0.04 || hi * 0.05 || 1;
-  const domain: [number, number] = [Math.max(0, lo - pad), hi + pad];
+  const domain = niceDomain(lo, hi);
   const bands = zoneBands(analysis?.zones, domain);
   const hasP99 = rows.some((r) => r.p99 != null);
   return (

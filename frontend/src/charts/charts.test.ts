@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appendBounded, downsample, MAX_CHART_POINTS } from "./downsample";
 import { PALETTE, colourAt } from "./palette";
 import { sampleUsl, uslRate } from "./usl";
-import { zoneBands } from "./zones";
+import { niceDomain, zoneBands } from "./zones";
 
 describe("zoneBands", () => {
   const zones = [
@@ -75,5 +75,18 @@ describe("palette", () => {
   it("has ten distinct colours and wraps", () => {
     expect(new Set(PALETTE).size).toBe(10);
     expect(colourAt(10)).toBe(PALETTE[0]);
+  });
+});
+
+describe("niceDomain", () => {
+  it("rounds to tick-friendly bounds", () => {
+    expect(niceDomain(588, 912)).toEqual([500, 1000]);
+    expect(niceDomain(1200, 16319)).toEqual([0, 17500]);
+    expect(niceDomain(0.078, 0.161)).toEqual([0.06, 0.18]);
+  });
+  it("never goes below zero for positive data and widens a single value", () => {
+    expect(niceDomain(5, 5)[0]).toBeGreaterThanOrEqual(0);
+    expect(niceDomain(5, 5)[1]).toBeGreaterThan(5);
+    expect(niceDomain(0, 0)).toEqual([0, 1]);
   });
 });

@@ -23,3 +23,20 @@ export function zoneBands(zones: Zone[] | null | undefined, domain: [number, num
   });
   return out;
 }
+
+/** A domain widened to round numbers, so axis ticks land on values like 600, 700… rather than 588, 673… */
+export function niceDomain(lo: number, hi: number, ticks = 5): [number, number] {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [0, 1];
+  if (hi < lo) [lo, hi] = [hi, lo];
+  if (hi === lo) {
+    if (hi === 0) return [0, 1];
+    const m = Math.abs(hi) * 0.1;
+    return niceDomain(lo - m, hi + m, ticks);
+  }
+  const raw = (hi - lo) / ticks;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((f) => f * mag).find((s) => s >= raw) ?? 10 * mag;
+  const nlo = Math.floor(lo / step) * step;
+  const nhi = Math.ceil(hi / step) * step;
+  return [Math.max(lo >= 0 ? 0 : -Infinity, Number(nlo.toPrecision(12))), Number(nhi.toPrecision(12))];
+}

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
 import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
@@ -19,7 +19,11 @@ export default function CampaignsPage() {
     q: params.get("q") ?? "",
   };
   const page = Math.max(1, Number(params.get("page")) || 1);
-  const selected = params.getAll("c").map(Number).filter(Number.isFinite);
+  // the compare selection lives in the URL (?c=1&c=2) and in local state, so a checkbox answers at once
+  const urlSelected = params.getAll("c").join(",");
+  const [selected, setSelected] = useState<number[]>(() => params.getAll("c").map(Number).filter(Number.isFinite));
+  useEffect(() => setSelected(urlSelected ? urlSelected.split(",").map(Number).filter(Number.isFinite) : []), [urlSelected]);
+  const queryKey = FILTER_KEYS.map((k) => params.get(k) ?? "").join("|") + `|${page}`;
 
   const filters: Filters = useMemo(
     () => ({
@@ -32,7 +36,7 @@ export default function CampaignsPage() {
       offset: (page - 1) * PAGE,
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [params.toString()],
+    [queryKey],
   );
   const list = useCampaigns(filters);
 
@@ -46,12 +50,14 @@ export default function CampaignsPage() {
       for (const k of FILTER_KEYS) if (k in v) (v[k] ? p.set(k, v[k]!) : p.delete(k));
       p.delete("page");
     });
-  const toggle = (id: number) =>
-    update((p) => {
-      const cur = p.getAll("c").map(Number);
-      p.delete("c");
-      for (const x of cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id]) p.append("c", String(x));
-    });
+  const toggle = (id: number) => {
+    const next = selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id];
+    setSelected(next);
+    const p = new URLSearchParams(params);
+    p.delete("c");
+    next.forEach((x) => p.append("c", String(x)));
+    setParams(p, { replace: true });
+  };
   const goPage = (n: number) => update((p) => (n <= 1 ? p.delete("page") : p.set("page", String(n))));
 
   const total = list.data?.total ?? 0;
@@ -84,7 +90,10 @@ export default function CampaignsPage() {
             >
               Compare {selected.length >= 2 ? selected.length : ""}
             </button>
-            <button type="button" className="btn link" onClick={() => update((p) => p.delete("c"))}>
+            <button type="button" className="btn link" onClick={() => {
+                setSelected([]);
+                update((p) => p.delete("c"));
+              }}>
               Clear selection
             </button>
           </>

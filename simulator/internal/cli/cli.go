@@ -37,6 +37,7 @@ Run 'devsim COMMAND --help' for the flags of one command.
 // usageError is a bad-arguments error: exit code 2.
 type usageError struct{ msg string }
 
+// Error returns the message.
 func (e *usageError) Error() string { return e.msg }
 
 func badArgs(format string, args ...any) error {

@@ -1,7 +1,5 @@
 package frame
 
-import "fmt"
-
 // Checksum names an integrity check appended after the frame body.
 type Checksum string
 
@@ -82,12 +80,3 @@ func (c Checksum) Compute(p []byte) uint32 {
 
 // String returns the profile name of the algorithm.
 func (c Checksum) String() string { return string(c) }
-
-// ParseChecksum maps a profile name to an algorithm.
-func ParseChecksum(name string) (Checksum, error) {
-	c := Checksum(name)
-	if !c.Valid() {
-		return "", fmt.Errorf("unknown checksum %q (want crc16-modbus, sum8, xor8 or none)", name)
-	}
-	return c, nil
-}

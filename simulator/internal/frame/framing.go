@@ -169,6 +169,7 @@ type SettingError struct {
 	Msg     string
 }
 
+// Error formats the setting and the problem.
 func (e *SettingError) Error() string { return e.Setting + ": " + e.Msg }
 
 func settingErr(setting, format string, args ...any) error {

@@ -34,6 +34,7 @@ type Error struct {
 	Msg   string
 }
 
+// Error formats the failure as "profile: FIELD: MESSAGE".
 func (e *Error) Error() string {
 	if e.Field == "" {
 		return "profile: " + e.Msg

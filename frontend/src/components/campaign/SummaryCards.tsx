@@ -24,7 +24,7 @@ export default function SummaryCards({ campaign, analysis }: { campaign: Campaig
       {knee && (knee.achieved_rate != null || knee.offered_rate != null) ? (
         <Card label="Knee" value={fmtRate(knee.achieved_rate ?? knee.offered_rate, tool)} sub={knee.latency_avg_ms != null ? `at ${fmtMs(knee.latency_avg_ms)}` : undefined} testid="card-knee" />
       ) : (
-        <Card label="Knee" value="not found" sub={analysis ? "latency stayed flat" : s.points_completed ? "no analysis yet" : "no completed points"} />
+        <Card label="Knee" value="not found" sub={analysis ? "latency stayed flat" : ["queued", "starting", "running"].includes(campaign.status) ? "analysed as points land" : s.points_completed ? "no analysis" : "no completed points"} />
       )}
       {analysis?.optimal_concurrency != null && <Card label="Optimal concurrency" value={fmtNumber(analysis.optimal_concurrency, 1)} sub="Little's law" />}
       {usl?.peak_concurrency != null && (
