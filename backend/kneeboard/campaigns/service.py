@@ -110,10 +110,12 @@ def list_campaigns(
     if q:
         like = f"%{q.lower()}%"
         query = query.where(or_(func.lower(Campaign.name).like(like), func.lower(Campaign.source).like(like)))
-    rows = list(session.scalars(query.order_by(Campaign.id.desc())))
-    if tag:
-        rows = [c for c in rows if tag in (c.tags or [])]
-    return rows[offset : offset + limit], len(rows)
+    query = query.order_by(Campaign.id.desc())
+    if tag:  # tags are a JSON list: filtered here, the same on SQLite and Postgres
+        rows = [c for c in session.scalars(query) if tag in (c.tags or [])]
+        return rows[offset : offset + limit], len(rows)
+    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    return list(session.scalars(query.limit(limit).offset(offset))), total
 
 
 def cancel(campaign_id: int, *, session: Session) -> Campaign:

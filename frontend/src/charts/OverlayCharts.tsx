@@ -1,10 +1,11 @@
-import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Point } from "../api/types";
 import { fmtMs, fmtRate, rateUnit } from "../format";
 import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
 import { downsample } from "./downsample";
 import { kneeRows, metric, ofPhase, scalabilityRows } from "./pointData";
 import { colourAt } from "./palette";
+import { niceDomain } from "./zones";
 
 export interface Series {
   key: string;
@@ -38,12 +39,14 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
     );
   }
   if (phases.has("saturation") || phases.has("custom") || phases.has("ramp")) {
+    const xs = series.flatMap((s) => kneeRows(s.points).map((r) => r.achieved!));
+    const kneeDomain = niceDomain(Math.min(...xs), Math.max(...xs));
     charts.push(
       <ChartFrame key="knee" title="Saturation: latency vs achieved rate">
         <ResponsiveContainer>
           <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
             <CartesianGrid stroke={GRID} />
-            <XAxis dataKey="achieved" type="number" domain={["auto", "auto"]} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
+            <XAxis dataKey="achieved" type="number" domain={kneeDomain} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
             <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
             <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(Number(l), tool)}`} />
             <Legend />
@@ -63,22 +66,30 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
         const v = ps.map((p) => metric(p, k)).filter((x): x is number => x != null);
         return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
       };
-      return { name: `#${s.key}`, achieved: avg("achieved_rate"), latency: avg("latency_avg_ms"), fill: colourAt(i) };
+      return { name: `#${s.key}`, achieved: avg("achieved_rate"), latency: avg("latency_avg_ms"), colour: colourAt(i) };
     });
+    const title = `${phase[0].toUpperCase()}${phase.slice(1)}`;
+    const bars = (key: "achieved" | "latency", fmtV: (v: number) => string, unit: string) => (
+      <ResponsiveContainer width="50%" height="100%">
+        <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
+          <CartesianGrid stroke={GRID} vertical={false} />
+          <XAxis dataKey="name" tick={AXIS_STYLE} />
+          <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={48} label={{ value: unit, angle: -90, position: "insideLeft", fontSize: 11 }} />
+          <Tooltip formatter={(v) => fmtV(Number(v))} cursor={{ fill: "#f1f5f9" }} />
+          <Bar dataKey={key} name={key === "achieved" ? "achieved rate" : "latency avg"} isAnimationActive={false}>
+            {rows.map((r) => (
+              <Cell key={r.name} fill={r.colour} />
+            ))}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    );
     charts.push(
-      <ChartFrame key={phase} title={`${phase[0].toUpperCase()}${phase.slice(1)}: achieved rate and latency`} height={220}>
-        <ResponsiveContainer>
-          <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
-            <CartesianGrid stroke={GRID} vertical={false} />
-            <XAxis dataKey="name" tick={AXIS_STYLE} />
-            <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} />
-            <YAxis yAxisId="lat" orientation="right" tick={AXIS_STYLE} width={44} />
-            <Tooltip formatter={(v, name) => [name === "latency avg (ms)" ? fmtMs(Number(v)) : fmt(v), name]} />
-            <Legend />
-            <Bar yAxisId="rate" dataKey="achieved" name={`achieved (${rateUnit(tool)})`} isAnimationActive={false} fill="#2563eb" />
-            <Bar yAxisId="lat" dataKey="latency" name="latency avg (ms)" isAnimationActive={false} fill="#d97706" />
-          </BarChart>
-        </ResponsiveContainer>
+      <ChartFrame key={phase} title={`${title}: achieved rate and average latency`} height={220}>
+        <div style={{ display: "flex", width: "100%", height: "100%" }}>
+          {bars("achieved", (v) => fmtRate(v, tool), rateUnit(tool))}
+          {bars("latency", fmtMs, "ms")}
+        </div>
       </ChartFrame>,
     );
   }

@@ -81,7 +81,7 @@ describe("palette", () => {
 describe("niceDomain", () => {
   it("rounds to tick-friendly bounds", () => {
     expect(niceDomain(588, 912)).toEqual([500, 1000]);
-    expect(niceDomain(1200, 16319)).toEqual([0, 17500]);
+    expect(niceDomain(1200, 16319)).toEqual([0, 20000]);
     expect(niceDomain(0.078, 0.161)).toEqual([0.06, 0.18]);
   });
   it("never goes below zero for positive data and widens a single value", () => {

@@ -44,6 +44,9 @@ func badArgs(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
+// Version is devsim's version, printed by `devsim version`.
+const Version = "0.1.0"
+
 // Main runs devsim with args (without the program name) and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -64,8 +67,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitOK
+	case "version", "--version":
+		fmt.Fprintf(stdout, "devsim %s\n", Version)
+		return ExitOK
 	default:
-		err = badArgs("unknown command %q (want run, serve or profile)", args[0])
+		err = badArgs("unknown command %q (want run, serve, profile or version)", args[0])
 	}
 	var ue *usageError
 	switch {

@@ -27,6 +27,18 @@ func Sockaddr(ip net.IP, port int) (syscall.Sockaddr, error) {
 	return nil, fmt.Errorf("not an IP address: %v", ip)
 }
 
+// CloneSockaddr copies an address. The syscall package scribbles on a
+// Sockaddr when it is used, so each event loop needs its own copies.
+func CloneSockaddr(sa syscall.Sockaddr) syscall.Sockaddr {
+	switch a := sa.(type) {
+	case *syscall.SockaddrInet4:
+		return &syscall.SockaddrInet4{Port: a.Port, Addr: a.Addr}
+	case *syscall.SockaddrInet6:
+		return &syscall.SockaddrInet6{Port: a.Port, ZoneId: a.ZoneId, Addr: a.Addr}
+	}
+	return sa
+}
+
 // Dial starts a non-blocking TCP connect to target, from source when it is not
 // nil. A nil error means the connection is in progress: wait for Out and then
 // ask ConnectResult.

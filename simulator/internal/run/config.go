@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"kneeboard/simulator/internal/evloop"
 	"kneeboard/simulator/internal/output"
 	"kneeboard/simulator/internal/profile"
 )
@@ -38,12 +39,26 @@ func (c *Config) perDeviceRate() float64 { return 1 / c.Interval.Seconds() }
 // OfferedRate is the total report rate the run aims for.
 func (c *Config) OfferedRate() float64 { return float64(c.Devices) * c.perDeviceRate() }
 
+// addresses are one event loop's own copies of the target and source addresses.
+type addresses struct {
+	target  syscall.Sockaddr
+	sources []syscall.Sockaddr
+}
+
+func (c *Config) addresses() addresses {
+	a := addresses{target: evloop.CloneSockaddr(c.Target)}
+	for _, sa := range c.SourceIPs {
+		a.sources = append(a.sources, evloop.CloneSockaddr(sa))
+	}
+	return a
+}
+
 // source returns the local address device id connects from, nil for any.
-func (c *Config) source(id uint64) syscall.Sockaddr {
-	if len(c.SourceIPs) == 0 {
+func (a *addresses) source(id uint64) syscall.Sockaddr {
+	if len(a.sources) == 0 {
 		return nil
 	}
-	return c.SourceIPs[id%uint64(len(c.SourceIPs))]
+	return a.sources[id%uint64(len(a.sources))]
 }
 
 // rampCap bounds the connecting phase: the nominal ramp time plus time for

@@ -27,6 +27,7 @@ type shard struct {
 	snaps    chan<- snapshot
 	start    time.Time
 	poll     *evloop.Poller
+	addrs    addresses
 	devices  []device
 	fds      evloop.Table[device]
 	next     int // next device to connect
@@ -63,7 +64,7 @@ func newShard(index int, cfg *Config, ctl *control, snaps chan<- snapshot, start
 	}
 	s := &shard{
 		index: index, cfg: cfg, prof: cfg.Profile, ctl: ctl, snaps: snaps, start: start, poll: p,
-		devices: make([]device, len(ids)), rate: cfg.perDeviceRate(),
+		addrs: cfg.addresses(), devices: make([]device, len(ids)), rate: cfg.perDeviceRate(),
 		readBuf: make([]byte, readBufSize), outBuf: make([]byte, 0, 4096),
 	}
 	if cfg.Ramp > 0 {
@@ -165,7 +166,7 @@ func (s *shard) connectSome(dt float64) {
 
 // dial starts a non-blocking connect for d.
 func (s *shard) dial(d *device) {
-	fd, err := evloop.Dial(s.cfg.Target, s.cfg.source(d.id))
+	fd, err := evloop.Dial(s.addrs.target, s.addrs.source(d.id))
 	if err == nil {
 		if err = s.poll.Add(fd, evloop.Out); err != nil {
 			syscall.Close(fd)
