@@ -14,15 +14,22 @@ export FRONTEND_DIST="$ROOT/frontend/dist"
 export PYTHONPATH="$ROOT/backend"
 cmd="${1:-start}"
 if [ "$cmd" = stop ]; then
-  for f in "$DIR"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; done
+  # each process was started as the leader of its own process group: end the group (unbound is a child)
+  # unbound may run in a session of its own: end it by its pid too
+  for f in "$DIR"/*.pid; do
+    [ -f "$f" ] || continue
+    pid="$(cat "$f")"
+    kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+    rm -f "$f"
+  done
   exit 0
 fi
 mkdir -p "$DIR"
 cd "$ROOT"
-redis-server --port "$REDIS_PORT" --save "" --appendonly no --daemonize no >"$DIR/redis.log" 2>&1 & echo $! >"$DIR/redis.pid"
+setsid redis-server --port "$REDIS_PORT" --save "" --appendonly no --daemonize no >"$DIR/redis.log" 2>&1 & echo $! >"$DIR/redis.pid"
 .venv/bin/alembic upgrade head >"$DIR/alembic.log" 2>&1
-.venv/bin/uvicorn kneeboard.main:app --host 127.0.0.1 --port "$API_PORT" >"$DIR/api.log" 2>&1 & echo $! >"$DIR/api.pid"
-.venv/bin/celery -A kneeboard.worker.celery_app worker -Q local -c 1 --pool=solo >"$DIR/worker.log" 2>&1 & echo $! >"$DIR/worker.pid"
-.venv/bin/python -c "from pathlib import Path; from kneeboard.lab.dns import start_unbound; p=start_unbound('127.0.0.1', $DNS_PORT, Path('$DIR/dns')); p.wait()" >"$DIR/dns.log" 2>&1 & echo $! >"$DIR/dns.pid"
+setsid .venv/bin/uvicorn kneeboard.main:app --host 127.0.0.1 --port "$API_PORT" >"$DIR/api.log" 2>&1 & echo $! >"$DIR/api.pid"
+setsid .venv/bin/celery -A kneeboard.worker.celery_app worker -Q local -c 1 --pool=solo >"$DIR/worker.log" 2>&1 & echo $! >"$DIR/worker.pid"
+setsid .venv/bin/python -c "from pathlib import Path; from kneeboard.lab.dns import start_unbound; p=start_unbound('127.0.0.1', $DNS_PORT, Path('$DIR/dns')); open('$DIR/unbound.pid', 'w').write(str(p.pid)); p.wait()" >"$DIR/dns.log" 2>&1 & echo $! >"$DIR/dns.pid"
 for i in $(seq 1 50); do curl -sf "http://127.0.0.1:$API_PORT/api/v1/health" >/dev/null && break; sleep 0.2; done
 echo "KB_BASE_URL=http://127.0.0.1:$API_PORT KB_DNS_HOST=127.0.0.1 KB_DNS_PORT=$DNS_PORT"

@@ -215,6 +215,11 @@ try {
     const ev = fresh.locator('[data-testid="evidence"]');
     await ev.waitFor();
     assert(/dnsperf/.test(await ev.innerText()), "evidence shows the dnsperf command");
+    // the SLA thresholds recompute the analysis
+    await fresh.getByText("Analysis settings").click();
+    await fresh.getByLabel("Green below (ms)").fill("0.01");
+    await fresh.getByLabel("Yellow below (ms)").press("Enter");
+    await fresh.getByText("Analysis updated.").waitFor();
     await fresh.context().close();
     currentPage = page;
   });
@@ -266,7 +271,7 @@ try {
     await waitStatus(page, ["running"], 60_000);
     // let a few short points land first, so the cancelled report has partial results
     await page.locator('[role="progressbar"][aria-valuenow="5"]').waitFor({ timeout: 60_000 });
-    await page.waitForTimeout(2500);
+    await page.waitForTimeout(5000);
     await shot(page, "campaign-live");
     await page.getByRole("button", { name: "Cancel campaign" }).click();
     const dialog = page.getByRole("dialog");

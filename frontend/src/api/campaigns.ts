@@ -60,3 +60,15 @@ export function useCancelCampaign() {
 
 export const exportUrl = (id: number, fmt: "csv" | "json") => `${API_BASE}/campaigns/${id}/export.${fmt}`;
 export const eventsUrl = (id: number) => `${API_BASE}/campaigns/${id}/events`;
+
+export type Thresholds = import("./schema").components["schemas"]["Thresholds"];
+
+/** Recompute a campaign's analysis with the user's knee rule and SLA latencies. */
+export function useReanalyse(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: Thresholds) =>
+      unwrap(await api.POST("/api/v1/campaigns/{campaign_id}/analysis", { params: { path: { campaign_id: id } }, body })) as CampaignOut,
+    onSuccess: (c) => qc.setQueryData(keys.campaign(c.id), c),
+  });
+}

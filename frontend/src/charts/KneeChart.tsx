@@ -13,7 +13,8 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   if (knee?.achieved_rate != null) xs.push(knee.achieved_rate);
   const lo = xs.length ? Math.min(...xs) : 0;
   const hi = xs.length ? Math.max(...xs) : 1;
-  const domain = niceDomain(lo, hi);
+  // a little room on the right so a knee at the last load is not cut by the edge
+  const domain = niceDomain(lo, hi + (hi - lo) * 0.03);
   const bands = zoneBands(analysis?.zones, domain);
   const hasP99 = rows.some((r) => r.p99 != null);
   return (

@@ -90,3 +90,22 @@ describe("niceDomain", () => {
     expect(niceDomain(0, 0)).toEqual([0, 1]);
   });
 });
+
+describe("monitor pivot", () => {
+  it("puts each CPU in its own column by time", async () => {
+    const { pivot } = await import("./MonitorCharts");
+    const samples: { t: number; series: string; values: Record<string, number | null> }[] = [
+      { t: 100, series: "mpstat.cpu1", values: { soft: 5 } },
+      { t: 100, series: "mpstat.cpu0", values: { soft: 98 } },
+      { t: 101, series: "mpstat.cpu0", values: { soft: 97 } },
+      { t: 100, series: "mpstat.all", values: { soft: 50 } },
+      { t: 100, series: "point", values: { achieved_rate: 1 } },
+    ];
+    const out = pivot(samples, "soft", (s) => s.startsWith("mpstat.cpu"));
+    expect(out.series).toEqual(["mpstat.cpu0", "mpstat.cpu1"]);
+    expect(out.rows).toEqual([
+      { s: 0, "mpstat.cpu1": 5, "mpstat.cpu0": 98 },
+      { s: 1, "mpstat.cpu0": 97 },
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import FactsTable from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
 import PointsTable from "../components/campaign/PointsTable";
 import SummaryCards from "../components/campaign/SummaryCards";
+import ThresholdsForm from "../components/campaign/ThresholdsForm";
 import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
 import ConfirmDialog from "../components/common/ConfirmDialog";
 import CopyLinkButton from "../components/common/CopyLinkButton";
@@ -132,6 +133,7 @@ export default function CampaignPage() {
         </section>
       )}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
+      {!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={analysis} />}
 
       {points.isPending ? (
         <Loading what="Loading points" />

@@ -44,8 +44,10 @@ export default function PlanEditorPage() {
   return (
     <div className="page plan-editor">
       <div className="page-head">
-        <h1>{planId != null ? `Plan #${planId}` : "New plan"}</h1>
-        {templateName && planId == null && <span className="muted">from template “{templateName}”</span>}
+        <div>
+          <h1>{planId != null ? `Plan #${planId}` : "New plan"}</h1>
+          {templateName && planId == null && <p className="muted">from template “{templateName}”</p>}
+        </div>
         <div className="actions">
           <Link to="/plans" className="btn link">
             All plans

@@ -1,10 +1,12 @@
-import { usePointEvidence } from "../../api/points";
+import { usePointEvidence, usePointSamples } from "../../api/points";
+import MonitorCharts from "../../charts/MonitorCharts";
 import { fmtDateTime, fmtNumber } from "../../format";
 import { ErrorState, Loading } from "../common/States";
 
 /** The exact command, the tool's version and its raw output for one point. */
 export default function PointEvidence({ pointId }: { pointId: number }) {
   const ev = usePointEvidence(pointId);
+  const samples = usePointSamples(pointId);
   if (ev.isPending) return <Loading what="Loading evidence" />;
   if (ev.isError) return <ErrorState error={ev.error} retry={() => ev.refetch()} />;
   const p = ev.data;
@@ -45,6 +47,7 @@ export default function PointEvidence({ pointId }: { pointId: number }) {
           </div>
         ))}
       </dl>
+      {samples.data && <MonitorCharts samples={samples.data.samples} />}
       <details open={!!p.error}>
         <summary>stdout ({p.stdout.length.toLocaleString()} chars)</summary>
         <pre className="raw">{p.stdout || "(empty)"}</pre>

@@ -5,7 +5,7 @@ function Card({ label, value, sub, testid }: { label: string; value: string; sub
   return (
     <div className="stat-card" data-testid={testid}>
       <span className="stat-label">{label}</span>
-      <span className="stat-value">{value}</span>
+      <span className={`stat-value ${/^[\d−-]|^N\*/.test(value) ? "" : "text"}`}>{value}</span>
       {sub && <span className="stat-sub">{sub}</span>}
     </div>
   );

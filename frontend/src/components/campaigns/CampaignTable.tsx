@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import type { CampaignBrief } from "../../api/types";
+import { ACTIVE_STATUSES, type CampaignBrief } from "../../api/types";
 import { fmtDateTime, fmtMs, fmtPct, fmtRate } from "../../format";
 import StatusBadge from "../common/StatusBadge";
 
@@ -35,6 +35,8 @@ export default function CampaignTable({
         {items.map((c) => {
           const target = c.target as { name?: string; host?: string; port?: number };
           const checked = selected.includes(c.id);
+          // a finished campaign counts what completed (cancelled points count as "done" in progress)
+          const done = ACTIVE_STATUSES.includes(c.status) ? c.progress.done : c.summary.points_completed;
           return (
             <tr key={c.id} className={checked ? "selected" : ""} data-campaign-id={c.id}>
               <td className="check">
@@ -51,11 +53,11 @@ export default function CampaignTable({
                 <StatusBadge status={c.status} partial={c.partial} />
               </td>
               <td>
-                <span className="mini-progress" title={`${c.progress.done} of ${c.progress.total} points`}>
-                  <span style={{ width: `${c.progress.total ? (100 * c.progress.done) / c.progress.total : 0}%` }} />
+                <span className="mini-progress" title={`${done} of ${c.progress.total} points`}>
+                  <span style={{ width: `${c.progress.total ? (100 * done) / c.progress.total : 0}%` }} />
                 </span>{" "}
                 <span className="muted small">
-                  {c.progress.done}/{c.progress.total}
+                  {done}/{c.progress.total}
                 </span>
               </td>
               <td className="num">{fmtRate(c.summary.max_achieved_rate, c.tool)}</td>

@@ -1,5 +1,6 @@
 import type { Tool } from "../../api/types";
 import { messagesFor, type FieldErrors } from "../../api/errors";
+import { useProfiles } from "../../api/profiles";
 import Field from "../common/Field";
 
 const QTYPES = ["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"];
@@ -17,6 +18,7 @@ export default function ParamsEditor({
   onChange: (key: string, value: string | boolean) => void;
 }) {
   const err = (k: string) => messagesFor(errors, `params.${k}`);
+  const profiles = useProfiles(tool === "devsim");
   const text = (k: string, label: string, hint?: string, inputMode: "numeric" | "decimal" | "text" = "decimal") => (
     <Field label={label} errors={err(k)} hint={hint}>
       <input name={`params-${k}`} value={String(params[k] ?? "")} onChange={(e) => onChange(k, e.target.value)} inputMode={inputMode} />
@@ -66,7 +68,17 @@ export default function ParamsEditor({
       )}
       {tool === "devsim" && (
         <div className="grid-3">
-          {text("profile", "Device profile", undefined, "text")}
+          <Field label="Device profile" errors={err("profile")} hint="uploaded profiles, or the built-in singlelight">
+            <input name="params-profile" list="devsim-profiles" value={String(params.profile ?? "")} onChange={(e) => onChange("profile", e.target.value)} />
+          </Field>
+          <datalist id="devsim-profiles">
+            {(profiles.data ?? []).map((p) => (
+              <option key={p.id} value={p.name}>
+                {p.summary}
+              </option>
+            ))}
+            {!profiles.data?.some((p) => p.name === "singlelight") && <option value="singlelight" />}
+          </datalist>
           {text("start_id", "First device id", undefined, "numeric")}
           {text("ramp_per_s", "Logins per second", undefined, "numeric")}
           {text("login_timeout_s", "Login timeout (s)")}

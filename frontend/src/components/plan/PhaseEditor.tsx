@@ -1,6 +1,6 @@
 import type { PhaseKind, Tool } from "../../api/types";
 import { messagesFor, type FieldErrors } from "../../api/errors";
-import { rateUnit } from "../../format";
+import { fmtBits, rateUnit } from "../../format";
 import Field from "../common/Field";
 import { concurrencyIsList, phaseKindsFor, rateModesFor, type PhaseDraft, type RateMode } from "./planModel";
 
@@ -43,6 +43,8 @@ export default function PhaseEditor({
   const showRate = phase.kind !== "scalability" && phase.kind !== "ramp" && tool !== "wrk";
   const own = messagesFor(errors, base, { exact: true }).concat(messagesFor(errors, `${base}.kind`));
   const rateErrors = err("rate");
+  // bits/s are long numbers: say them back in Gbit/s
+  const bitsHint = (v: string) => (tool === "iperf3" && v.trim() && Number.isFinite(Number(v)) ? `= ${fmtBits(Number(v))}` : undefined);
 
   return (
     <fieldset className={`phase-card phase-${phase.kind}`} data-testid={`phase-${index}`}>
@@ -112,24 +114,24 @@ export default function PhaseEditor({
             ))}
           </div>
           {phase.rateMode === "single" && (
-            <Field label="Rate" errors={rateErrors}>
+            <Field label="Rate" errors={rateErrors} hint={bitsHint(phase.rate)}>
               <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} inputMode="decimal" />
             </Field>
           )}
           {phase.rateMode === "list" && (
-            <Field label="Rates" errors={rateErrors} hint="comma-separated">
+            <Field label="Rates" errors={rateErrors} hint={tool === "iperf3" ? `comma-separated; ${phase.rate.split(/[\s,;]+/).filter(Boolean).map((x) => (Number.isFinite(Number(x)) ? fmtBits(Number(x)) : x)).join(", ")}` : "comma-separated"}>
               <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} />
             </Field>
           )}
           {phase.rateMode === "range" && (
             <div className="range-inputs">
-              <Field label="From" errors={err("rate.start")}>
+              <Field label="From" errors={err("rate.start")} hint={bitsHint(phase.rateStart)}>
                 <input value={phase.rateStart} onChange={(e) => onChange({ rateStart: e.target.value })} name={`phase-${index}-rate-start`} inputMode="decimal" />
               </Field>
-              <Field label="To" errors={err("rate.stop")}>
+              <Field label="To" errors={err("rate.stop")} hint={bitsHint(phase.rateStop)}>
                 <input value={phase.rateStop} onChange={(e) => onChange({ rateStop: e.target.value })} name={`phase-${index}-rate-stop`} inputMode="decimal" />
               </Field>
-              <Field label="Step" errors={err("rate.step")}>
+              <Field label="Step" errors={err("rate.step")} hint={bitsHint(phase.rateStep)}>
                 <input value={phase.rateStep} onChange={(e) => onChange({ rateStep: e.target.value })} name={`phase-${index}-rate-step`} inputMode="decimal" />
               </Field>
               {messagesFor(errors, `${base}.rate`, { exact: true }).length > 0 && (
