@@ -44,7 +44,8 @@ fi
 
 if command -v npm >/dev/null 2>&1; then
   if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules ]; then
-    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+    # `npm install` honours the lock; `npm ci` here rejects locks that lack other platforms' optional rollup binaries
+    (cd frontend && npm install --no-audit --no-fund --loglevel=error && touch node_modules)
   fi
   (cd frontend && npm run --silent build >/dev/null)
 else
