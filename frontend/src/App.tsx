@@ -7,6 +7,7 @@ import ComparePage from "./routes/ComparePage";
 import NotFoundPage from "./routes/NotFoundPage";
 import PlanEditorPage from "./routes/PlanEditorPage";
 import PlansPage from "./routes/PlansPage";
+import ProfilesPage from "./routes/ProfilesPage";
 import TargetsPage from "./routes/TargetsPage";
 
 function HealthDot() {
@@ -55,6 +56,7 @@ export default function App() {
           </NavLink>
           <NavLink to="/plans/new">New plan</NavLink>
           <NavLink to="/targets">Targets</NavLink>
+          <NavLink to="/profiles">Profiles</NavLink>
         </nav>
         <HealthDot />
       </header>
@@ -68,6 +70,7 @@ export default function App() {
           <Route path="/plans/new" element={<PlanEditorPage />} />
           <Route path="/plans/:id" element={<PlanEditorPage />} />
           <Route path="/targets" element={<TargetsPage />} />
+          <Route path="/profiles" element={<ProfilesPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

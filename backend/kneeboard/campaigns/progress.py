@@ -28,6 +28,7 @@ def progress(campaign: Campaign, queue_position: int | None) -> dict:
         "done": len(points) - len(remaining),
         "total": len(points),
         "failed": sum(p.status == "failed" for p in points),
+        "cancelled": sum(p.status in {"cancelled", "crashed"} for p in points),
         "elapsed_s": elapsed,
         "eta_s": max(0.0, eta) if eta is not None else None,
         "running_point_id": next((p.id for p in points if p.status == "running"), None),

@@ -31,9 +31,10 @@ class CampaignCreate(BaseModel):
 class Progress(BaseModel):
     """How far a campaign is: points done of total, elapsed and estimated remaining seconds."""
 
-    done: int
+    done: int = Field(description="points that ended, in any way")
     total: int
     failed: int
+    cancelled: int = Field(description="points cancelled or never run (cancel, ramp stop, crash)")
     elapsed_s: float | None
     eta_s: float | None
     running_point_id: int | None
@@ -74,12 +75,76 @@ class CampaignBrief(BaseModel):
     summary: Summary
 
 
+class Knee(BaseModel):
+    """The highest offered load whose latency stays within k × baseline at the required efficiency."""
+
+    offered_rate: float | None
+    achieved_rate: float | None
+    latency_avg_ms: float | None
+
+
+class Ceiling(BaseModel):
+    """The highest achieved rate."""
+
+    achieved_rate: float | None
+
+
+class UslFit(BaseModel):
+    """Universal Scalability Law fit of the scalability points (Amdahl's p as the κ = 0 case)."""
+
+    sigma: float | None
+    kappa: float | None
+    lambda_: float | None
+    peak_concurrency: float | None
+    peak_rate: float | None
+    r2: float | None
+    amdahl_p: float | None
+    note: str | None
+
+
+class Zone(BaseModel):
+    """An SLA zone's offered-load range."""
+
+    zone: str
+    from_rate: float | None
+    to_rate: float | None
+
+
+class Stability(BaseModel):
+    """Drift across the long point."""
+
+    verdict: str
+    rate_drift_pct: float | None
+    latency_drift_pct: float | None
+
+
+class VariantAnalysis(BaseModel):
+    """The analysis of one variant's points (or of the whole campaign)."""
+
+    knee: Knee | None = None
+    ceiling: Ceiling | None = None
+    optimal_concurrency: float | None = None
+    usl: UslFit | None = None
+    zones: list[Zone] = Field(default_factory=list)
+    stability: Stability | None = None
+    oscillation: list[float] = Field(default_factory=list)
+    conclusion: str = ""
+    error: str | None = None
+
+
+class Analysis(VariantAnalysis):
+    """A campaign's analysis; `variants` holds one per variant when the plan has variants."""
+
+    thresholds: dict[str, float] | None = None
+    variants: dict[str, VariantAnalysis] | None = None
+
+
 class CampaignOut(CampaignBrief):
     """A campaign with its frozen plan, environment facts and analysis."""
 
     plan: dict[str, Any]
     environment: dict[str, Any]
-    analysis: dict[str, Any] | None
+    analysis: Analysis | None
 
 
 class CampaignPage(BaseModel):

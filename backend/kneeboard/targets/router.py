@@ -7,15 +7,15 @@ from sqlalchemy.orm import Session
 
 from kneeboard.deps import get_session
 from kneeboard.targets import service
-from kneeboard.targets.schemas import TargetCreate, TargetOut, TargetUpdate
+from kneeboard.targets.schemas import TargetCreate, TargetKind, TargetOut, TargetUpdate
 
 router = APIRouter(prefix="/targets", tags=["targets"])
 
 
 @router.get("", response_model=list[TargetOut])
-def list_targets(session: Session = Depends(get_session)):
-    """All targets."""
-    return service.list_targets(session=session)
+def list_targets(kind: TargetKind | None = None, session: Session = Depends(get_session)):
+    """All targets, or those of one kind."""
+    return service.list_targets(session=session, kind=kind)
 
 
 @router.post("", response_model=TargetOut, status_code=201)

@@ -10,9 +10,10 @@ from kneeboard.targets.models import Target
 from kneeboard.targets.schemas import TargetCreate, TargetUpdate
 
 
-def list_targets(*, session: Session) -> list[Target]:
-    """All targets, by name."""
-    return list(session.scalars(select(Target).order_by(Target.name)))
+def list_targets(*, session: Session, kind: str | None = None) -> list[Target]:
+    """All targets (of one kind, if given), by name."""
+    query = select(Target).order_by(Target.name)
+    return list(session.scalars(query.where(Target.kind == kind) if kind else query))
 
 
 def get_target(target_id: int, *, session: Session) -> Target:

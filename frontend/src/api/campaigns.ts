@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { API_BASE, api, unwrap } from "./client";
+import { API_BASE, ApiError, api, unwrap } from "./client";
 import { keys } from "./keys";
 import { ACTIVE_STATUSES, type CampaignOut, type CampaignPage } from "./types";
 
@@ -70,5 +70,46 @@ export function useReanalyse(id: number) {
     mutationFn: async (body: Thresholds) =>
       unwrap(await api.POST("/api/v1/campaigns/{campaign_id}/analysis", { params: { path: { campaign_id: id } }, body })) as CampaignOut,
     onSuccess: (c) => qc.setQueryData(keys.campaign(c.id), c),
+  });
+}
+
+export interface ImportForm {
+  files: File[];
+  name?: string;
+  target_id?: number;
+}
+
+/**
+ * POST /campaigns/import (multipart: one or more `file`, optional `name`, `target_id`) → 201 with the campaign.
+ * A malformed file is a 422 whose detail[0].msg names the file, line and column.
+ */
+export async function importCampaign(form: ImportForm): Promise<CampaignOut> {
+  const body = new FormData();
+  for (const f of form.files) body.append("file", f, f.name);
+  if (form.name?.trim()) body.append("name", form.name.trim());
+  if (form.target_id != null) body.append("target_id", String(form.target_id));
+  const res = await fetch(`${API_BASE}/campaigns/import`, { method: "POST", body, headers: { accept: "application/json" } });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) {
+    const detail = parsed && typeof parsed === "object" && "detail" in parsed ? (parsed as { detail: unknown }).detail : parsed;
+    throw new ApiError(res.status, detail);
+  }
+  return parsed as CampaignOut;
+}
+
+export function useImportCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: importCampaign,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaigns, exact: false });
+    },
   });
 }

@@ -1,6 +1,7 @@
 // Query keys, one family per resource, so mutations and live events can invalidate precisely.
 export const keys = {
   targets: ["targets"] as const,
+  targetsOfKind: (kind: string) => ["targets", "kind", kind] as const,
   target: (id: number) => ["targets", id] as const,
   plans: ["plans"] as const,
   plan: (id: number) => ["plans", id] as const,
@@ -15,4 +16,5 @@ export const keys = {
   compare: (selectors: string[]) => ["compare", ...selectors] as const,
   agents: ["agents"] as const,
   health: ["health"] as const,
+  profiles: ["profiles"] as const,
 };

@@ -457,7 +457,7 @@ export interface paths {
         };
         /**
          * List Targets
-         * @description All targets.
+         * @description All targets, or those of one kind.
          */
         get: operations["list_targets_api_v1_targets_get"];
         put?: never;
@@ -524,6 +524,37 @@ export interface components {
             tools: {
                 [key: string]: string | null;
             };
+        };
+        /**
+         * Analysis
+         * @description A campaign's analysis; `variants` holds one per variant when the plan has variants.
+         */
+        Analysis: {
+            ceiling?: components["schemas"]["Ceiling"] | null;
+            /**
+             * Conclusion
+             * @default
+             */
+            conclusion: string;
+            /** Error */
+            error?: string | null;
+            knee?: components["schemas"]["Knee"] | null;
+            /** Optimal Concurrency */
+            optimal_concurrency?: number | null;
+            /** Oscillation */
+            oscillation?: number[];
+            stability?: components["schemas"]["Stability"] | null;
+            /** Thresholds */
+            thresholds?: {
+                [key: string]: number;
+            } | null;
+            usl?: components["schemas"]["UslFit"] | null;
+            /** Variants */
+            variants?: {
+                [key: string]: components["schemas"]["VariantAnalysis"];
+            } | null;
+            /** Zones */
+            zones?: components["schemas"]["Zone"][];
         };
         /**
          * BaselinePhase
@@ -621,10 +652,7 @@ export interface components {
         CampaignOut: {
             /** Agent */
             agent: string;
-            /** Analysis */
-            analysis: {
-                [key: string]: unknown;
-            } | null;
+            analysis: components["schemas"]["Analysis"] | null;
             /**
              * Created At
              * Format: date-time
@@ -682,6 +710,14 @@ export interface components {
             offset: number;
             /** Total */
             total: number;
+        };
+        /**
+         * Ceiling
+         * @description The highest achieved rate.
+         */
+        Ceiling: {
+            /** Achieved Rate */
+            achieved_rate: number | null;
         };
         /**
          * Comparison
@@ -1124,6 +1160,18 @@ export interface components {
             variants?: components["schemas"]["Variant"][];
         };
         /**
+         * Knee
+         * @description The highest offered load whose latency stays within k × baseline at the required efficiency.
+         */
+        Knee: {
+            /** Achieved Rate */
+            achieved_rate: number | null;
+            /** Latency Avg Ms */
+            latency_avg_ms: number | null;
+            /** Offered Rate */
+            offered_rate: number | null;
+        };
+        /**
          * MpstatMonitor
          * @description Per-CPU utilisation each second beside every point.
          */
@@ -1337,7 +1385,15 @@ export interface components {
          * @description How far a campaign is: points done of total, elapsed and estimated remaining seconds.
          */
         Progress: {
-            /** Done */
+            /**
+             * Cancelled
+             * @description points cancelled or never run (cancel, ramp stop, crash)
+             */
+            cancelled: number;
+            /**
+             * Done
+             * @description points that ended, in any way
+             */
             done: number;
             /** Elapsed S */
             elapsed_s: number | null;
@@ -1454,6 +1510,18 @@ export interface components {
             label?: string | null;
             /** Unit Rate */
             unit_rate?: number | null;
+        };
+        /**
+         * Stability
+         * @description Drift across the long point.
+         */
+        Stability: {
+            /** Latency Drift Pct */
+            latency_drift_pct: number | null;
+            /** Rate Drift Pct */
+            rate_drift_pct: number | null;
+            /** Verdict */
+            verdict: string;
         };
         /**
          * StabilityPhase
@@ -1591,6 +1659,28 @@ export interface components {
              */
             yellow_ms: number;
         };
+        /**
+         * UslFit
+         * @description Universal Scalability Law fit of the scalability points (Amdahl's p as the κ = 0 case).
+         */
+        UslFit: {
+            /** Amdahl P */
+            amdahl_p: number | null;
+            /** Kappa */
+            kappa: number | null;
+            /** Lambda */
+            lambda_: number | null;
+            /** Note */
+            note: string | null;
+            /** Peak Concurrency */
+            peak_concurrency: number | null;
+            /** Peak Rate */
+            peak_rate: number | null;
+            /** R2 */
+            r2: number | null;
+            /** Sigma */
+            sigma: number | null;
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -1615,6 +1705,29 @@ export interface components {
             set?: {
                 [key: string]: boolean | number | string;
             };
+        };
+        /**
+         * VariantAnalysis
+         * @description The analysis of one variant's points (or of the whole campaign).
+         */
+        VariantAnalysis: {
+            ceiling?: components["schemas"]["Ceiling"] | null;
+            /**
+             * Conclusion
+             * @default
+             */
+            conclusion: string;
+            /** Error */
+            error?: string | null;
+            knee?: components["schemas"]["Knee"] | null;
+            /** Optimal Concurrency */
+            optimal_concurrency?: number | null;
+            /** Oscillation */
+            oscillation?: number[];
+            stability?: components["schemas"]["Stability"] | null;
+            usl?: components["schemas"]["UslFit"] | null;
+            /** Zones */
+            zones?: components["schemas"]["Zone"][];
         };
         /**
          * WrkParams
@@ -1716,6 +1829,18 @@ export interface components {
             updated_at: string;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
+        };
+        /**
+         * Zone
+         * @description An SLA zone's offered-load range.
+         */
+        Zone: {
+            /** From Rate */
+            from_rate: number | null;
+            /** To Rate */
+            to_rate: number | null;
+            /** Zone */
+            zone: string;
         };
     };
     responses: never;
@@ -2534,7 +2659,9 @@ export interface operations {
     };
     list_targets_api_v1_targets_get: {
         parameters: {
-            query?: never;
+            query?: {
+                kind?: ("dns" | "http" | "net" | "device") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2548,6 +2675,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TargetOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

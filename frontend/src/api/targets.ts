@@ -1,12 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
-import type { Target, TargetCreate, TargetUpdate } from "./types";
+import type { Target, TargetCreate, TargetKind, TargetUpdate } from "./types";
 
 export function useTargets() {
   return useQuery({
     queryKey: keys.targets,
     queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/targets", { signal })) as Target[],
+  });
+}
+
+/** Targets of one kind (GET /targets?kind=); filtered here too, in case an older API ignores the parameter. */
+export function useTargetsOfKind(kind: TargetKind) {
+  return useQuery({
+    queryKey: keys.targetsOfKind(kind),
+    queryFn: async ({ signal }) =>
+      (unwrap(await api.GET("/api/v1/targets", { params: { query: { kind } }, signal })) as Target[]).filter((t) => t.kind === kind),
   });
 }
 

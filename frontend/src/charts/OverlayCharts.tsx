@@ -5,7 +5,7 @@ import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
 import { downsample } from "./downsample";
 import { kneeRows, metric, ofPhase, scalabilityRows } from "./pointData";
 import { colourAt } from "./palette";
-import { niceDomain } from "./zones";
+import { concurrencyTicks, niceDomain } from "./zones";
 
 export interface Series {
   key: string;
@@ -16,17 +16,20 @@ export interface Series {
 /** One chart per phase the campaigns share, one colour per campaign (the palette order is the selection order). */
 export default function OverlayCharts({ series, tool }: { series: Series[]; tool: string }) {
   const phases = new Set(series.flatMap((s) => s.points.filter((p) => p.status === "completed").map((p) => p.phase)));
-  const label = (s: Series) => `#${s.key} ${s.name}`;
+  // "#12 name", or "#12 name · 1 queue" for a variant (the API's name carries the label)
+  const label = (s: Series) => `#${s.key.split("@")[0]} ${s.name}`;
   const fmt = (v: unknown) => fmtRate(Number(v), tool);
   const charts = [];
 
   if (phases.has("scalability")) {
+    const ns = series.flatMap((s) => scalabilityRows(s.points).map((r) => r.concurrency));
+    const ticks = ns.length ? concurrencyTicks(Math.min(...ns), Math.max(...ns)) : undefined;
     charts.push(
       <ChartFrame key="scal" title="Scalability: achieved rate vs concurrency">
         <ResponsiveContainer>
           <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
             <CartesianGrid stroke={GRID} />
-            <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} />
+            <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} ticks={ticks} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} />
             <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
             <Tooltip formatter={fmt} labelFormatter={(l) => `concurrency ${l}`} />
             <Legend />

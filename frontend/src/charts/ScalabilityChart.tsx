@@ -4,6 +4,7 @@ import { fmtRatio, fmtRate, rateUnit } from "../format";
 import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
 import { scalabilityRows } from "./pointData";
 import { sampleUsl } from "./usl";
+import { concurrencyTicks } from "./zones";
 
 /** Achieved rate and efficiency against concurrency, with the USL fit over the measured points. */
 export default function ScalabilityChart({ points, tool, usl }: { points: Point[]; tool: string; usl?: Usl | null }) {
@@ -11,6 +12,7 @@ export default function ScalabilityChart({ points, tool, usl }: { points: Point[
   const ns = rows.map((r) => r.concurrency);
   const curve = rows.length >= 2 ? sampleUsl(usl, Math.min(...ns), Math.max(...ns)) : [];
   const fmt = (v: number) => fmtRate(v, tool);
+  const ticks = ns.length ? concurrencyTicks(Math.min(...ns), Math.max(...ns)) : undefined;
   return (
     <ChartFrame
       title="Scalability: achieved rate and efficiency vs concurrency"
@@ -20,7 +22,7 @@ export default function ScalabilityChart({ points, tool, usl }: { points: Point[
       <ResponsiveContainer>
         <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
-          <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} label={{ value: "concurrency", position: "insideBottomRight", offset: -2, fontSize: 11 }} />
+          <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} ticks={ticks} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} label={{ value: "concurrency", position: "insideBottomRight", offset: -2, fontSize: 11 }} />
           <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
           <YAxis yAxisId="eff" orientation="right" domain={[0, 110]} tickFormatter={(v) => `${v}%`} tick={AXIS_STYLE} width={44} />
           <Tooltip

@@ -75,3 +75,42 @@ export function relativeTime<T extends { t: number }>(rows: T[]): (T & { s: numb
   const t0 = rows.length ? Math.min(...rows.map((r) => r.t)) : 0;
   return rows.map((r) => ({ ...r, s: Number((r.t - t0).toFixed(3)) }));
 }
+
+export interface PointsSummary {
+  max_achieved_rate: number | null;
+  baseline_latency_ms: number | null;
+  loss_pct: number | null;
+  points_completed: number;
+  points_failed: number;
+}
+
+/** The campaign summary of a subset of points (one variant's), computed as the API computes the whole campaign's. */
+export function summaryOf(points: Point[]): PointsSummary {
+  const done = completed(points);
+  const rates = done.map((p) => metric(p, "achieved_rate")).filter((x): x is number => x != null);
+  const baseline = done.filter((p) => p.phase === "baseline").map((p) => metric(p, "latency_avg_ms")).filter((x): x is number => x != null);
+  const sent = done.reduce((a, p) => a + (metric(p, "sent") ?? 0), 0);
+  const lost = done.reduce((a, p) => a + (metric(p, "lost") ?? 0), 0);
+  return {
+    max_achieved_rate: rates.length ? Math.max(...rates) : null,
+    baseline_latency_ms: baseline.length ? baseline.reduce((a, b) => a + b, 0) / baseline.length : null,
+    loss_pct: sent ? (100 * lost) / sent : null,
+    points_completed: done.length,
+    points_failed: points.filter((p) => p.status === "failed").length,
+  };
+}
+
+/** The variant labels of a campaign: its frozen plan's, in plan order, then any others its points carry. */
+export function variantLabels(plan: unknown, points: Point[] = []): string[] {
+  const fromPlan = ((plan as { variants?: { label?: unknown }[] } | null)?.variants ?? []).map((v) => String(v?.label ?? "")).filter(Boolean);
+  const fromPoints = points.map((p) => p.variant).filter((v): v is string => !!v);
+  return [...new Set([...fromPlan, ...fromPoints])];
+}
+
+/** `/compare?c=12@1%20queue&c=12@4%20queues`: the variants of one campaign side by side (the API takes ten at most). */
+export function compareVariantsUrl(campaignId: number, labels: string[]): string {
+  return `/compare?${labels
+    .slice(0, 10)
+    .map((l) => `c=${encodeURIComponent(`${campaignId}@${l}`)}`)
+    .join("&")}`;
+}

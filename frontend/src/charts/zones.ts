@@ -40,3 +40,15 @@ export function niceDomain(lo: number, hi: number, ticks = 5): [number, number] 
   const nhi = Math.ceil(hi / step) * step;
   return [Math.max(lo >= 0 ? 0 : -Infinity, Number(nlo.toPrecision(12))), Number(nhi.toPrecision(12))];
 }
+
+/** Integer axis ticks for concurrency: the first value, then round steps (1, 16, 32, 48, 64 rather than 1, 21, 41, 61, 64). */
+export function concurrencyTicks(lo: number, hi: number, count = 5): number[] {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi <= lo) return Number.isFinite(lo) ? [lo] : [];
+  const raw = (hi - lo) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, [1, 2, 4, 5, 8, 10].map((f) => f * mag).find((x) => x >= raw) ?? 10 * mag);
+  const out = [lo];
+  for (let t = Math.ceil((lo + step / 2) / step) * step; t <= hi; t += step) out.push(t);
+  if (out[out.length - 1] < hi && hi - out[out.length - 1] >= step / 2) out.push(hi);
+  return out;
+}

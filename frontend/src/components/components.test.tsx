@@ -10,7 +10,7 @@ import PhaseEditor from "./plan/PhaseEditor";
 import { blankPhase } from "./plan/planModel";
 import TargetForm from "./targets/TargetForm";
 
-const progress = { done: 2, total: 6, failed: 0, elapsed_s: 12, eta_s: 30, running_point_id: null, queue_position: null };
+const progress = { done: 2, total: 6, failed: 0, cancelled: 0, elapsed_s: 12, eta_s: 30, running_point_id: null, queue_position: null };
 
 describe("PhaseEditor", () => {
   it("shows the API's messages beside the fields they name", () => {

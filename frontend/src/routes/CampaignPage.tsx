@@ -1,12 +1,13 @@
 import { useState } from "react";
-import { Link, useParams } from "react-router-dom";
+import { Link, useParams, useSearchParams } from "react-router-dom";
 import { exportUrl, useCampaign, useCancelCampaign } from "../api/campaigns";
 import { usePointSamples, useCampaignPoints } from "../api/points";
-import { ACTIVE_STATUSES, analysisOf, type Point } from "../api/types";
+import { ACTIVE_STATUSES, analysisOf, type Analysis, type Point } from "../api/types";
 import KneeChart from "../charts/KneeChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
 import TimeSeriesChart from "../charts/TimeSeriesChart";
-import FactsTable from "../components/campaign/FactsTable";
+import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
+import FactsTable, { VariantFactsTable } from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
 import PointsTable from "../components/campaign/PointsTable";
 import SummaryCards from "../components/campaign/SummaryCards";
@@ -21,8 +22,10 @@ import { fmtDateTime, fmtDuration } from "../format";
 function StabilityChart({ points, tool }: { points: Point[]; tool: string }) {
   const stab = points.filter((p) => p.phase === "stability" && p.status === "completed").sort((a, b) => b.duration_s - a.duration_s)[0];
   const samples = usePointSamples(stab?.id ?? null, "point");
-  if (!stab) return null;
+  // imported results carry no interval samples: no empty chart for them
+  if (!stab || (samples.isSuccess && samples.data.samples.length === 0 && !(stab.duration_s > 0))) return null;
   return (
+    <section className="card">
     <TimeSeriesChart
       title={`Stability: point ${stab.seq + 1} over ${fmtDuration(stab.duration_s)}`}
       rows={samples.data?.samples ?? []}
@@ -30,7 +33,16 @@ function StabilityChart({ points, tool }: { points: Point[]; tool: string }) {
       empty={samples.isPending ? "Loading samples…" : samples.isError ? `Samples unavailable: ${samples.error.message}` : "No samples recorded"}
       note={samples.data?.downsampled ? "downsampled" : undefined}
     />
+    </section>
   );
+}
+
+/** One variant's analysis; the top-level analysis is the first variant's, and keeps the thresholds. */
+function variantAnalysis(analysis: Analysis | null, label: string | null, first: string | null): Analysis | null {
+  if (!analysis || label == null) return analysis;
+  const own = analysis.variants?.[label];
+  if (own) return { ...own, thresholds: analysis.thresholds } as Analysis;
+  return label === first ? analysis : null;
 }
 
 export default function CampaignPage() {
@@ -42,17 +54,32 @@ export default function CampaignPage() {
   const { samples, connected } = useCampaignEvents(id, active);
   const cancel = useCancelCampaign();
   const [confirming, setConfirming] = useState(false);
+  const [params, setParams] = useSearchParams();
 
   if (!Number.isInteger(id)) return <ErrorState error={new Error(`"${idParam}" is not a campaign id`)} />;
   if (campaign.isPending) return <Loading what="Loading campaign" />;
   if (campaign.isError) return <ErrorState error={campaign.error} retry={() => campaign.refetch()} />;
 
   const c = campaign.data;
-  const analysis = analysisOf(c);
-  const pts = points.data ?? [];
+  const allPoints = points.data ?? [];
   const target = c.target as { name?: string; host?: string; port?: number; kind?: string };
   const canCancel = ["queued", "starting", "running"].includes(c.status);
-  const variants = analysis?.variants ? Object.keys(analysis.variants) : [];
+  // variants: a tab per label (?variant= keeps the choice in the shareable URL); points and analysis follow it
+  const labels = variantLabels(c.plan, allPoints);
+  const wanted = params.get("variant");
+  const variant = labels.length ? (wanted != null && labels.includes(wanted) ? wanted : labels[0]) : null;
+  const pts = variant != null ? allPoints.filter((p) => p.variant === variant) : allPoints;
+  const fullAnalysis = analysisOf(c);
+  const analysis = variantAnalysis(fullAnalysis, variant, labels[0] ?? null);
+  const summary = variant != null ? { ...c.summary, ...summaryOf(pts) } : c.summary;
+  const envVariants = (c.environment as { variants?: Record<string, Record<string, unknown>> }).variants;
+  const cancelled = c.progress.cancelled ?? Math.max(0, c.progress.total - c.summary.points_completed - c.summary.points_failed);
+  const pickVariant = (l: string) => {
+    const next = new URLSearchParams(params);
+    if (l === labels[0]) next.delete("variant");
+    else next.set("variant", l);
+    setParams(next, { replace: true });
+  };
 
   return (
     <div className="page campaign-page" data-status={c.status}>
@@ -78,6 +105,14 @@ export default function CampaignPage() {
               </span>
             ))}
           </div>
+          {c.source && c.source !== "live" && (
+            <div className="subline source-line">
+              <span className="source-badge" data-testid="campaign-source" title="where these results came from">
+                {c.source}
+              </span>
+              <span className="muted small">not run by Kneeboard: no per-second samples{c.plan_id == null ? ", no plan to relaunch" : ""}</span>
+            </div>
+          )}
         </div>
         <div className="actions">
           {canCancel && (
@@ -114,33 +149,58 @@ export default function CampaignPage() {
             <span data-testid="progress-count">
               <strong>{c.summary.points_completed}</strong> of {c.progress.total} points completed
               {c.summary.points_failed ? <span className="error-text"> · {c.summary.points_failed} failed</span> : null}
-              {c.progress.total - c.summary.points_completed - c.summary.points_failed > 0 && c.status !== "completed"
-                ? ` · ${c.progress.total - c.summary.points_completed - c.summary.points_failed} not run`
-                : null}
+              {cancelled > 0 ? <span data-testid="progress-cancelled"> · {cancelled} cancelled or skipped</span> : null}
             </span>
             <span>took {fmtDuration(c.progress.elapsed_s)}</span>
           </div>
         </section>
       )}
 
-      <SummaryCards campaign={c} analysis={analysis} />
+      {variant != null && (
+        <div className="tabs" role="tablist" aria-label="Variants" data-testid="variant-tabs">
+          {labels.map((l) => (
+            <button
+              key={l}
+              type="button"
+              role="tab"
+              id={`variant-tab-${labels.indexOf(l)}`}
+              aria-selected={l === variant}
+              aria-controls="variant-panel"
+              onClick={() => pickVariant(l)}
+            >
+              {l}
+              <span className="muted small"> · {allPoints.filter((p) => p.variant === l).length} pts</span>
+            </button>
+          ))}
+          {labels.length >= 2 && (
+            <span className="tabs-extra">
+              <Link className="btn small" to={compareVariantsUrl(c.id, labels)}>
+                Compare variants
+              </Link>
+            </span>
+          )}
+        </div>
+      )}
+
+      <div id="variant-panel" role={variant != null ? "tabpanel" : undefined} aria-labelledby={variant != null ? `variant-tab-${labels.indexOf(variant)}` : undefined} className="stack">
+      <SummaryCards campaign={{ ...c, summary }} analysis={analysis} />
 
       {analysis?.conclusion && (
         <section className="card conclusion" aria-label="Conclusion">
-          <h2>Conclusion</h2>
+          <h2>Conclusion{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
           <p>{analysis.conclusion}</p>
-          {variants.length > 1 && <p className="muted small">Analysis above is for variant “{variants[0]}”; variants: {variants.join(", ")}.</p>}
         </section>
       )}
+      {variant != null && !analysis && c.summary.points_completed > 0 && <div className="banner warn">No analysis for variant “{variant}” yet.</div>}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
-      {!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={analysis} />}
+      {!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={fullAnalysis} />}
 
       {points.isPending ? (
         <Loading what="Loading points" />
       ) : points.isError ? (
         <ErrorState error={points.error} retry={() => points.refetch()} />
       ) : pts.length === 0 ? (
-        <Empty>No points yet.</Empty>
+        <Empty>{variant != null && allPoints.length ? `No points of variant “${variant}” yet.` : "No points yet."}</Empty>
       ) : (
         <>
           <div className="chart-grid">
@@ -151,22 +211,25 @@ export default function CampaignPage() {
               <KneeChart points={pts} tool={c.tool} analysis={analysis} />
             </section>
           </div>
-          {pts.some((p) => p.phase === "stability" && p.status === "completed") && (
-            <section className="card">
-              <StabilityChart points={pts} tool={c.tool} />
-            </section>
-          )}
+          <StabilityChart points={pts} tool={c.tool} />
           <section className="card flush" aria-label="Points">
-            <h2 className="pad">Points</h2>
+            <h2 className="pad">Points{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
             <PointsTable points={pts} tool={c.tool} />
           </section>
         </>
       )}
+      </div>
 
       <div className="two-col">
         <section className="card" aria-label="Environment">
           <h2>Environment</h2>
-          <FactsTable facts={c.environment} empty="No environment facts recorded." />
+          <FactsTable facts={c.environment} omit={envVariants ? ["variants"] : []} empty={envVariants ? "No facts besides the variants'." : "No environment facts recorded."} />
+          {envVariants && Object.keys(envVariants).length > 0 && (
+            <>
+              <h3>Under each variant</h3>
+              <VariantFactsTable variants={envVariants} labels={labels} selected={variant ?? undefined} />
+            </>
+          )}
         </section>
         <section className="card" aria-label="Target">
           <h2>Target (snapshot)</h2>

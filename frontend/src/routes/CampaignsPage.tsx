@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
 import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
 import CampaignTable from "../components/campaigns/CampaignTable";
+import ImportDialog from "../components/campaigns/ImportDialog";
 import { Empty, ErrorState, Loading } from "../components/common/States";
 
 const PAGE = 20;
@@ -21,6 +22,7 @@ export default function CampaignsPage() {
   const page = Math.max(1, Number(params.get("page")) || 1);
   // the compare selection lives in the URL (?c=1&c=2) and in local state, so a checkbox answers at once
   const urlSelected = params.getAll("c").join(",");
+  const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<number[]>(() => params.getAll("c").map(Number).filter(Number.isFinite));
   useEffect(() => setSelected(urlSelected ? urlSelected.split(",").map(Number).filter(Number.isFinite) : []), [urlSelected]);
   const queryKey = FILTER_KEYS.map((k) => params.get(k) ?? "").join("|") + `|${page}`;
@@ -68,6 +70,9 @@ export default function CampaignsPage() {
       <div className="page-head">
         <h1>Campaigns</h1>
         <div className="actions">
+          <button type="button" className="btn" onClick={() => setImporting(true)}>
+            Import…
+          </button>
           <Link to="/plans/new" className="btn primary">
             New plan
           </Link>
@@ -109,13 +114,18 @@ export default function CampaignsPage() {
             <Empty>No campaign matches these filters.</Empty>
           ) : (
             <Empty>
-              No campaigns yet. <Link to="/plans/new">Build a plan</Link> and launch it.
+              No campaigns yet. <Link to="/plans/new">Build a plan</Link> and launch it, or{" "}
+              <button type="button" className="btn link inline" onClick={() => setImporting(true)}>
+                import results
+              </button>{" "}
+              you already have.
             </Empty>
           )
         ) : (
           <CampaignTable items={list.data.items} selected={selected} onToggle={toggle} />
         )}
       </section>
+      {importing && <ImportDialog open onClose={() => setImporting(false)} onImported={(c) => navigate(`/campaigns/${c.id}`)} />}
       {total > PAGE && (
         <nav className="pager" aria-label="Pages">
           <button type="button" className="btn small" disabled={page <= 1} onClick={() => goPage(page - 1)}>

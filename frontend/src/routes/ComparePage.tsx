@@ -71,13 +71,16 @@ export default function ComparePage() {
               </thead>
               <tbody>
                 {cmp.data.campaigns.map((c, i) => {
+                  // the API's key for this column: "12", or "12@1 queue" for one variant of campaign 12
                   const key = cmp.data.selectors[i];
+                  const at = key.indexOf("@");
+                  const variant = at >= 0 ? key.slice(at + 1) : null;
                   return (
                     <tr key={key}>
                       <td>
                         <span className="swatch" style={{ background: colourAt(i) }} />
-                        <Link to={`/campaigns/${c.id}`}>
-                          #{key} {c.name}
+                        <Link to={variant != null ? `/campaigns/${c.id}?variant=${encodeURIComponent(variant)}` : `/campaigns/${c.id}`}>
+                          #{c.id} {c.name}
                         </Link>
                         {i === 0 && <span className="muted small"> reference</span>}
                       </td>
@@ -89,7 +92,7 @@ export default function ComparePage() {
                       <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>
                       <td className="row-actions">
                         {i > 0 && (
-                          <button type="button" className="btn small" onClick={() => setSelectors([key, ...selectors.filter((s) => s !== key)])}>
+                          <button type="button" className="btn small" onClick={() => setSelectors([selectors[i], ...selectors.filter((_, j) => j !== i)])}>
                             Make reference
                           </button>
                         )}
@@ -97,7 +100,7 @@ export default function ComparePage() {
                           type="button"
                           className="btn small"
                           disabled={selectors.length <= 2}
-                          onClick={() => setSelectors(selectors.filter((s) => s !== key))}
+                          onClick={() => setSelectors(selectors.filter((_, j) => j !== i))}
                           aria-label={`Remove #${key} from the comparison`}
                         >
                           Remove

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import { useLaunchCampaign } from "../api/campaigns";
 import { errorsOf, messagesFor, type FieldErrors } from "../api/errors";
 import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
-import { useTargets } from "../api/targets";
+import { useTargets, useTargetsOfKind } from "../api/targets";
 import { TOOLS, TOOL_KIND, type PhaseKind, type PlanBody, type Tool } from "../api/types";
 import Field, { FormErrors } from "../components/common/Field";
 import { ErrorState, Loading } from "../components/common/States";
@@ -11,6 +11,7 @@ import ParamsEditor from "../components/plan/ParamsEditor";
 import PhaseEditor from "../components/plan/PhaseEditor";
 import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
+import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
 import { blankDraft, blankPhase, draftFromPlan, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
 
@@ -75,10 +76,12 @@ export default function PlanEditorPage() {
 
 function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft }) {
   const navigate = useNavigate();
-  const targets = useTargets();
   const save = useSavePlan();
   const launch = useLaunchCampaign();
   const [d, setD] = useState<PlanDraft>(initial);
+  // the targets of the tool's kind (GET /targets?kind=); the full list only to name a loaded plan's other-kind target
+  const targets = useTargetsOfKind(TOOL_KIND[d.tool]);
+  const allTargets = useTargets();
   const [saveErrors, setSaveErrors] = useState<FieldErrors>({});
   const [savedJson, setSavedJson] = useState<string | null>(planId != null ? JSON.stringify(draftToBody(initial)) : null);
 
@@ -98,9 +101,9 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
   // a default target of the right kind once targets are known
   useEffect(() => {
     if (d.targetId || !targets.data) return;
-    const match = targets.data.find((t) => t.kind === TOOL_KIND[d.tool]);
+    const match = targets.data[0];
     if (match) setD((x) => ({ ...x, targetId: String(match.id) }));
-  }, [targets.data, d.targetId, d.tool]);
+  }, [targets.data, d.targetId]);
 
   const update = (patch: Partial<PlanDraft>) => {
     setSaveErrors({});
@@ -137,8 +140,9 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
   };
 
   const kind = TOOL_KIND[d.tool];
-  const sameKind = targets.data?.filter((t) => t.kind === kind) ?? [];
-  const otherKind = targets.data?.filter((t) => t.kind !== kind) ?? [];
+  const sameKind = targets.data ?? [];
+  // a stored plan may point at a target of another kind (or one deleted since): keep it visible so the API's message explains
+  const current = d.targetId && !sameKind.some((t) => String(t.id) === d.targetId) ? allTargets.data?.find((t) => String(t.id) === d.targetId) : undefined;
   const err = (p: string) => messagesFor(errors, p);
 
   return (
@@ -168,21 +172,18 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
                     ))}
                   </optgroup>
                 )}
-                {otherKind.length > 0 && (
-                  <optgroup label="other kinds">
-                    {otherKind.map((t) => (
-                      <option key={t.id} value={t.id}>
-                        {t.name} ({t.kind})
-                      </option>
-                    ))}
-                  </optgroup>
+                {current && (
+                  <option value={current.id}>
+                    {current.name} ({current.kind}: not a {kind} target)
+                  </option>
                 )}
+                {d.targetId && !current && !sameKind.some((t) => String(t.id) === d.targetId) && <option value={d.targetId}>target #{d.targetId}</option>}
               </select>
             </Field>
           </div>
           {targets.data && targets.data.length === 0 && (
             <p className="small">
-              No targets yet: <Link to="/targets">create one</Link> first.
+              No {kind} target yet: <Link to="/targets">create one</Link> first.
             </p>
           )}
         </section>
@@ -234,22 +235,11 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
               <input name="tags" value={d.tags} onChange={(e) => update({ tags: e.target.value })} />
             </Field>
           </div>
-          <div className="grid-3">
-            <div className="field checkbox">
-              <label>
-                <input type="checkbox" checked={d.mpstat} onChange={(e) => update({ mpstat: e.target.checked })} /> mpstat beside every point (per-CPU %soft)
-              </label>
-            </div>
-            <Field label="ping host" errors={err("monitors")} hint="empty = no ping monitor">
-              <input name="ping_host" value={d.pingHost} onChange={(e) => update({ pingHost: e.target.value })} />
-            </Field>
-            {d.variants.length > 0 && (
-              <div className="field">
-                <span className="label">Variants</span>
-                <span className="small">{d.variants.map((v) => (v as { label?: string }).label).join(", ")} (kept as loaded)</span>
-              </div>
-            )}
-          </div>
+          <MonitorsEditor mpstat={d.mpstat} ping={d.ping} pingHost={d.pingHost} errors={errors} onChange={(patch) => update(patch)} />
+        </section>
+
+        <section className="card">
+          <VariantsEditor variants={d.variants} errors={errors} onChange={(variants) => update({ variants })} />
         </section>
       </div>
 

@@ -11,6 +11,8 @@ export function queueMessage(c: Pick<CampaignOut, "status" | "agent" | "progress
 
 export default function ProgressBar({ campaign }: { campaign: CampaignOut }) {
   const { done, total, failed, elapsed_s, eta_s } = campaign.progress;
+  // points cancelled or skipped (cancel, ramp stop, crash); absent from older APIs
+  const cancelled = campaign.progress.cancelled ?? 0;
   const pct = total ? Math.min(100, (100 * done) / total) : 0;
   const queued = queueMessage(campaign);
   return (
@@ -29,6 +31,7 @@ export default function ProgressBar({ campaign }: { campaign: CampaignOut }) {
       <div className="progress-meta">
         <span data-testid="progress-count">
           <strong>{done}</strong> / {total} points{failed ? <span className="error-text"> · {failed} failed</span> : null}
+          {cancelled ? <span className="muted" data-testid="progress-cancelled"> · {cancelled} cancelled or skipped</span> : null}
         </span>
         {queued ? (
           <span className="queue" data-testid="queue">

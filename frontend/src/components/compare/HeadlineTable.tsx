@@ -41,7 +41,11 @@ export default function HeadlineTable({ data }: { data: Comparison }) {
                       {fmtValue(Math.abs(d.abs), h.unit, tool)} · {fmtSignedPct(d.pct)}
                     </div>
                   )}
-                  {i > 0 && verdict && <span className={`verdict ${verdict}`}>{verdict}</span>}
+                  {i > 0 && verdict && (
+                    <span className={`verdict ${verdict}`} title={h.basis?.[k] ?? undefined} data-testid="verdict">
+                      {verdict}
+                    </span>
+                  )}
                 </td>
               );
             })}

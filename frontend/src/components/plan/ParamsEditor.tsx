@@ -1,6 +1,6 @@
 import type { Tool } from "../../api/types";
 import { messagesFor, type FieldErrors } from "../../api/errors";
-import { useProfiles } from "../../api/profiles";
+import { BUILTIN_PROFILE, profileNames, useProfiles } from "../../api/profiles";
 import Field from "../common/Field";
 
 const QTYPES = ["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"];
@@ -24,6 +24,16 @@ export default function ParamsEditor({
       <input name={`params-${k}`} value={String(params[k] ?? "")} onChange={(e) => onChange(k, e.target.value)} inputMode={inputMode} />
     </Field>
   );
+  // a stored plan may name a profile deleted since: keep it selectable so the API's message explains
+  const current = String(params.profile ?? "");
+  const names = profileNames(profiles.data);
+  const profileOptions = current && !names.includes(current) ? [...names, current] : names;
+  const optionLabel = (n: string) => {
+    if (n === BUILTIN_PROFILE) return `${n} (built-in)`;
+    const p = profiles.data?.find((x) => x.name === n);
+    if (!p) return profiles.data ? `${n} (not uploaded)` : n;
+    return p.summary ? `${n} — ${p.summary.length > 60 ? `${p.summary.slice(0, 59)}…` : p.summary}` : n;
+  };
   const general = messagesFor(errors, "params", { exact: true });
   return (
     <div className="params">
@@ -68,17 +78,15 @@ export default function ParamsEditor({
       )}
       {tool === "devsim" && (
         <div className="grid-3">
-          <Field label="Device profile" errors={err("profile")} hint="uploaded profiles, or the built-in singlelight">
-            <input name="params-profile" list="devsim-profiles" value={String(params.profile ?? "")} onChange={(e) => onChange("profile", e.target.value)} />
+          <Field label="Device profile" errors={err("profile")} hint={profiles.isError ? "uploaded profiles unavailable" : "built-in singlelight or an uploaded one (Profiles page)"}>
+            <select name="params-profile" value={String(params.profile ?? BUILTIN_PROFILE)} onChange={(e) => onChange("profile", e.target.value)}>
+              {profileOptions.map((n) => (
+                <option key={n} value={n}>
+                  {optionLabel(n)}
+                </option>
+              ))}
+            </select>
           </Field>
-          <datalist id="devsim-profiles">
-            {(profiles.data ?? []).map((p) => (
-              <option key={p.id} value={p.name}>
-                {p.summary}
-              </option>
-            ))}
-            {!profiles.data?.some((p) => p.name === "singlelight") && <option value="singlelight" />}
-          </datalist>
           {text("start_id", "First device id", undefined, "numeric")}
           {text("ramp_per_s", "Logins per second", undefined, "numeric")}
           {text("login_timeout_s", "Login timeout (s)")}

@@ -30,8 +30,79 @@ export interface PlanDraft {
   repeat: string;
   tags: string;
   mpstat: boolean;
-  pingHost: string; // "" = no ping monitor
-  variants: unknown[]; // kept as loaded; not edited here
+  ping: boolean;
+  pingHost: string;
+  variants: VariantDraft[];
+}
+
+// --- variants: settings applied by the lab's registered actions (never a free-text action name) ---
+
+export interface LabAction {
+  name: string;
+  type: "int" | "bool";
+  label: string;
+  description: string;
+}
+
+/** The registered lab actions a variant may set (backend/kneeboard/lab/actions.py). */
+export const LAB_ACTIONS: LabAction[] = [
+  { name: "lab.veth_queues", type: "int", label: "veth queues", description: "queue count on both ends of the lab's veth (1 … CPU count)" },
+  { name: "lab.rps", type: "bool", label: "RPS", description: "receive packet steering over all CPUs on the lab side" },
+  { name: "lab.gro", type: "bool", label: "GRO", description: "GRO with UDP GRO forwarding on both ends" },
+  { name: "lab.threaded_napi", type: "bool", label: "threaded NAPI", description: "threaded NAPI on both ends" },
+];
+
+export const actionOf = (name: string): LabAction | undefined => LAB_ACTIONS.find((a) => a.name === name);
+
+export interface SettingDraft {
+  key: string;
+  action: string; // one of LAB_ACTIONS (or a name a loaded plan already had)
+  value: string; // an integer as typed, or "on" / "off"
+}
+
+export interface VariantDraft {
+  key: string;
+  label: string;
+  settings: SettingDraft[];
+}
+
+export function blankSetting(action: string = LAB_ACTIONS[0].name): SettingDraft {
+  return { key: newKey(), action, value: actionOf(action)?.type === "bool" ? "on" : "1" };
+}
+
+/** A new variant row: the next veth queue count (1 queue, 2 queues, …), the single- vs multi-queue comparison. */
+export function blankVariant(existing: VariantDraft[] = []): VariantDraft {
+  const n = existing.length + 1;
+  return { key: newKey(), label: n === 1 ? "1 queue" : `${n} queues`, settings: [{ ...blankSetting("lab.veth_queues"), value: String(n) }] };
+}
+
+/** The next action a variant could add (null when it already sets them all). */
+export function nextAction(v: VariantDraft): string | null {
+  return LAB_ACTIONS.find((a) => !v.settings.some((s) => s.action === a.name))?.name ?? null;
+}
+
+function settingValueToApi(s: SettingDraft): unknown {
+  const a = actionOf(s.action);
+  if (a?.type === "bool") return s.value === "on" || s.value === "true";
+  return num(s.value) ?? s.value;
+}
+
+function settingValueFromApi(action: string, v: unknown): string {
+  if (actionOf(action)?.type === "bool" || typeof v === "boolean") return v === true || v === "on" || v === 1 || v === "true" ? "on" : "off";
+  return v == null ? "" : String(v);
+}
+
+export function variantToApi(v: VariantDraft): { label: string; set: Record<string, unknown> } {
+  return { label: v.label.trim(), set: Object.fromEntries(v.settings.map((s) => [s.action, settingValueToApi(s)])) };
+}
+
+export function variantFromApi(v: unknown): VariantDraft {
+  const o = (v ?? {}) as { label?: unknown; set?: Record<string, unknown> };
+  return {
+    key: newKey(),
+    label: o.label == null ? "" : String(o.label),
+    settings: Object.entries(o.set ?? {}).map(([action, value]) => ({ key: newKey(), action, value: settingValueFromApi(action, value) })),
+  };
 }
 
 export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp"];
@@ -109,6 +180,7 @@ export function blankDraft(tool: Tool = "dnsperf"): PlanDraft {
     repeat: "1",
     tags: "",
     mpstat: false,
+    ping: false,
     pingHost: "",
     variants: [],
   };
@@ -139,8 +211,9 @@ export function draftFromPlan(plan: Record<string, unknown>): PlanDraft {
     repeat: str(plan.repeat ?? 1),
     tags: Array.isArray(plan.tags) ? (plan.tags as string[]).join(", ") : "",
     mpstat: monitors.some((m) => m.kind === "mpstat"),
+    ping: monitors.some((m) => m.kind === "ping"),
     pingHost: monitors.find((m) => m.kind === "ping")?.host ?? "",
-    variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]) : [],
+    variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]).map(variantFromApi) : [],
   };
 }
 
@@ -228,7 +301,8 @@ function paramsToApi(tool: Tool, params: Record<string, string | boolean>): Reco
 export function draftToBody(d: PlanDraft): PlanBody {
   const monitors: Record<string, unknown>[] = [];
   if (d.mpstat) monitors.push({ kind: "mpstat" });
-  if (d.pingHost.trim()) monitors.push({ kind: "ping", host: d.pingHost.trim() });
+  // ping with an empty host is sent as is: the API's 422 names the host field
+  if (d.ping) monitors.push({ kind: "ping", host: d.pingHost.trim() });
   const body: Record<string, unknown> = {
     name: d.name,
     tool: d.tool,
@@ -240,7 +314,7 @@ export function draftToBody(d: PlanDraft): PlanBody {
     tags: d.tags.split(/[\s,]+/).filter(Boolean),
     monitors,
   };
-  if (d.variants.length) body.variants = d.variants;
+  if (d.variants.length) body.variants = d.variants.map(variantToApi);
   return dropUndefined(body) as unknown as PlanBody;
 }
 
