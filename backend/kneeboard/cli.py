@@ -8,7 +8,6 @@ import os
 import signal
 import sys
 import threading
-from pathlib import Path
 
 from kneeboard.stack import ROOT
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import redis
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel
 from sqlalchemy import text
-from sqlalchemy.orm import Session
 
 from kneeboard import __version__
 from kneeboard.agents.service import list_agents
 from kneeboard.config import get_settings
-from kneeboard.deps import get_session
+from kneeboard.deps import SessionDep
 from kneeboard.lab.namespace import status as lab_status
 
 router = APIRouter(tags=["health"])
@@ -28,7 +27,7 @@ class Health(BaseModel):
 
 
 @router.get("/health", response_model=Health)
-def health(session: Session = Depends(get_session)):
+def health(session: SessionDep):
     """Version, database and broker state, and the agents alive."""
     try:
         session.execute(text("SELECT 1"))

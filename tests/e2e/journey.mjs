@@ -6,7 +6,7 @@
 // Saves a 1280×800 screenshot of each page to docs/screenshots/. Exits non-zero on failure
 // and closes with "N passed, M failed".
 import { createRequire } from "node:module";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,6 +88,51 @@ async function waitStatus(page, statuses, timeout = RUN_TIMEOUT) {
 /** Fill a phase's field by its input name. */
 const phaseInput = (page, i, field) => page.locator(`[data-testid="phase-${i}"] [name="phase-${i}-${field}"]`);
 
+/** A file for an <input type=file>, from memory. */
+const upload = (name, text, mimeType = "text/plain") => ({ name, mimeType, buffer: Buffer.from(text) });
+
+/** Open the Import dialog on the campaigns page, choose the files and submit. */
+async function importThroughUi(page, files, name) {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Import…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import results" });
+  await dialog.waitFor();
+  await dialog.locator('input[type="file"][name="file"]').setInputFiles(files);
+  if (name) await dialog.getByLabel("Name").fill(name);
+  return dialog;
+}
+
+/** A Kneeboard export turned into a two-variant campaign (the lab is not needed to look at variants). */
+function variantExport(exported) {
+  const doc = structuredClone(exported);
+  const labels = ["1 queue", "4 queues"];
+  doc.campaign.name = `e2e variants ${stamp}`;
+  doc.campaign.plan.variants = [
+    { label: labels[0], set: { "lab.veth_queues": 1 } },
+    { label: labels[1], set: { "lab.veth_queues": 2 } },
+  ];
+  doc.campaign.environment = {
+    kernel: "e2e",
+    variants: Object.fromEntries(labels.map((l, i) => [l, { "cpu.count": "2", "setting.lab.veth_queues": String(i + 1) }])),
+  };
+  let seq = 0;
+  doc.points = labels.flatMap((label, i) =>
+    exported.points.map((p) => {
+      const q = structuredClone(p);
+      q.variant = label;
+      q.seq = seq++;
+      // the second variant scales further before it saturates
+      if (i === 1 && q.metrics.achieved_rate != null) q.metrics.achieved_rate = Math.min(q.metrics.achieved_rate * 1.5, q.offered_rate ?? Infinity);
+      return q;
+    }),
+  );
+  return doc;
+}
+
+const SEED_CSV = join(root, "tests", "unit", "data", "seed000.csv");
+const PROFILE_JSON = join(root, "simulator", "internal", "profile", "singlelight.json");
+const imported = [];
+
 const targetName = `e2e-dns-${stamp}`;
 const planName = `e2e plan ${stamp}`;
 let targetId = null;
@@ -100,6 +145,157 @@ try {
   await step("the home page loads", async () => {
     await page.goto("/");
     await page.getByRole("heading", { name: "Campaigns" }).waitFor();
+  });
+
+  await step("import: a malformed file is named beside the file input", async () => {
+    const csv = "Test_Type,Concurrency,Target_QPS,Actual_QPS,Avg_Latency_ms,StdDev_ms\nScalability,1,2500,abc,0.4,\n";
+    const dialog = await importThroughUi(page, [upload("broken.csv", csv, "text/csv")]);
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    const err = dialog.locator(".field.invalid", { has: page.locator('input[name="file"]') }).locator(".field-errors");
+    await err.waitFor();
+    const text = await err.innerText();
+    assert(/broken\.csv: line 2, column \d+/.test(text), `the error names file, line and column: ${text}`);
+  });
+
+  await step("import: the seed CSV becomes an analysed campaign", async () => {
+    const dialog = await importThroughUi(page, [upload("seed000.csv", readFileSync(SEED_CSV, "utf8"), "text/csv")], `e2e seed ${stamp}`);
+    await shot(page, "import-form");
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    imported.push(Number(page.url().match(/campaigns\/(\d+)/)[1]));
+    await page.locator('.campaign-page[data-status="completed"]').waitFor();
+    const source = await page.locator('[data-testid="campaign-source"]').innerText();
+    assert(/seed000\.csv \(seed CSV\)/.test(source), `source shown: ${source}`);
+  });
+
+  await step("report: knee marker, SLA zones and the USL curve render", async () => {
+    const knee = page.locator('figure[aria-label^="Knee"]');
+    const scal = page.locator('figure[aria-label^="Scalability"]');
+    await knee.locator("svg.recharts-surface[role=application]").waitFor();
+    await scal.locator("svg.recharts-surface[role=application]").waitFor();
+    // the knee is near 11,000 offered qps; the ceiling near 16,800; USL peak near 16,300 at N ≈ 26
+    const kneeCard = await page.locator('[data-testid="card-knee"]').innerText();
+    assert(/1[01],\d{3} qps/.test(kneeCard), `knee card: ${kneeCard}`);
+    assert(/16,[78]\d\d qps/.test(await page.locator('[data-testid="card-max-rate"]').innerText()), "ceiling ≈ 16,800 qps");
+    const usl = await page.locator(".stat-card", { hasText: "USL peak" }).innerText();
+    assert(/N\* ≈ 2[5-7]/.test(usl) && /16,[0-5]\d\d qps/.test(usl), `USL peak card: ${usl}`);
+    assert((await knee.locator(".recharts-reference-dot").count()) === 1, "one knee marker");
+    const zones = await knee.locator(".recharts-reference-area").count();
+    assert(zones === 3, `three SLA zone bands (found ${zones})`);
+    for (const z of ["green", "yellow", "red"]) assert((await knee.getByText(z, { exact: true }).count()) === 1, `zone label ${z}`);
+    assert(/knee at 11,\d{3} qps offered/.test(await knee.locator(".chart-note").innerText()), "knee note in offered load");
+    const uslPath = scal.locator('.recharts-line path.recharts-curve[stroke="#7c3aed"]');
+    assert((await uslPath.count()) === 1, "USL curve drawn");
+    assert(((await uslPath.getAttribute("d")) ?? "").length > 200, "USL curve has many segments");
+    assert((await scal.locator(".recharts-line-dots circle").count()) >= 16, "scalability points drawn");
+    // the conclusion just below the top bar, the two charts under it; no tooltip from the last click
+    await page.mouse.move(1, 799);
+    await page.evaluate(() => {
+      const top = document.querySelector('[aria-label="Conclusion"]').getBoundingClientRect().top;
+      const bar = document.querySelector(".topbar").getBoundingClientRect().height;
+      window.scrollTo(0, window.scrollY + top - bar - 12);
+    });
+    await page.waitForTimeout(300);
+    await shot(page, "report-analysis");
+  });
+
+  await step("import: a JSON export of it, then compare the two with verdicts", async () => {
+    const exported = await api(`/campaigns/${imported[0]}/export.json`);
+    const dialog = await importThroughUi(page, [upload(`seed-${stamp}.json`, JSON.stringify(exported), "application/json")], `e2e seed again ${stamp}`);
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    imported.push(Number(page.url().match(/campaigns\/(\d+)/)[1]));
+    assert(/Kneeboard JSON/.test(await page.locator('[data-testid="campaign-source"]').innerText()), "JSON source shown");
+    await page.goto(`/compare?c=${imported[0]}&c=${imported[1]}`);
+    const headline = page.locator('[data-testid="headline"]');
+    await headline.waitFor();
+    await page.locator("svg.recharts-surface").first().waitFor();
+    const verdicts = await headline.locator('[data-testid="verdict"]').allInnerTexts();
+    assert(verdicts.length >= 1, `verdicts shown (${verdicts.join(", ")})`);
+    assert(verdicts.every((v) => v === "indistinguishable"), `the same results compare as indistinguishable: ${verdicts.join(", ")}`);
+    await page.mouse.move(1, 799);
+    await page.waitForTimeout(300);
+    await shot(page, "compare-verdicts");
+  });
+
+  await step("variants: tabs in the report, facts per variant, compare variants", async () => {
+    const exported = await api(`/campaigns/${imported[0]}/export.json`);
+    const dialog = await importThroughUi(page, [upload(`variants-${stamp}.json`, JSON.stringify(variantExport(exported)), "application/json")]);
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    const id = Number(page.url().match(/campaigns\/(\d+)/)[1]);
+    imported.push(id);
+    const tabs = page.getByRole("tablist", { name: "Variants" });
+    await tabs.waitFor();
+    assert((await tabs.getByRole("tab").count()) === 2, "a tab per variant");
+    const max1 = await page.locator('[data-testid="card-max-rate"] .stat-value').innerText();
+    await tabs.getByRole("tab", { name: /4 queues/ }).click();
+    await page.waitForURL(/variant=4(\+|%20)queues/);
+    await tabs.locator('[role="tab"][aria-selected="true"]', { hasText: "4 queues" }).waitFor();
+    // the cards follow the variant (the second one scales further)
+    await page.locator('[data-testid="card-max-rate"] .stat-value', { hasNotText: max1 }).waitFor({ timeout: 5000 });
+    const facts = page.locator('[data-testid="variant-facts"]');
+    assert(/setting\.lab\.veth_queues/.test(await facts.innerText()), "facts per variant");
+    await page.getByRole("link", { name: "Compare variants" }).click();
+    await page.waitForURL(/\/compare\?c=/);
+    const sels = new URL(page.url()).searchParams.getAll("c");
+    assert(sels.join("|") === `${id}@1 queue|${id}@4 queues`, `variant selectors: ${sels.join("|")}`);
+    const headline = page.locator('[data-testid="headline"]');
+    await headline.waitFor();
+    assert(/#\d+@4 queues/.test(await headline.textContent()), "columns keyed by selector");
+    assert((await page.getByRole("link", { name: /· 4 queues/ }).count()) === 1, "names carry the variant label");
+    assert((await headline.locator('[data-testid="verdict"]', { hasText: "better" }).count()) >= 1, "the faster variant is better");
+  });
+
+  await step("profiles: devsim's message beside the document, upload, offered in the plan editor, delete", async () => {
+    await page.goto("/profiles");
+    await page.getByRole("heading", { name: "Device profiles" }).waitFor();
+    assert((await page.getByText("singlelight", { exact: true }).count()) >= 1, "the built-in profile is mentioned");
+    const form = page.getByRole("form", { name: "Upload profile" });
+    const name = `e2e-${stamp}`;
+    await form.getByLabel("Name").fill(name);
+    await form.getByLabel("Profile document (JSON)").fill('{"foo": 1}');
+    await form.getByRole("button", { name: "Upload profile" }).click();
+    const err = form.locator(".field.invalid", { has: page.getByLabel("Profile document (JSON)") }).locator(".field-errors");
+    await err.waitFor();
+    const msg = await err.innerText();
+    if (/not built on this host/.test(msg)) {
+      console.log("  (devsim is not built here: upload not tried)");
+      await shot(page, "profiles");
+      return;
+    }
+    assert(/foo/.test(msg), `devsim names the unknown field: ${msg}`);
+    await form.locator('input[type="file"]').setInputFiles([upload("lamp.json", readFileSync(PROFILE_JSON, "utf8"), "application/json")]);
+    await form.getByLabel("Name").fill(name);
+    await form.getByRole("button", { name: "Upload profile" }).click();
+    await page.locator('[data-testid="profiles-table"]').getByText(name, { exact: true }).waitFor();
+    await shot(page, "profiles");
+    await page.goto("/plans/new");
+    await page.locator('[data-template-id="devices-seed004"]').getByRole("button", { name: "Use this template" }).click();
+    const options = await page.locator('select[name="params-profile"] option').allInnerTexts();
+    assert(options[0].startsWith("singlelight") && options.some((o) => o.startsWith(name)), `profile choices: ${options.join(" | ")}`);
+    await page.goto("/profiles");
+    await page.getByRole("button", { name: `Delete profile ${name}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete profile" }).click();
+    await page.locator('[data-testid="profiles-table"]').getByText(name, { exact: true }).waitFor({ state: "detached" });
+  });
+
+  await step("plan editor: variants and monitors from a template, checked beside their fields", async () => {
+    await page.goto("/plans/new");
+    await page.locator('[data-template-id="nic-queues-iperf3"]').getByRole("button", { name: "Use this template" }).click();
+    await page.locator('[data-testid="variant-0"]').waitFor();
+    const rows = await page.locator(".variant-row").count();
+    assert(rows >= 2, `variant rows loaded (${rows})`);
+    assert(await page.locator('input[name="monitor-mpstat"]').isChecked(), "mpstat ticked");
+    assert(await page.locator('input[name="monitor-ping"]').isChecked(), "ping ticked");
+    // the action is chosen from a list, never typed
+    assert((await page.locator('[data-testid="variant-0"] select[name="variant-0-action-0"]').count()) === 1, "action is a select");
+    await page.locator('[name="variant-0-value-0"]').fill("999");
+    const err = page.locator('[data-testid="variant-0"] .field-errors');
+    await err.waitFor();
+    assert(/out of range/.test(await err.innerText()), "queue count out of range named beside the variant");
+    await page.locator('input[name="ping_host"]').fill("");
+    await page.locator('.field.invalid input[name="ping_host"]').waitFor();
   });
 
   await step("targets: a 422 shows beside the field", async () => {
@@ -284,7 +480,7 @@ try {
   });
 
   await step("deep links work on reload", async () => {
-    for (const path of [`/campaigns/${campaigns[0]}`, `/plans/${planId}`, "/targets", `/compare?c=${campaigns[0]}&c=${campaigns[1]}`]) {
+    for (const path of [`/campaigns/${campaigns[0]}`, `/plans/${planId}`, "/targets", "/profiles", `/compare?c=${campaigns[0]}&c=${campaigns[1]}`]) {
       const res = await page.goto(path);
       assert(res.ok(), `${path} → HTTP ${res.status()}`);
       await page.locator(".topbar").waitFor();
@@ -300,6 +496,6 @@ try {
   rmSync(userDataRoot, { recursive: true, force: true });
 }
 
-console.log(`\ncampaigns: ${campaigns.join(", ")}; screenshots in ${SHOTS}`);
+console.log(`\ncampaigns: ${campaigns.join(", ")}; imported: ${imported.join(", ")}; screenshots in ${SHOTS}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

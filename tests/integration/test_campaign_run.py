@@ -78,6 +78,8 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     assert campaign["environment"].get("kernel") or campaign["environment"] == {}
     points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
     assert [p["phase"] for p in points] == ["baseline"] + ["scalability"] * 4 + ["saturation"] * 3 + ["stability"]
+    deviations = [abs(p["metrics"]["achieved_rate"] - p["offered_rate"]) / p["offered_rate"] for p in points if p["metrics"]]
+    print(f"\nfigures: 9 points, largest |achieved - offered| / offered = {max(deviations):.4%}, took {campaign['progress']['elapsed_s']:.1f} s")
     for point in points:
         assert point["status"] == "completed", point
         metrics = point["metrics"]
@@ -149,6 +151,7 @@ def test_cancel_mid_point_kills_dnsperf_and_keeps_finished_points(stack, dns_tar
     while dnsperf_pids() - before and time.monotonic() - asked < 5:
         time.sleep(0.05)
     gone_after = time.monotonic() - asked
+    print(f"\nfigures: dnsperf gone {gone_after:.2f} s after the cancel request")
     assert not dnsperf_pids() - before, "dnsperf still running after cancel"
     assert gone_after < 2.0, f"dnsperf took {gone_after:.2f} s to go"
     campaign = wait_status(stack.api, campaign_id, {"cancelled"}, timeout_s=15)

@@ -40,6 +40,8 @@ def test_iperf3_udp_under_two_queue_variants_with_monitors(stack, lab):
     campaign, points = run(stack, plan)
     assert campaign["status"] == "completed", [p["error"] for p in points]
     assert [p["variant"] for p in points] == ["1 queue", "2 queues"]
+    for p in points:
+        print(f"\nfigures: iperf3 UDP -P 4 400 Mbit/s, {p['variant']}: {p['metrics']['throughput_bps'] / 1e6:.0f} Mbit/s, loss {p['metrics']['loss_pct']:.3f} %")
     for point in points:
         m = point["metrics"]
         assert point["status"] == "completed" and m["throughput_bps"] > 50e6 and m["loss_pct"] is not None
@@ -78,6 +80,8 @@ def test_wrk_sweep_and_ramp_under_gro_variants(stack, lab):
     campaign, points = run(stack, plan)
     assert campaign["status"] == "completed", [p["error"] for p in points]
     assert len(points) == 2 * (2 + 3)
+    for p in points:
+        print(f"\nfigures: wrk {p['variant']} c={p['concurrency']}: {p['metrics']['achieved_rate']:.0f} req/s, p99 {p['metrics']['latency_p99_ms']:.2f} ms")
     for point in points:
         assert point["status"] == "completed", point["error"]
         m = point["metrics"]

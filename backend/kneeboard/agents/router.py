@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
-from sqlalchemy.orm import Session
+from fastapi import APIRouter
 
 from kneeboard.agents import service
 from kneeboard.agents.schemas import AgentOut
-from kneeboard.deps import get_session
+from kneeboard.deps import SessionDep
 
 router = APIRouter(prefix="/agents", tags=["agents"])
 
 
 @router.get("", response_model=list[AgentOut])
-def list_agents(session: Session = Depends(get_session)):
+def list_agents(session: SessionDep):
     """Agents with their tools, versions and last heartbeat."""
     return service.list_agents(session=session)

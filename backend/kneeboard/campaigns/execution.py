@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ from kneeboard.tools.base import PointResult, PointSpec, ToolInputError, derive
 from kneeboard.tools.registry import adapter
 
 _PLAN = TypeAdapter(PlanBody)
+log = logging.getLogger(__name__)
 CANCEL_POLL_S = 0.5
 
 
@@ -38,6 +40,8 @@ class _CancelWatch:
             with session_scope() as session:
                 status = session.scalar(select(Campaign.status).where(Campaign.id == self.campaign_id))
             self.cancelled = status in {"cancelling", "cancelled"}
+            if self.cancelled:
+                log.info("campaign %s: cancel seen", self.campaign_id)
         return self.cancelled
 
     def sleep(self, seconds: float) -> bool:

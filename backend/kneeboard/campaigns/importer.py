@@ -9,7 +9,7 @@ import shlex
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis import ImportFormatError, parse_seed_csv

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from fastapi import APIRouter, Depends, File, Form, Query, Response, UploadFile
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
-from sqlalchemy.orm import Session
 
 from kneeboard.campaigns import export, importer, live, service
 from kneeboard.campaigns.importer import ImportFile
@@ -17,13 +16,13 @@ from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.schemas import CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
 from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
 from kneeboard.db import session_scope
-from kneeboard.deps import get_session
+from kneeboard.deps import SessionDep
 
 router = APIRouter(tags=["campaigns"])
 
 
 @router.post("/campaigns", response_model=CampaignOut, status_code=202)
-def launch(body: CampaignCreate, session: Session = Depends(get_session)):
+def launch(session: SessionDep, body: CampaignCreate):
     """Launch a plan: a queued campaign, enqueued on its agent."""
     from kneeboard.worker.tasks import enqueue
 
@@ -35,10 +34,10 @@ def launch(body: CampaignCreate, session: Session = Depends(get_session)):
 
 @router.post("/campaigns/import", response_model=CampaignOut, status_code=201)
 async def import_campaign(
+    session: SessionDep,
     file: list[UploadFile] = File(..., description="seed CSV, Kneeboard JSON export, or raw dnsperf outputs (one per point)"),
     name: str | None = Form(default=None, max_length=200),
     target_id: int | None = Form(default=None, ge=1),
-    session: Session = Depends(get_session),
 ):
     """A finished, analysed campaign from results people already have; nothing is stored when a file is malformed."""
     uploads = []
@@ -61,6 +60,7 @@ async def import_campaign(
 
 @router.get("/campaigns", response_model=CampaignPage)
 def list_campaigns(
+    session: SessionDep,
     status: str | None = None,
     target_id: int | None = None,
     tool: str | None = None,
@@ -68,7 +68,6 @@ def list_campaigns(
     q: str | None = Query(default=None, max_length=200),
     limit: int = Query(default=20, ge=1, le=200),
     offset: int = Query(default=0, ge=0),
-    session: Session = Depends(get_session),
 ):
     """Campaign history, newest first."""
     rows, total = service.list_campaigns(
@@ -78,21 +77,21 @@ def list_campaigns(
 
 
 @router.get("/campaigns/{campaign_id}", response_model=CampaignOut)
-def get_campaign(campaign_id: int, session: Session = Depends(get_session)):
+def get_campaign(session: SessionDep, campaign_id: int):
     """Status, progress, summary, environment and analysis (computed on demand for older campaigns)."""
     campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session))
     return service.describe(campaign, session=session)
 
 
 @router.post("/campaigns/{campaign_id}/analysis", response_model=CampaignOut)
-def reanalyse(campaign_id: int, body: Thresholds, session: Session = Depends(get_session)):
+def reanalyse(session: SessionDep, campaign_id: int, body: Thresholds):
     """Recompute the analysis with the user's thresholds (knee rule, SLA zone latencies) and keep it."""
     campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session), body)
     return service.describe(campaign, session=session)
 
 
 @router.post("/campaigns/{campaign_id}/cancel", response_model=CampaignOut)
-def cancel(campaign_id: int, session: Session = Depends(get_session)):
+def cancel(session: SessionDep, campaign_id: int):
     """Stop a campaign; finished points stay."""
     campaign = service.cancel(campaign_id, session=session)
     session.commit()
@@ -101,30 +100,30 @@ def cancel(campaign_id: int, session: Session = Depends(get_session)):
 
 
 @router.get("/campaigns/{campaign_id}/points", response_model=list[PointOut])
-def list_points(campaign_id: int, session: Session = Depends(get_session)):
+def list_points(session: SessionDep, campaign_id: int):
     """Every point's parameters, metrics and status."""
     return service.list_points(campaign_id, session=session)
 
 
 @router.get("/points/{point_id}", response_model=PointEvidence)
-def get_point(point_id: int, session: Session = Depends(get_session)):
+def get_point(session: SessionDep, point_id: int):
     """One point with its evidence."""
     return service.get_point(point_id, session=session)
 
 
 @router.get("/points/{point_id}/samples", response_model=SampleSeries)
 def point_samples(
+    session: SessionDep,
     point_id: int,
     series: str | None = Query(default=None, max_length=60),
     max_points: int = Query(default=2000, ge=10, le=20000),
-    session: Session = Depends(get_session),
 ):
     """A point's interval series, downsampled to at most max_points per series."""
     return service.point_samples(point_id, series=series, max_points=max_points, session=session)
 
 
 @router.get("/campaigns/{campaign_id}/export.csv")
-def export_csv(campaign_id: int, session: Session = Depends(get_session)):
+def export_csv(session: SessionDep, campaign_id: int):
     """Points as CSV."""
     campaign = service.get_campaign(campaign_id, session=session)
     headers = {"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.csv"'}
@@ -132,7 +131,7 @@ def export_csv(campaign_id: int, session: Session = Depends(get_session)):
 
 
 @router.get("/campaigns/{campaign_id}/export.json")
-def export_json(campaign_id: int, session: Session = Depends(get_session)):
+def export_json(session: SessionDep, campaign_id: int):
     """The whole campaign as JSON (importable)."""
     campaign = service.get_campaign(campaign_id, session=session)
     headers = {"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.json"'}

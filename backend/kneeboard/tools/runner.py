@@ -7,12 +7,14 @@ import shutil
 import signal
 import subprocess
 import threading
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+log = logging.getLogger(__name__)
 POLL_S = 0.2
 TERM_WAIT_S = 1.0
 
@@ -131,7 +133,9 @@ def run(
         elif time.monotonic() > deadline:
             outcome.timed_out = True
         if outcome.cancelled or outcome.timed_out:
+            asked = time.monotonic()
             stop_group(proc, stop_signal)
+            log.info("%s stopped (%s) in %.2f s", argv[0], "cancel" if outcome.cancelled else "timeout", time.monotonic() - asked)
             break
         time.sleep(POLL_S)
     proc.wait()

@@ -9,7 +9,7 @@ import shutil
 from typing import Any
 
 from kneeboard.tools import units
-from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
+from kneeboard.tools.base import PointResult, PointSpec, ToolInputError
 
 PARSER_VERSION = "1"
 STOP_SIGNAL = signal.SIGINT  # on SIGTERM wrk prints nothing; SIGINT still prints the report

@@ -24,7 +24,11 @@ export function useCreateProfile() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (body: ProfileCreate) => unwrap(await api.POST("/api/v1/profiles", { body })) as Profile,
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.profiles }),
+    onSuccess: (p) => {
+      // the answer is the truth: an immediate refetch may still read the list from before the commit
+      qc.setQueryData<Profile[]>(keys.profiles, (list) => (list ? [...list.filter((x) => x.id !== p.id), p] : list));
+      qc.invalidateQueries({ queryKey: keys.profiles, refetchType: "none" });
+    },
   });
 }
 
@@ -33,8 +37,12 @@ export function useDeleteProfile() {
   return useMutation({
     mutationFn: async (id: number) => {
       unwrap(await api.DELETE("/api/v1/profiles/{profile_id}", { params: { path: { profile_id: id } } }));
+      return id;
     },
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.profiles }),
+    onSuccess: (id) => {
+      qc.setQueryData<Profile[]>(keys.profiles, (list) => list?.filter((x) => x.id !== id));
+      qc.invalidateQueries({ queryKey: keys.profiles, refetchType: "none" });
+    },
   });
 }
 

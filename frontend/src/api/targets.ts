@@ -23,7 +23,10 @@ export function useCreateTarget() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (body: TargetCreate) => unwrap(await api.POST("/api/v1/targets", { body })) as Target,
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+    onSuccess: (t) => {
+      qc.setQueryData<Target[]>(keys.targets, (list) => (list ? [...list.filter((x) => x.id !== t.id), t] : list));
+      qc.invalidateQueries({ queryKey: keys.targets, refetchType: "none" });
+    },
   });
 }
 
@@ -32,7 +35,10 @@ export function useUpdateTarget() {
   return useMutation({
     mutationFn: async ({ id, body }: { id: number; body: TargetUpdate }) =>
       unwrap(await api.PATCH("/api/v1/targets/{target_id}", { params: { path: { target_id: id } }, body })) as Target,
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+    onSuccess: (t) => {
+      qc.setQueryData<Target[]>(keys.targets, (list) => list?.map((x) => (x.id === t.id ? t : x)));
+      qc.invalidateQueries({ queryKey: keys.targets, refetchType: "none" });
+    },
   });
 }
 
@@ -41,7 +47,12 @@ export function useDeleteTarget() {
   return useMutation({
     mutationFn: async (id: number) => {
       unwrap(await api.DELETE("/api/v1/targets/{target_id}", { params: { path: { target_id: id } } }));
+      return id;
     },
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.targets }),
+    onSuccess: (id) => {
+      // drop it here: an immediate refetch may still read the list from before the commit
+      qc.setQueryData<Target[]>(keys.targets, (list) => list?.filter((t) => t.id !== id));
+      qc.invalidateQueries({ queryKey: keys.targets, refetchType: "none" });
+    },
   });
 }

@@ -33,6 +33,7 @@ function UploadForm() {
   const [fileName, setFileName] = useState<string | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [fileKey, setFileKey] = useState(0); // a new key empties the file input after an upload
   const errors = create.isError ? errorsOf(create.error) : {};
   const docErrors = localError ? [localError] : messagesFor(errors, "document");
 
@@ -62,6 +63,7 @@ function UploadForm() {
           setName("");
           setText("");
           setFileName(null);
+          setFileKey((k) => k + 1);
         },
       },
     );
@@ -74,7 +76,7 @@ function UploadForm() {
         <input name="name" value={name} onChange={(e) => { create.reset(); setName(e.target.value); }} maxLength={64} />
       </Field>
       <Field label="JSON file" hint={fileName ? `loaded ${fileName}` : "or paste the JSON below"}>
-        <input type="file" name="profile-file" accept=".json,application/json" onChange={(e) => onFile(e.target.files?.[0])} />
+        <input key={fileKey} type="file" name="profile-file" accept=".json,application/json" onChange={(e) => onFile(e.target.files?.[0])} />
       </Field>
       <Field label="Profile document (JSON)" errors={docErrors}>
         <textarea

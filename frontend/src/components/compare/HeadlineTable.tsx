@@ -6,52 +6,73 @@ function fmtValue(v: number | null | undefined, unit: string, tool: string) {
   return unit === "rate" ? fmtRate(v, tool) : fmtByUnit(v, unit);
 }
 
-/** The headline metrics side by side; deltas and verdicts are against the first campaign. */
+/**
+ * The headline metrics side by side; deltas are against the first campaign (the reference), and the
+ * verdict column says, per other campaign, whether it is better, worse or indistinguishable.
+ */
 export default function HeadlineTable({ data }: { data: Comparison }) {
   const keys = data.selectors;
   const tool = data.campaigns[0]?.tool ?? "";
+  const bases = [...new Set(data.headline.flatMap((h) => keys.slice(1).map((k) => h.basis?.[k]).filter((b): b is string => !!b)))];
   return (
-    <table className="table compare-headline" data-testid="headline">
-      <thead>
-        <tr>
-          <th>Metric</th>
-          {keys.map((k, i) => (
-            <th key={k} className="num">
-              <span className="swatch" style={{ background: colourAt(i) }} /> #{k}
-              {i === 0 && <span className="muted small"> (reference)</span>}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {data.headline.map((h) => (
-          <tr key={h.metric}>
-            <th scope="row">
-              {h.label} <span className="muted small">({h.better} is better)</span>
-            </th>
-            {keys.map((k, i) => {
-              const d = h.deltas[k];
-              const verdict = h.verdicts[k];
-              return (
-                <td key={k} className="num">
-                  <div className="value">{fmtValue(h.values[k], h.unit, tool)}</div>
-                  {i > 0 && d && (
-                    <div className="delta small">
-                      {d.abs > 0 ? "+" : d.abs < 0 ? "−" : ""}
-                      {fmtValue(Math.abs(d.abs), h.unit, tool)} · {fmtSignedPct(d.pct)}
-                    </div>
-                  )}
-                  {i > 0 && verdict && (
-                    <span className={`verdict ${verdict}`} title={h.basis?.[k] ?? undefined} data-testid="verdict">
-                      {verdict}
-                    </span>
-                  )}
-                </td>
-              );
-            })}
+    <>
+      <table className="table compare-headline" data-testid="headline">
+        <thead>
+          <tr>
+            <th>Metric</th>
+            {keys.map((k, i) => (
+              <th key={k} className="num">
+                <span className="swatch" style={{ background: colourAt(i) }} /> #{k}
+                {i === 0 && <span className="muted small"> (reference)</span>}
+              </th>
+            ))}
+            <th className="verdict-col">Verdict vs #{keys[0]}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {data.headline.map((h) => (
+            <tr key={h.metric}>
+              <th scope="row">
+                {h.label} <span className="muted small">({h.better} is better)</span>
+              </th>
+              {keys.map((k, i) => {
+                const d = h.deltas[k];
+                return (
+                  <td key={k} className="num">
+                    <div className="value">{fmtValue(h.values[k], h.unit, tool)}</div>
+                    {i > 0 && d && (
+                      <div className="delta small">
+                        {d.abs > 0 ? "+" : d.abs < 0 ? "−" : ""}
+                        {fmtValue(Math.abs(d.abs), h.unit, tool)} · {fmtSignedPct(d.pct)}
+                      </div>
+                    )}
+                  </td>
+                );
+              })}
+              <td className="verdict-col">
+                {keys.slice(1).map((k, j) => {
+                  const verdict = h.verdicts[k];
+                  return (
+                    <div key={k} className="verdict-line">
+                      {keys.length > 2 && <span className="swatch" style={{ background: colourAt(j + 1) }} title={`#${k}`} />}
+                      {verdict ? (
+                        <span className={`verdict ${verdict}`} title={h.basis?.[k] ?? undefined} data-testid="verdict">
+                          {verdict}
+                        </span>
+                      ) : (
+                        <span className="muted small" title="no per-point test for this figure">
+                          —
+                        </span>
+                      )}
+                    </div>
+                  );
+                })}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {bases.length > 0 && <p className="muted small pad">Verdicts: {bases.join("; ")}.</p>}
+    </>
   );
 }

@@ -19,7 +19,7 @@ export function MonitorsEditor({
   // draftToBody lists mpstat first, then ping
   const pingIndex = mpstat ? 1 : 0;
   const general = messagesFor(errors, "monitors", { exact: true });
-  const hostErrors = messagesFor(errors, `monitors.${pingIndex}`);
+  const hostErrors = messagesFor(errors, `monitors.${pingIndex}.host`);
   return (
     <fieldset className="monitors" aria-label="Monitors">
       <legend className="label">Monitors beside every point</legend>
@@ -95,10 +95,10 @@ function SettingRow({
           onChange={(e) => onChange({ value: e.target.value })}
         />
       )}
-      {action && <span className="muted small">{action.description}</span>}
       <button type="button" className="btn small icon" onClick={onRemove} aria-label={`Remove setting ${setting.action} from variant ${vi + 1}`}>
         ×
       </button>
+      {action && <span className="muted small">{action.description}</span>}
     </div>
   );
 }

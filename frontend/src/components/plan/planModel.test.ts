@@ -59,6 +59,7 @@ describe("plan draft", () => {
   it("adds monitors", () => {
     const d = blankDraft();
     d.mpstat = true;
+    d.ping = true;
     d.pingHost = "127.0.0.1";
     expect((draftToBody(d) as unknown as { monitors: unknown }).monitors).toEqual([{ kind: "mpstat" }, { kind: "ping", host: "127.0.0.1" }]);
   });
