@@ -179,6 +179,7 @@ try {
     assert(/16,[78]\d\d qps/.test(await page.locator('[data-testid="card-max-rate"]').innerText()), "ceiling ≈ 16,800 qps");
     const usl = await page.locator(".stat-card", { hasText: "USL peak" }).innerText();
     assert(/N\* ≈ 2[5-7]/.test(usl) && /16,[0-5]\d\d qps/.test(usl), `USL peak card: ${usl}`);
+    await knee.locator(".recharts-reference-dot").first().waitFor();
     assert((await knee.locator(".recharts-reference-dot").count()) === 1, "one knee marker");
     const zones = await knee.locator(".recharts-reference-area").count();
     assert(zones === 3, `three SLA zone bands (found ${zones})`);
@@ -250,7 +251,8 @@ try {
   await step("profiles: devsim's message beside the document, upload, offered in the plan editor, delete", async () => {
     await page.goto("/profiles");
     await page.getByRole("heading", { name: "Device profiles" }).waitFor();
-    assert((await page.getByText("singlelight", { exact: true }).count()) >= 1, "the built-in profile is mentioned");
+    // the built-in profile is always mentioned, first
+    await page.locator('[data-testid="profiles-table"] tr.builtin').getByText("singlelight", { exact: true }).waitFor();
     const form = page.getByRole("form", { name: "Upload profile" });
     const name = `e2e-${stamp}`;
     await form.getByLabel("Name").fill(name);

@@ -79,7 +79,8 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
     assert [p["phase"] for p in points] == ["baseline"] + ["scalability"] * 4 + ["saturation"] * 3 + ["stability"]
     deviations = [abs(p["metrics"]["achieved_rate"] - p["offered_rate"]) / p["offered_rate"] for p in points if p["metrics"]]
-    print(f"\nfigures: 9 points, largest |achieved - offered| / offered = {max(deviations):.4%}, took {campaign['progress']['elapsed_s']:.1f} s")
+    print(f"\nfigures: 9 points, largest |achieved - offered| / offered = {max(deviations):.4%}, took {campaign['progress']['elapsed_s']:.1f} s; "
+          + ", ".join(f"c{p['concurrency']}@{p['offered_rate']:g}: {d:+.3%}" for p, d in zip(points, deviations)))
     for point in points:
         assert point["status"] == "completed", point
         metrics = point["metrics"]
