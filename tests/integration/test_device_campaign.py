@@ -91,3 +91,19 @@ def test_profile_upload_is_checked_by_devsim(stack, platform):
             "phases": [{"kind": "stability", "concurrency": 10, "rate": 1, "duration_s": 2}], "pause_s": 0}  # fmt: skip
     missing = stack.api.post("/api/v1/plans", json=plan)
     assert missing.status_code == 422 and missing.json()["detail"][0]["loc"] == ["body", "devsim", "params", "profile"]
+
+
+def test_uploaded_profile_runs_from_a_file_kneeboard_writes(stack, platform):
+    own = {**SINGLELIGHT, "name": "ownlight"}
+    profile = stack.api.post("/api/v1/profiles", json={"name": "ownlight", "document": own}).json()
+    plan = {"name": "own profile run", "tool": "devsim", "target_id": device_target(stack, platform), "params": {"profile": "ownlight"},
+            "phases": [{"kind": "stability", "concurrency": 10, "rate": 2, "duration_s": 2}], "pause_s": 0}  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=plan).json()["id"]
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    assert stack.api.delete(f"/api/v1/profiles/{profile['id']}").status_code == 204  # the campaign keeps its copy
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=60)
+    point = stack.api.get(f"/api/v1/points/{stack.api.get(f'/api/v1/campaigns/{campaign_id}/points').json()[0]['id']}").json()
+    assert campaign["status"] == "completed", point["error"]
+    argv = point["argv"]
+    assert argv[argv.index("--profile-file") + 1].endswith("/profile.json") and "--profile" not in argv
+    assert campaign["plan"]["profile_document"]["name"] == "ownlight" and point["extra"]["logins"] == 10
