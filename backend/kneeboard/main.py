@@ -16,6 +16,7 @@ from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
 from kneeboard.errors import install_handlers
 from kneeboard.health import router as health_router
+from kneeboard.lab.router import router as lab_router
 from kneeboard.plans.router import router as plans_router
 from kneeboard.profiles.router import router as profiles_router
 from kneeboard.targets.router import router as targets_router
@@ -41,7 +42,7 @@ def create_app() -> FastAPI:
         return JSONResponse({"detail": jsonable_encoder(_name_discriminator(list(exc.errors())))}, status_code=422)
 
     api = APIRouter(prefix="/api/v1")
-    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router):
+    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router):
         api.include_router(router)
     app.include_router(api)
     _mount_ui(app, get_settings().frontend_dist)

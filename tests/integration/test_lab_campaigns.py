@@ -100,3 +100,11 @@ def test_unknown_variant_action_is_refused(stack, lab):
     assert response.status_code == 422 and "variants" in response.json()["detail"][0]["loc"]
     plan["variants"] = [{"label": "too many", "set": {"lab.veth_queues": 999}}]
     assert stack.api.post("/api/v1/plans", json=plan).status_code == 422
+
+
+def test_lab_state_lists_actions_with_their_ranges(stack, lab):
+    state = stack.api.get("/api/v1/lab").json()
+    assert state["present"] is True and state["queues"] >= 1
+    actions = {a["name"]: a for a in state["actions"]}
+    assert set(actions) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi"}
+    assert actions["lab.veth_queues"]["max"] == state["cpu_count"] and actions["lab.gro"]["type"] == "bool"

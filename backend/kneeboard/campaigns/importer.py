@@ -148,7 +148,7 @@ def import_campaign(uploads: list[ImportFile], *, name: str | None, target_id: i
                 else head.get("target") or {"name": "imported", "kind": "dns", "host": "unknown", "port": 53, "tags": []})  # fmt: skip
     campaign = Campaign(
         name=name or head.get("name") or plan["name"], tool=head.get("tool", "dnsperf"), plan=plan, target=snapshot,
-        target_id=target.id if target else None, status="queued", tags=["imported", *head.get("tags", [])],
+        target_id=target.id if target else None, status="queued", tags=sorted({"imported", *head.get("tags", [])}),
         agent=head.get("agent") or get_settings().agent_name, source=source, environment=head.get("environment") or {},
     )  # fmt: skip
     for step in ("starting", "running", "completed"):

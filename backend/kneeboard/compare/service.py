@@ -121,6 +121,7 @@ def build(selectors: list[str], *, session: Session) -> dict:
         verdicts = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("verdict") if point_metric else None for k in keys[1:]}}
         basis = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("basis") if point_metric else None for k in keys[1:]}}
         first = values[keys[0]][metric]
+        verdicts = {k: v if values[k][metric] is not None and first is not None else None for k, v in verdicts.items()}
         headline.append({
             "metric": metric, "label": label, "unit": unit, "better": better,
             "values": {k: values[k][metric] for k in keys},

@@ -51,7 +51,7 @@ class Variant(BaseModel):
             try:
                 out[name] = validate_setting(name, setting)
             except ActionError as exc:
-                raise ValueError(f"{name}: {exc}") from None
+                raise ValueError(str(exc) if name in str(exc) else f"{name}: {exc}") from None
         return out
 
 

@@ -26,8 +26,8 @@ def check_document(document: dict) -> str:
         except FileNotFoundError:
             raise invalid(("document",), "devsim is not built on this host, so profiles cannot be checked (install Go, rerun make up)") from None
     if done.returncode != 0:
-        reason = (done.stderr.strip().splitlines() or ["invalid profile"])[0].replace(str(path), "the profile")
-        raise invalid(("document",), reason)
+        first = (done.stderr.strip().splitlines() or ["invalid profile"])[0].replace(str(path), "the profile")
+        raise invalid(("document",), first.rsplit("profile: ", 1)[-1])
     return done.stdout.strip()[:500]
 
 

@@ -248,6 +248,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lab State
+         * @description The lab as it is now (no probing) and the actions with their ranges.
+         */
+        get: operations["lab_state_api_v1_lab_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plans": {
         parameters: {
             query?: never;
@@ -1170,6 +1190,42 @@ export interface components {
             latency_avg_ms: number | null;
             /** Offered Rate */
             offered_rate: number | null;
+        };
+        /**
+         * LabAction
+         * @description A registered action a variant may set.
+         */
+        LabAction: {
+            /** Description */
+            description: string;
+            /** Max */
+            max?: number | null;
+            /** Min */
+            min?: number | null;
+            /** Name */
+            name: string;
+            /** Type */
+            type: string;
+        };
+        /**
+         * LabState
+         * @description Whether the lab is up (or why not), its queues and services, and the actions variants may use.
+         */
+        LabState: {
+            /** Actions */
+            actions: components["schemas"]["LabAction"][];
+            /** Cpu Count */
+            cpu_count: number;
+            /** Present */
+            present: boolean;
+            /** Queues */
+            queues: number | null;
+            /** Reason */
+            reason: string | null;
+            /** Services */
+            services: {
+                [key: string]: unknown;
+            }[];
         };
         /**
          * MpstatMonitor
@@ -2243,6 +2299,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    lab_state_api_v1_lab_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabState"];
                 };
             };
         };
