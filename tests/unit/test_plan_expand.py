@@ -68,3 +68,19 @@ def test_wrk_refuses_a_rate():
 def test_every_template_is_valid(template):
     body = PLAN.validate_python({**template.plan, "target_id": 1})
     assert 1 <= len(expand(body)) <= 100
+
+
+@pytest.mark.parametrize("tool,phase,message", [
+    ("dnsperf", {"kind": "ramp", "concurrency": 1, "max_concurrency": 4, "duration_s": 1}, "a ramp phase is for wrk"),
+    ("iperf3", {"kind": "stability", "concurrency": 1, "duration_s": 1.5}, "iperf3 takes whole seconds"),
+    ("wrk", {"kind": "stability", "concurrency": 1, "duration_s": 0.5}, "wrk takes whole seconds"),
+])  # fmt: skip
+def test_phases_must_fit_the_tool(tool, phase, message):
+    with pytest.raises(ValidationError, match=message):
+        PLAN.validate_python({"name": "t", "tool": tool, "target_id": 1, "phases": [phase]})
+
+
+def test_wrk_accepts_a_ramp():
+    body = PLAN.validate_python({"name": "w", "tool": "wrk", "target_id": 1,
+                                 "phases": [{"kind": "ramp", "concurrency": 100, "max_concurrency": 800, "duration_s": 1}]})  # fmt: skip
+    assert [p.concurrency for p in expand(body)] == [100, 200, 400, 800]

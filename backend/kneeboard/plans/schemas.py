@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator, model_validator
 
@@ -67,6 +67,18 @@ class _PlanBase(BaseModel):
     monitors: list[Monitor] = Field(default_factory=list, max_length=4)
     variants: list[Variant] = Field(default_factory=list, max_length=10)
 
+    ramp_allowed: ClassVar[bool] = False  # a stress ramp suits closed-loop wrk only
+    whole_seconds: ClassVar[bool] = False  # wrk -d and iperf3 -t take whole seconds
+
+    @model_validator(mode="after")
+    def _phases_fit_the_tool(self) -> _PlanBase:
+        for i, phase in enumerate(self.phases):
+            if isinstance(phase, RampPhase) and not self.ramp_allowed:
+                raise ValueError(f"phases[{i}].kind: a ramp phase is for wrk")
+            if self.whole_seconds and phase.duration_s != int(phase.duration_s):
+                raise ValueError(f"phases[{i}].duration_s: {self.tool} takes whole seconds")
+        return self
+
     @field_validator("pause_s")
     @classmethod
     def _pause_capped(cls, value: float) -> float:
@@ -97,10 +109,6 @@ class DnsperfPlan(_PlanBase):
     tool: Literal["dnsperf"]
     params: DnsperfParams = Field(default_factory=DnsperfParams)
 
-    @model_validator(mode="after")
-    def _no_ramp(self) -> DnsperfPlan:
-        return _refuse_phase(self, RampPhase, "a ramp phase is for wrk")
-
 
 class WrkParams(BaseModel):
     """wrk's own parameters."""
@@ -117,9 +125,11 @@ class WrkPlan(_PlanBase):
     tool: Literal["wrk"]
     params: WrkParams = Field(default_factory=WrkParams)
 
+    ramp_allowed: ClassVar[bool] = True
+    whole_seconds: ClassVar[bool] = True
+
     @model_validator(mode="after")
     def _closed_loop(self) -> WrkPlan:
-        _whole_seconds(self)
         for i, phase in enumerate(self.phases):
             if getattr(phase, "rate", None) is not None or getattr(phase, "unit_rate", None) is not None:
                 raise ValueError(f"phases[{i}].rate: wrk is closed-loop and takes no offered rate; leave rate out")
@@ -141,10 +151,7 @@ class Iperf3Plan(_PlanBase):
     tool: Literal["iperf3"]
     params: Iperf3Params = Field(default_factory=Iperf3Params)
 
-    @model_validator(mode="after")
-    def _no_ramp(self) -> Iperf3Plan:
-        _whole_seconds(self)
-        return _refuse_phase(self, RampPhase, "a ramp phase is for wrk")
+    whole_seconds: ClassVar[bool] = True
 
 
 class DevsimParams(BaseModel):
@@ -164,23 +171,6 @@ class DevsimPlan(_PlanBase):
 
     tool: Literal["devsim"]
     params: DevsimParams = Field(default_factory=DevsimParams)
-
-    @model_validator(mode="after")
-    def _no_unit_rate(self) -> DevsimPlan:
-        return _refuse_phase(self, RampPhase, "a ramp phase is for wrk")
-
-
-def _whole_seconds(plan: _PlanBase) -> None:
-    for i, phase in enumerate(plan.phases):
-        if phase.duration_s != int(phase.duration_s):
-            raise ValueError(f"phases[{i}].duration_s: {plan.tool} takes whole seconds")
-
-
-def _refuse_phase(plan: _PlanBase, kind: type, why: str) -> Any:
-    for i, phase in enumerate(plan.phases):
-        if isinstance(phase, kind):
-            raise ValueError(f"phases[{i}].kind: {why}")
-    return plan
 
 
 PlanBody = Annotated[DnsperfPlan | WrkPlan | Iperf3Plan | DevsimPlan, Discriminator("tool")]
