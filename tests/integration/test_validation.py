@@ -98,3 +98,33 @@ def test_target_crud(stack):
     assert locs(stack.api.patch(f"/api/v1/targets/{created['id']}", json={"port": 70000})) == [["body", "port"]]
     assert stack.api.delete(f"/api/v1/targets/{created['id']}").status_code == 204
     assert stack.api.get(f"/api/v1/targets/{created['id']}").status_code == 404
+
+
+def test_analysis_thresholds_are_validated(stack):
+    from pathlib import Path
+
+    seed = (Path(__file__).resolve().parents[1] / "unit" / "data" / "seed000.csv").read_bytes()
+    campaign = stack.api.post("/api/v1/campaigns/import", files=[("file", ("seed.csv", seed))]).json()
+    url = f"/api/v1/campaigns/{campaign['id']}/analysis"
+    assert ["body", "k"] in locs(stack.api.post(url, json={"k": 0}))
+    assert ["body", "min_efficiency"] in locs(stack.api.post(url, json={"min_efficiency": 1.5}))
+    assert ["body", "colour"] in locs(stack.api.post(url, json={"colour": "red"}))
+    stricter = stack.api.post(url, json={"k": 1.5, "green_ms": 0.8, "yellow_ms": 2}).json()["analysis"]
+    assert stricter["thresholds"]["k"] == 1.5 and stricter["knee"]["offered_rate"] <= campaign["analysis"]["knee"]["offered_rate"]
+    assert stack.api.post("/api/v1/campaigns/999999/analysis", json={}).status_code == 404
+
+
+@pytest.mark.parametrize("selectors", [["{id}"], ["x", "{id}"], ["{id}@nope", "{id}"], ["{id}", "{id}"]])
+def test_bad_compare_selections(stack, selectors):
+    csv = b"Test_Type,Concurrency,Target_QPS,Actual_QPS,Avg_Latency_ms,StdDev_ms\nScalability,1,100,99,0.5,\n"
+    ident = stack.api.post("/api/v1/campaigns/import", files=[("file", ("one.csv", csv))]).json()["id"]
+    response = stack.api.get("/api/v1/compare", params=[("c", s.format(id=ident)) for s in selectors])
+    assert ["query", "c"] in locs(response)
+    assert stack.api.get("/api/v1/compare", params=[("c", str(ident)), ("c", "999999")]).status_code == 404
+
+
+def test_bad_profiles_and_imports(stack):
+    assert ["body", "name"] in locs(stack.api.post("/api/v1/profiles", json={"name": "has space", "document": {}}))
+    assert ["body", "document"] in locs(stack.api.post("/api/v1/profiles", json={"name": "x"}))
+    assert stack.api.post("/api/v1/campaigns/import", files=[("file", ("a.csv", b"x"))], data={"target_id": "999999"}).status_code == 404
+    assert ["body", "file"] in locs(stack.api.post("/api/v1/campaigns/import", files=[("file", ("a.bin", b"\xff\xfe\x00"))]))
