@@ -1,3 +1,3 @@
 module kneeboard/simulator
 
-go 1.26
+go 1.22

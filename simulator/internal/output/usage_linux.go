@@ -34,3 +34,10 @@ func PeakRSSKiB(pid int) uint64 {
 	}
 	return 0
 }
+
+// AddSelfUsage adds this process's own CPU seconds and peak resident memory
+// (see SelfUsage) to its children's totals, as a parent reports them.
+func AddSelfUsage(childCPUS float64, childPeakKiB uint64) (cpuS float64, peakKiB uint64) {
+	cpu, rss := SelfUsage()
+	return Round3(childCPUS + cpu), childPeakKiB + rss
+}

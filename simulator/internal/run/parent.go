@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -15,28 +14,25 @@ import (
 // merged) and returns the exit code.
 func RunParent(ctx context.Context, cfg *Config) int {
 	start := time.Now()
-	fleet, err := procs.Start(childArgLists(cfg), cfg.Stderr)
-	if err != nil {
-		cfg.Logf("%v", err)
-		return 1
-	}
 	connectedMax := 0
-	raw := fleet.Merge(ctx, nil, func(_ int64, lines [][]byte) {
-		iv := mergeIntervals(decodeAll[Interval](lines))
+	raw, _, err := procs.Run(ctx, childArgLists(cfg), cfg.Stderr, nil, func(_ int64, lines [][]byte) {
+		iv := mergeIntervals(procs.Decode[Interval](lines))
 		iv.T = output.UnixSeconds(time.Now())
 		connectedMax = max(connectedMax, iv.Connected)
 		cfg.Emit(iv)
 	})
-	fleet.Wait()
-	parts := decodeAll[Summary](raw)
+	if err != nil {
+		cfg.Logf("%v", err)
+		return 1
+	}
+	parts := procs.Decode[Summary](raw)
 	s := mergeSummaries(parts)
 	s.T, s.ElapsedS = output.UnixSeconds(time.Now()), output.Round3(time.Since(start).Seconds())
 	s.OfferedRate = output.Round3(cfg.OfferedRate())
 	if connectedMax > 0 {
 		s.ConnectedMax = connectedMax
 	}
-	cpu, rss := output.SelfUsage()
-	s.CPUS, s.RSSPeakKiB = output.Round3(s.CPUS+cpu), s.RSSPeakKiB+rss
+	s.CPUS, s.RSSPeakKiB = output.AddSelfUsage(s.CPUS, s.RSSPeakKiB)
 	cfg.Emit(s)
 	code := exitCode(cfg, s)
 	if len(parts) < cfg.Procs {
@@ -44,17 +40,6 @@ func RunParent(ctx context.Context, cfg *Config) int {
 		code = 1
 	}
 	return code
-}
-
-func decodeAll[T any](lines [][]byte) []*T {
-	out := make([]*T, 0, len(lines))
-	for _, l := range lines {
-		v := new(T)
-		if json.Unmarshal(l, v) == nil {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // childArgLists gives each child a contiguous block of device IDs and its

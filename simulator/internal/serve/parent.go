@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"strconv"
 	"time"
@@ -36,47 +35,39 @@ func ServeParent(ctx context.Context, cfg *Config) int {
 	for i := range lists {
 		lists[i] = args
 	}
-	fleet, err := procs.Start(lists, cfg.Stderr)
-	if err != nil {
-		cfg.Logf("%v", err)
-		return 1
-	}
 	if cfg.Duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
 		defer cancel()
 	}
 	connsMax := 0
-	raw := fleet.Merge(ctx, func() { cfg.Logf("listening on %s (%d processes)", addr, cfg.Procs) },
+	raw, codes, err := procs.Run(ctx, lists, cfg.Stderr,
+		func() { cfg.Logf("listening on %s (%d processes)", addr, cfg.Procs) },
 		func(n int64, lines [][]byte) {
 			var sum counters
 			conns, secs := 0, 0.0
-			for _, l := range lines {
-				var iv Interval
-				if json.Unmarshal(l, &iv) == nil {
-					sum.add(&iv.counters)
-					conns += iv.Connections
-					secs = max(secs, iv.IntervalS)
-				}
+			for _, iv := range procs.Decode[Interval](lines) {
+				sum.add(&iv.counters)
+				conns += iv.Connections
+				secs = max(secs, iv.IntervalS)
 			}
 			iv := newInterval(n, conns, sum, secs)
 			connsMax = max(connsMax, conns)
 			m.update(iv)
 			cfg.Emit(iv)
 		})
-	codes := fleet.Wait()
-	s := &Summary{Summary: true, ConnectionsMax: connsMax}
-	for _, l := range raw {
-		var part Summary
-		if json.Unmarshal(l, &part) == nil {
-			s.counters.add(&part.counters)
-			s.Procs += part.Procs
-			s.CPUS += part.CPUS
-			s.RSSPeakKiB += part.RSSPeakKiB
-		}
+	if err != nil {
+		cfg.Logf("%v", err)
+		return 1
 	}
-	cpu, rss := output.SelfUsage()
-	s.CPUS, s.RSSPeakKiB = output.Round3(s.CPUS+cpu), s.RSSPeakKiB+rss
+	s := &Summary{Summary: true, ConnectionsMax: connsMax}
+	for _, part := range procs.Decode[Summary](raw) {
+		s.counters.add(&part.counters)
+		s.Procs += part.Procs
+		s.CPUS += part.CPUS
+		s.RSSPeakKiB += part.RSSPeakKiB
+	}
+	s.CPUS, s.RSSPeakKiB = output.AddSelfUsage(s.CPUS, s.RSSPeakKiB)
 	s.T, s.ElapsedS = output.UnixSeconds(time.Now()), output.Round3(time.Since(start).Seconds())
 	cfg.Emit(s)
 	for _, code := range codes {
