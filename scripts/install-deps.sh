@@ -39,7 +39,7 @@ if command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ]; then
   GO=$(command -v go || echo /usr/local/go/bin/go)
   (cd simulator && "$GO" build -o bin/devsim ./cmd/devsim)
 else
-  echo "kneeboard: Go is not installed, so devsim (device campaigns) is unavailable; install Go 1.22+ (https://go.dev/doc/install or apt-get install golang) and rerun" >&2
+  echo "kneeboard: Go is not installed, so devsim (device campaigns) is unavailable; install Go 1.22 or newer (Debian 12: golang-1.22 from bookworm-backports, or go.dev/doc/install) and rerun" >&2
 fi
 
 if command -v npm >/dev/null 2>&1; then
