@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { API_BASE, ApiError, api, unwrap } from "./client";
+import { API_BASE, api, readJson, unwrap } from "./client";
 import { keys } from "./keys";
 import { ACTIVE_STATUSES, type CampaignOut, type CampaignPage } from "./types";
 
@@ -89,18 +89,7 @@ export async function importCampaign(form: ImportForm): Promise<CampaignOut> {
   if (form.name?.trim()) body.append("name", form.name.trim());
   if (form.target_id != null) body.append("target_id", String(form.target_id));
   const res = await fetch(`${API_BASE}/campaigns/import`, { method: "POST", body, headers: { accept: "application/json" } });
-  const text = await res.text();
-  let parsed: unknown = undefined;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = text;
-  }
-  if (!res.ok) {
-    const detail = parsed && typeof parsed === "object" && "detail" in parsed ? (parsed as { detail: unknown }).detail : parsed;
-    throw new ApiError(res.status, detail);
-  }
-  return parsed as CampaignOut;
+  return readJson<CampaignOut>(res);
 }
 
 export function useImportCampaign() {

@@ -38,9 +38,8 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   return result.data as T;
 }
 
-/** A plain GET for routes not (yet) in the generated schema. */
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(`${API_BASE}${path}`, { signal, headers: { accept: "application/json" } });
+/** The JSON body of a fetch response (text when it is not JSON), or an ApiError with its `detail`. */
+export async function readJson<T>(res: Response): Promise<T> {
   const text = await res.text();
   let body: unknown = undefined;
   try {
@@ -53,4 +52,9 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     throw new ApiError(res.status, detail);
   }
   return body as T;
+}
+
+/** A plain GET for routes not (yet) in the generated schema. */
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return readJson<T>(await fetch(`${API_BASE}${path}`, { signal, headers: { accept: "application/json" } }));
 }

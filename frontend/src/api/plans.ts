@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
+import { useById } from "./query";
 import type { Plan, PlanBody, PlanPreview, PlanTemplate } from "./types";
 
 export function usePlans() {
@@ -11,12 +12,7 @@ export function usePlans() {
 }
 
 export function usePlan(id: number | null) {
-  return useQuery({
-    queryKey: keys.plan(id ?? 0),
-    enabled: id != null,
-    queryFn: async ({ signal }) =>
-      unwrap(await api.GET("/api/v1/plans/{plan_id}", { params: { path: { plan_id: id! } }, signal })) as Plan,
-  });
+  return useById(keys.plan, id, async (plan_id, signal) => unwrap(await api.GET("/api/v1/plans/{plan_id}", { params: { path: { plan_id } }, signal })) as Plan);
 }
 
 export function useTemplates() {

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
+import { useById } from "./query";
 import type { Point, PointEvidence, SampleSeries } from "./types";
 
 /** Charts never ask for more than this many samples per series. */
@@ -18,25 +19,17 @@ export function useCampaignPoints(campaignId: number, opts: { live?: boolean } =
 }
 
 export function usePointEvidence(pointId: number | null) {
-  return useQuery({
-    queryKey: keys.point(pointId ?? 0),
-    enabled: pointId != null,
-    queryFn: async ({ signal }) =>
-      unwrap(await api.GET("/api/v1/points/{point_id}", { params: { path: { point_id: pointId! } }, signal })) as PointEvidence,
-  });
+  return useById(keys.point, pointId, async (point_id, signal) =>
+    unwrap(await api.GET("/api/v1/points/{point_id}", { params: { path: { point_id } }, signal })) as PointEvidence,
+  );
 }
 
 export function usePointSamples(pointId: number | null | undefined, series?: string, maxPoints = MAX_SAMPLES) {
   const max = Math.min(maxPoints, MAX_SAMPLES);
-  return useQuery({
-    queryKey: keys.samples(pointId ?? 0, series, max),
-    enabled: pointId != null,
-    queryFn: async ({ signal }) =>
-      unwrap(
-        await api.GET("/api/v1/points/{point_id}/samples", {
-          params: { path: { point_id: pointId! }, query: { series, max_points: max } },
-          signal,
-        }),
-      ) as SampleSeries,
-  });
+  return useById(
+    (id) => keys.samples(id, series, max),
+    pointId,
+    async (point_id, signal) =>
+      unwrap(await api.GET("/api/v1/points/{point_id}/samples", { params: { path: { point_id }, query: { series, max_points: max } }, signal })) as SampleSeries,
+  );
 }

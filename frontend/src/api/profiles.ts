@@ -1,8 +1,9 @@
 // devsim device profiles: GET/POST /profiles, DELETE /profiles/{id}. devsim checks a profile before it is stored.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { components } from "./schema";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
+import { useDropFromList, usePutInList } from "./query";
 
 export type Profile = components["schemas"]["ProfileOut"];
 export type ProfileCreate = components["schemas"]["ProfileCreate"];
@@ -21,29 +22,11 @@ export function useProfiles(enabled = true) {
 }
 
 export function useCreateProfile() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: ProfileCreate) => unwrap(await api.POST("/api/v1/profiles", { body })) as Profile,
-    onSuccess: (p) => {
-      // the answer is the truth: an immediate refetch may still read the list from before the commit
-      qc.setQueryData<Profile[]>(keys.profiles, (list) => (list ? [...list.filter((x) => x.id !== p.id), p] : list));
-      qc.invalidateQueries({ queryKey: keys.profiles, refetchType: "none" });
-    },
-  });
+  return usePutInList(keys.profiles, async (body: ProfileCreate) => unwrap(await api.POST("/api/v1/profiles", { body })) as Profile);
 }
 
 export function useDeleteProfile() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: number) => {
-      unwrap(await api.DELETE("/api/v1/profiles/{profile_id}", { params: { path: { profile_id: id } } }));
-      return id;
-    },
-    onSuccess: (id) => {
-      qc.setQueryData<Profile[]>(keys.profiles, (list) => list?.filter((x) => x.id !== id));
-      qc.invalidateQueries({ queryKey: keys.profiles, refetchType: "none" });
-    },
-  });
+  return useDropFromList(keys.profiles, async (id) => unwrap(await api.DELETE("/api/v1/profiles/{profile_id}", { params: { path: { profile_id: id } } })));
 }
 
 /** The names a plan's `profile` field may take: the built-in first, then the uploaded ones. */

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
+import { useDropFromList, usePutInList } from "./query";
 import type { Target, TargetCreate, TargetKind, TargetUpdate } from "./types";
 
 export function useTargets() {
@@ -20,39 +21,17 @@ export function useTargetsOfKind(kind: TargetKind) {
 }
 
 export function useCreateTarget() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: TargetCreate) => unwrap(await api.POST("/api/v1/targets", { body })) as Target,
-    onSuccess: (t) => {
-      qc.setQueryData<Target[]>(keys.targets, (list) => (list ? [...list.filter((x) => x.id !== t.id), t] : list));
-      qc.invalidateQueries({ queryKey: keys.targets, refetchType: "none" });
-    },
-  });
+  return usePutInList(keys.targets, async (body: TargetCreate) => unwrap(await api.POST("/api/v1/targets", { body })) as Target);
 }
 
 export function useUpdateTarget() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ id, body }: { id: number; body: TargetUpdate }) =>
+  return usePutInList(
+    keys.targets,
+    async ({ id, body }: { id: number; body: TargetUpdate }) =>
       unwrap(await api.PATCH("/api/v1/targets/{target_id}", { params: { path: { target_id: id } }, body })) as Target,
-    onSuccess: (t) => {
-      qc.setQueryData<Target[]>(keys.targets, (list) => list?.map((x) => (x.id === t.id ? t : x)));
-      qc.invalidateQueries({ queryKey: keys.targets, refetchType: "none" });
-    },
-  });
+  );
 }
 
 export function useDeleteTarget() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: number) => {
-      unwrap(await api.DELETE("/api/v1/targets/{target_id}", { params: { path: { target_id: id } } }));
-      return id;
-    },
-    onSuccess: (id) => {
-      // drop it here: an immediate refetch may still read the list from before the commit
-      qc.setQueryData<Target[]>(keys.targets, (list) => list?.filter((t) => t.id !== id));
-      qc.invalidateQueries({ queryKey: keys.targets, refetchType: "none" });
-    },
-  });
+  return useDropFromList(keys.targets, async (id) => unwrap(await api.DELETE("/api/v1/targets/{target_id}", { params: { path: { target_id: id } } })));
 }

@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { ReactNode } from "react";
 import type { Point } from "../api/types";
 import { fmtMs, fmtRate, rateUnit } from "../format";
 import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
@@ -13,11 +14,30 @@ export interface Series {
   points: Point[];
 }
 
+// "#12 name", or "#12 name · 1 queue" for a variant (the API's name carries the label)
+const label = (s: Series) => `#${s.key.split("@")[0]} ${s.name}`;
+
+/** A line per campaign of `rows(points)`'s `y`; `children` are the axes and tooltip. */
+function OverlayLines({ title, series, rows, y, children }: { title: string; series: Series[]; rows: (points: Point[]) => object[]; y: string; children: ReactNode }) {
+  return (
+    <ChartFrame title={title}>
+      <ResponsiveContainer>
+        <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
+          <CartesianGrid stroke={GRID} />
+          {children}
+          <Legend />
+          {series.map((s, i) => (
+            <Line key={s.key} data={downsample(rows(s.points))} dataKey={y} name={label(s)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
+
 /** One chart per phase the campaigns share, one colour per campaign (the palette order is the selection order). */
 export default function OverlayCharts({ series, tool }: { series: Series[]; tool: string }) {
   const phases = new Set(series.flatMap((s) => s.points.filter((p) => p.status === "completed").map((p) => p.phase)));
-  // "#12 name", or "#12 name · 1 queue" for a variant (the API's name carries the label)
-  const label = (s: Series) => `#${s.key.split("@")[0]} ${s.name}`;
   const fmt = (v: unknown) => fmtRate(Number(v), tool);
   const charts = [];
 
@@ -25,40 +45,22 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
     const ns = series.flatMap((s) => scalabilityRows(s.points).map((r) => r.concurrency));
     const ticks = ns.length ? concurrencyTicks(Math.min(...ns), Math.max(...ns)) : undefined;
     charts.push(
-      <ChartFrame key="scal" title="Scalability: achieved rate vs concurrency">
-        <ResponsiveContainer>
-          <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
-            <CartesianGrid stroke={GRID} />
-            <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} ticks={ticks} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} />
-            <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
-            <Tooltip formatter={fmt} labelFormatter={(l) => `concurrency ${l}`} />
-            <Legend />
-            {series.map((s, i) => (
-              <Line key={s.key} data={downsample(scalabilityRows(s.points))} dataKey="achieved" name={label(s)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
-            ))}
-          </ComposedChart>
-        </ResponsiveContainer>
-      </ChartFrame>,
+      <OverlayLines key="scal" title="Scalability: achieved rate vs concurrency" series={series} rows={scalabilityRows} y="achieved">
+        <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} ticks={ticks} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} />
+        <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
+        <Tooltip formatter={fmt} labelFormatter={(l) => `concurrency ${l}`} />
+      </OverlayLines>,
     );
   }
   if (phases.has("saturation") || phases.has("custom") || phases.has("ramp")) {
     const xs = series.flatMap((s) => kneeRows(s.points).map((r) => r.achieved!));
     const kneeDomain = niceDomain(Math.min(...xs), Math.max(...xs));
     charts.push(
-      <ChartFrame key="knee" title="Saturation: latency vs achieved rate">
-        <ResponsiveContainer>
-          <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
-            <CartesianGrid stroke={GRID} />
-            <XAxis dataKey="achieved" type="number" domain={kneeDomain} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
-            <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
-            <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(Number(l), tool)}`} />
-            <Legend />
-            {series.map((s, i) => (
-              <Line key={s.key} data={downsample(kneeRows(s.points))} dataKey="latency" name={label(s)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
-            ))}
-          </ComposedChart>
-        </ResponsiveContainer>
-      </ChartFrame>,
+      <OverlayLines key="knee" title="Saturation: latency vs achieved rate" series={series} rows={kneeRows} y="latency">
+        <XAxis dataKey="achieved" type="number" domain={kneeDomain} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
+        <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
+        <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(Number(l), tool)}`} />
+      </OverlayLines>,
     );
   }
   for (const phase of ["baseline", "stability"]) {

@@ -1,6 +1,6 @@
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { fmtMs, fmtRate, rateUnit } from "../format";
-import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
+import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS, tick } from "./common";
 import { downsample } from "./downsample";
 import { relativeTime } from "./pointData";
 
@@ -32,7 +32,7 @@ export default function TimeSeriesChart({
       <ResponsiveContainer>
         <ComposedChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
-          <XAxis dataKey="s" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} tick={AXIS_STYLE} tickFormatter={(v) => `${v}s`} />
+          <XAxis {...SECONDS_AXIS} />
           <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
           {hasLatency && <YAxis yAxisId="lat" orientation="right" tick={AXIS_STYLE} width={44} label={{ value: "ms", angle: 90, position: "insideRight", fontSize: 11 }} />}
           <Tooltip formatter={(v, name) => [name === "latency avg" ? fmtMs(Number(v)) : fmtRate(Number(v), tool), name]} labelFormatter={(l) => `t = ${l} s`} />

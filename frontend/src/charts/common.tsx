@@ -5,6 +5,15 @@ import { fmtTick } from "../format";
 export const tick = (v: number) => fmtTick(v);
 export const AXIS_STYLE = { fontSize: 12, fill: "#475569" };
 export const GRID = "#e2e8f0";
+/** The props of an x axis of seconds since the start (rows keyed `s`). */
+export const SECONDS_AXIS = {
+  dataKey: "s",
+  type: "number",
+  domain: ["dataMin", "dataMax"],
+  allowDecimals: false,
+  tick: AXIS_STYLE,
+  tickFormatter: (v: number) => `${v}s`,
+} as const;
 
 export const PHASE_COLOURS: Record<string, string> = {
   baseline: "#64748b",

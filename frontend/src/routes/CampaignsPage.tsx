@@ -4,7 +4,8 @@ import { useCampaigns, type CampaignFilters as Filters } from "../api/campaigns"
 import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
 import CampaignTable from "../components/campaigns/CampaignTable";
 import ImportDialog from "../components/campaigns/ImportDialog";
-import { Empty, ErrorState, Loading } from "../components/common/States";
+import PageHead from "../components/common/PageHead";
+import { QueryView } from "../components/common/States";
 
 const PAGE = 20;
 const FILTER_KEYS: (keyof FilterValues)[] = ["status", "target_id", "tool", "tag", "q"];
@@ -67,17 +68,14 @@ export default function CampaignsPage() {
 
   return (
     <div className="page campaigns-page">
-      <div className="page-head">
-        <h1>Campaigns</h1>
-        <div className="actions">
-          <button type="button" className="btn" onClick={() => setImporting(true)}>
-            Import…
-          </button>
-          <Link to="/plans/new" className="btn primary">
-            New plan
-          </Link>
-        </div>
-      </div>
+      <PageHead title="Campaigns">
+        <button type="button" className="btn" onClick={() => setImporting(true)}>
+          Import…
+        </button>
+        <Link to="/plans/new" className="btn primary">
+          New plan
+        </Link>
+      </PageHead>
       <CampaignFilters values={values} onChange={onFilter} />
       <div className="compare-bar" aria-live="polite">
         {selected.length === 0 ? (
@@ -105,25 +103,26 @@ export default function CampaignsPage() {
         )}
       </div>
       <section className="card flush">
-        {list.isPending ? (
-          <Loading what="Loading campaigns" />
-        ) : list.isError ? (
-          <ErrorState error={list.error} retry={() => list.refetch()} />
-        ) : list.data.items.length === 0 ? (
-          FILTER_KEYS.some((k) => values[k]) ? (
-            <Empty>No campaign matches these filters.</Empty>
-          ) : (
-            <Empty>
-              No campaigns yet. <Link to="/plans/new">Build a plan</Link> and launch it, or{" "}
-              <button type="button" className="btn link inline" onClick={() => setImporting(true)}>
-                import results
-              </button>{" "}
-              you already have.
-            </Empty>
-          )
-        ) : (
-          <CampaignTable items={list.data.items} selected={selected} onToggle={toggle} />
-        )}
+        <QueryView
+          query={list}
+          loading="Loading campaigns"
+          isEmpty={(data) => data.items.length === 0}
+          empty={
+            FILTER_KEYS.some((k) => values[k]) ? (
+              "No campaign matches these filters."
+            ) : (
+              <>
+                No campaigns yet. <Link to="/plans/new">Build a plan</Link> and launch it, or{" "}
+                <button type="button" className="btn link inline" onClick={() => setImporting(true)}>
+                  import results
+                </button>{" "}
+                you already have.
+              </>
+            )
+          }
+        >
+          {(data) => <CampaignTable items={data.items} selected={selected} onToggle={toggle} />}
+        </QueryView>
       </section>
       {importing && <ImportDialog open onClose={() => setImporting(false)} onImported={(c) => navigate(`/campaigns/${c.id}`)} />}
       {total > PAGE && (

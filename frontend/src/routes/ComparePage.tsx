@@ -4,9 +4,11 @@ import { useCompare } from "../api/compare";
 import OverlayCharts from "../charts/OverlayCharts";
 import { colourAt } from "../charts/palette";
 import CopyLinkButton from "../components/common/CopyLinkButton";
-import { Empty, ErrorState, Loading } from "../components/common/States";
+import PageHead from "../components/common/PageHead";
+import { Empty, QueryView } from "../components/common/States";
 import StatusBadge from "../components/common/StatusBadge";
 import DifferencesTable from "../components/compare/DifferencesTable";
+import Table from "../components/common/Table";
 import HeadlineTable from "../components/compare/HeadlineTable";
 import { fmtDateTime } from "../format";
 
@@ -30,106 +32,89 @@ export default function ComparePage() {
 
   return (
     <div className="page compare-page">
-      <div className="page-head">
-        <h1>Compare</h1>
-        <div className="actions">
-          <form onSubmit={add} className="inline-form">
-            <label>
-              <span className="sr-only">Add a campaign id</span>
-              <input value={adding} onChange={(e) => setAdding(e.target.value)} placeholder="add campaign id (or id@variant)" size={28} />
-            </label>
-            <button type="submit" className="btn">
-              Add
-            </button>
-          </form>
-          <CopyLinkButton />
-        </div>
-      </div>
+      <PageHead title="Compare">
+        <form onSubmit={add} className="inline-form">
+          <label>
+            <span className="sr-only">Add a campaign id</span>
+            <input value={adding} onChange={(e) => setAdding(e.target.value)} placeholder="add campaign id (or id@variant)" size={28} />
+          </label>
+          <button type="submit" className="btn">
+            Add
+          </button>
+        </form>
+        <CopyLinkButton />
+      </PageHead>
       {selectors.length < 2 ? (
         <Empty>
           Pick two or more campaigns on the <Link to="/">campaigns page</Link>, or add their ids above.
         </Empty>
-      ) : cmp.isPending ? (
-        <Loading what="Comparing" />
-      ) : cmp.isError ? (
-        <ErrorState error={cmp.error} retry={() => cmp.refetch()} />
       ) : (
-        <>
-          <section className="card flush" aria-label="Campaigns compared">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Campaign</th>
-                  <th>Target</th>
-                  <th>Tool</th>
-                  <th>Status</th>
-                  <th>Started</th>
-                  <th>
-                    <span className="sr-only">Remove</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {cmp.data.campaigns.map((c, i) => {
-                  // the API's key for this column: "12", or "12@1 queue" for one variant of campaign 12
-                  const key = cmp.data.selectors[i];
-                  const at = key.indexOf("@");
-                  const variant = at >= 0 ? key.slice(at + 1) : null;
-                  return (
-                    <tr key={key}>
-                      <td>
-                        <span className="swatch" style={{ background: colourAt(i) }} />
-                        <Link to={variant != null ? `/campaigns/${c.id}?variant=${encodeURIComponent(variant)}` : `/campaigns/${c.id}`}>
-                          #{c.id} {c.name}
-                        </Link>
-                        {i === 0 && <span className="muted small"> reference</span>}
-                      </td>
-                      <td>{String((c.target as { name?: string }).name ?? "—")}</td>
-                      <td>{c.tool}</td>
-                      <td>
-                        <StatusBadge status={c.status} partial={c.partial} />
-                      </td>
-                      <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>
-                      <td className="row-actions">
-                        {i > 0 && (
-                          <button type="button" className="btn small" onClick={() => setSelectors([selectors[i], ...selectors.filter((_, j) => j !== i)])}>
-                            Make reference
+        <QueryView query={cmp} loading="Comparing">
+          {(data) => (
+            <>
+              <section className="card flush" aria-label="Campaigns compared">
+                <Table columns={["Campaign", "Target", "Tool", "Status", "Started"]} actions="Remove">
+                  {data.campaigns.map((c, i) => {
+                    // the API's key for this column: "12", or "12@1 queue" for one variant of campaign 12
+                    const key = data.selectors[i];
+                    const at = key.indexOf("@");
+                    const variant = at >= 0 ? key.slice(at + 1) : null;
+                    return (
+                      <tr key={key}>
+                        <td>
+                          <span className="swatch" style={{ background: colourAt(i) }} />
+                          <Link to={variant != null ? `/campaigns/${c.id}?variant=${encodeURIComponent(variant)}` : `/campaigns/${c.id}`}>
+                            #{c.id} {c.name}
+                          </Link>
+                          {i === 0 && <span className="muted small"> reference</span>}
+                        </td>
+                        <td>{String((c.target as { name?: string }).name ?? "—")}</td>
+                        <td>{c.tool}</td>
+                        <td>
+                          <StatusBadge status={c.status} partial={c.partial} />
+                        </td>
+                        <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>
+                        <td className="row-actions">
+                          {i > 0 && (
+                            <button type="button" className="btn small" onClick={() => setSelectors([selectors[i], ...selectors.filter((_, j) => j !== i)])}>
+                              Make reference
+                            </button>
+                          )}
+                          <button
+                            type="button"
+                            className="btn small"
+                            disabled={selectors.length <= 2}
+                            onClick={() => setSelectors(selectors.filter((_, j) => j !== i))}
+                            aria-label={`Remove #${key} from the comparison`}
+                          >
+                            Remove
                           </button>
-                        )}
-                        <button
-                          type="button"
-                          className="btn small"
-                          disabled={selectors.length <= 2}
-                          onClick={() => setSelectors(selectors.filter((_, j) => j !== i))}
-                          aria-label={`Remove #${key} from the comparison`}
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </section>
-          <section className="card flush" aria-label="Headline metrics">
-            <h2 className="pad">Headline</h2>
-            <div className="scroll-x">
-              <HeadlineTable data={cmp.data} />
-            </div>
-          </section>
-          <OverlayCharts
-            tool={cmp.data.campaigns[0]?.tool ?? ""}
-            series={cmp.data.selectors.map((key, i) => ({ key, name: cmp.data.campaigns[i]?.name ?? "", points: cmp.data.points[key] ?? [] }))}
-          />
-          <div className="two-col">
-            <DifferencesTable title="Plan parameters that differ" rows={cmp.data.differences.plan} keys={cmp.data.selectors} empty="Same plan parameters." />
-            <DifferencesTable title="Environment facts that differ" rows={cmp.data.differences.environment} keys={cmp.data.selectors} empty="Same environment facts." />
-          </div>
-          {cmp.data.differences.target.length > 0 && (
-            <DifferencesTable title="Target details that differ" rows={cmp.data.differences.target} keys={cmp.data.selectors} empty="" />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </Table>
+              </section>
+              <section className="card flush" aria-label="Headline metrics">
+                <h2 className="pad">Headline</h2>
+                <div className="scroll-x">
+                  <HeadlineTable data={data} />
+                </div>
+              </section>
+              <OverlayCharts
+                tool={data.campaigns[0]?.tool ?? ""}
+                series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))}
+              />
+              <div className="two-col">
+                <DifferencesTable title="Plan parameters that differ" rows={data.differences.plan} keys={data.selectors} empty="Same plan parameters." />
+                <DifferencesTable title="Environment facts that differ" rows={data.differences.environment} keys={data.selectors} empty="Same environment facts." />
+              </div>
+              {data.differences.target.length > 0 && (
+                <DifferencesTable title="Target details that differ" rows={data.differences.target} keys={data.selectors} empty="" />
+              )}
+            </>
           )}
-        </>
+        </QueryView>
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
 import { useTargets, useTargetsOfKind } from "../api/targets";
 import { TOOLS, TOOL_KIND, type PhaseKind, type PlanBody, type Tool } from "../api/types";
 import Field, { FormErrors } from "../components/common/Field";
+import PageHead from "../components/common/PageHead";
 import { ErrorState, Loading } from "../components/common/States";
 import ParamsEditor from "../components/plan/ParamsEditor";
 import PhaseEditor from "../components/plan/PhaseEditor";
@@ -44,17 +45,14 @@ export default function PlanEditorPage() {
 
   return (
     <div className="page plan-editor">
-      <div className="page-head">
-        <div>
-          <h1>{planId != null ? `Plan #${planId}` : "New plan"}</h1>
-          {templateName && planId == null && <p className="muted">from template “{templateName}”</p>}
-        </div>
-        <div className="actions">
-          <Link to="/plans" className="btn link">
-            All plans
-          </Link>
-        </div>
-      </div>
+      <PageHead
+        title={planId != null ? `Plan #${planId}` : "New plan"}
+        note={templateName && planId == null && <p className="muted">from template “{templateName}”</p>}
+      >
+        <Link to="/plans" className="btn link">
+          All plans
+        </Link>
+      </PageHead>
       {draft == null ? (
         planId == null ? (
           <TemplatePicker

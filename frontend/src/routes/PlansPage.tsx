@@ -4,8 +4,10 @@ import { useLaunchCampaign } from "../api/campaigns";
 import { useDeletePlan, usePlans } from "../api/plans";
 import { useTargets } from "../api/targets";
 import type { Plan } from "../api/types";
-import ConfirmDialog from "../components/common/ConfirmDialog";
-import { Empty, ErrorState, Loading } from "../components/common/States";
+import DeleteDialog, { DeleteButton } from "../components/common/DeleteDialog";
+import PageHead from "../components/common/PageHead";
+import { QueryView } from "../components/common/States";
+import Table from "../components/common/Table";
 import { fmtDateTime } from "../format";
 
 function phaseSummary(p: Plan): string {
@@ -23,40 +25,24 @@ export default function PlansPage() {
 
   return (
     <div className="page plans-page">
-      <div className="page-head">
-        <h1>Plans</h1>
-        <div className="actions">
-          <Link to="/plans/new" className="btn primary">
-            New plan
-          </Link>
-        </div>
-      </div>
+      <PageHead title="Plans">
+        <Link to="/plans/new" className="btn primary">
+          New plan
+        </Link>
+      </PageHead>
       <section className="card flush">
-        {plans.isPending ? (
-          <Loading what="Loading plans" />
-        ) : plans.isError ? (
-          <ErrorState error={plans.error} retry={() => plans.refetch()} />
-        ) : plans.data.length === 0 ? (
-          <Empty>
-            No plans yet. <Link to="/plans/new">Start one from a template</Link>.
-          </Empty>
-        ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Name</th>
-                <th>Tool</th>
-                <th>Target</th>
-                <th>Phases</th>
-                <th>Updated</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {plans.data.map((p) => (
+        <QueryView
+          query={plans}
+          loading="Loading plans"
+          empty={
+            <>
+              No plans yet. <Link to="/plans/new">Start one from a template</Link>.
+            </>
+          }
+        >
+          {(data) => (
+            <Table columns={["#", "Name", "Tool", "Target", "Phases", "Updated"]} actions="Actions">
+              {data.map((p) => (
                 <tr key={p.id}>
                   <td className="muted">{p.id}</td>
                   <td>
@@ -75,30 +61,18 @@ export default function PlansPage() {
                     >
                       Launch
                     </button>
-                    <button type="button" className="btn small danger-outline" onClick={() => { del.reset(); setDeleting(p); }}>
-                      Delete
-                    </button>
+                    <DeleteButton onClick={() => { del.reset(); setDeleting(p); }} />
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        )}
+            </Table>
+          )}
+        </QueryView>
         {launch.isError && <p className="error-text pad">Launch failed: {launch.error.message}</p>}
       </section>
-      <ConfirmDialog
-        open={!!deleting}
-        title={`Delete plan ${deleting?.name ?? ""}?`}
-        confirmLabel="Delete plan"
-        cancelLabel="Keep it"
-        danger
-        busy={del.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && del.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      >
+      <DeleteDialog noun="plan" item={deleting} del={del} onClose={() => setDeleting(null)}>
         <p>Campaigns launched from it keep their frozen copy.</p>
-        {del.isError && <p className="error-text">{del.error.message}</p>}
-      </ConfirmDialog>
+      </DeleteDialog>
     </div>
   );
 }

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { errorsOf, messagesFor } from "../api/errors";
 import { BUILTIN_PROFILE, useCreateProfile, useDeleteProfile, useProfiles, type Profile } from "../api/profiles";
-import ConfirmDialog from "../components/common/ConfirmDialog";
+import DeleteDialog, { DeleteButton } from "../components/common/DeleteDialog";
 import Field, { FormErrors } from "../components/common/Field";
-import { ErrorState, Loading } from "../components/common/States";
+import PageHead from "../components/common/PageHead";
+import { QueryView } from "../components/common/States";
+import Table from "../components/common/Table";
 import { fmtDateTime } from "../format";
 
 /** Parse pasted or loaded JSON; an error names line and column like the API does for imports. */
@@ -116,34 +118,20 @@ export default function ProfilesPage() {
 
   return (
     <div className="page profiles-page">
-      <div className="page-head">
-        <div>
-          <h1>Device profiles</h1>
+      <PageHead
+        title="Device profiles"
+        note={
           <p className="muted">
             What devsim's virtual devices send: framing, the login and report frames, the handshake and acks. A devsim plan names one in its
             profile parameter.
           </p>
-        </div>
-      </div>
+        }
+      />
       <div className="two-col">
         <section className="card flush" aria-label="Profiles">
-          {profiles.isPending ? (
-            <Loading what="Loading profiles" />
-          ) : profiles.isError ? (
-            <ErrorState error={profiles.error} retry={() => profiles.refetch()} />
-          ) : (
-            <table className="table" data-testid="profiles-table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Summary</th>
-                  <th>Uploaded</th>
-                  <th>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
+          <QueryView query={profiles} loading="Loading profiles">
+            {(data) => (
+              <Table columns={["Name", "Summary", "Uploaded"]} actions="Actions" data-testid="profiles-table">
                 <tr className="builtin">
                   <td>
                     <strong className="mono">{BUILTIN_PROFILE}</strong> <span className="badge kind">built-in</span>
@@ -152,7 +140,7 @@ export default function ProfilesPage() {
                   <td className="muted small">—</td>
                   <td />
                 </tr>
-                {profiles.data.map((p) => (
+                {data.map((p) => (
                   <tr key={p.id}>
                     <td>
                       <strong className="mono">{p.name}</strong>
@@ -166,38 +154,26 @@ export default function ProfilesPage() {
                       <button type="button" className="btn small" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
                         {open === p.id ? "Hide" : "JSON"}
                       </button>
-                      <button type="button" className="btn small danger-outline" aria-label={`Delete profile ${p.name}`} onClick={() => { del.reset(); setDeleting(p); }}>
-                        Delete
-                      </button>
+                      <DeleteButton label={`Delete profile ${p.name}`} onClick={() => { del.reset(); setDeleting(p); }} />
                     </td>
                   </tr>
                 ))}
-                {profiles.data.length === 0 && (
+                {data.length === 0 && (
                   <tr>
                     <td colSpan={4} className="muted small">
                       No uploaded profiles yet: plans can use the built-in one, or upload another with the form.
                     </td>
                   </tr>
                 )}
-              </tbody>
-            </table>
-          )}
+              </Table>
+            )}
+          </QueryView>
         </section>
         <UploadForm />
       </div>
-      <ConfirmDialog
-        open={!!deleting}
-        title={`Delete profile ${deleting?.name ?? ""}?`}
-        confirmLabel="Delete profile"
-        cancelLabel="Keep it"
-        danger
-        busy={del.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && del.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      >
+      <DeleteDialog noun="profile" item={deleting} del={del} onClose={() => setDeleting(null)}>
         <p>Plans that name it are refused until they use another profile.</p>
-        {del.isError && <p className="error-text">{del.error.message}</p>}
-      </ConfirmDialog>
+      </DeleteDialog>
     </div>
   );
 }

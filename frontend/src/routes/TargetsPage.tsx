@@ -1,8 +1,10 @@
 import { useState } from "react";
 import { useCreateTarget, useDeleteTarget, useTargets, useUpdateTarget } from "../api/targets";
 import type { Target } from "../api/types";
-import ConfirmDialog from "../components/common/ConfirmDialog";
-import { Empty, ErrorState, Loading } from "../components/common/States";
+import DeleteDialog, { DeleteButton } from "../components/common/DeleteDialog";
+import PageHead from "../components/common/PageHead";
+import { QueryView } from "../components/common/States";
+import Table from "../components/common/Table";
 import TargetForm from "../components/targets/TargetForm";
 
 export default function TargetsPage() {
@@ -16,35 +18,13 @@ export default function TargetsPage() {
 
   return (
     <div className="page targets-page">
-      <div className="page-head">
-        <div>
-          <h1>Targets</h1>
-          <p className="muted">Systems under test: DNS servers, HTTP servers, iperf3 servers, device platforms.</p>
-        </div>
-      </div>
+      <PageHead title="Targets" note={<p className="muted">Systems under test: DNS servers, HTTP servers, iperf3 servers, device platforms.</p>} />
       <div className="two-col">
         <section className="card" aria-label="Targets">
-          {targets.isPending ? (
-            <Loading what="Loading targets" />
-          ) : targets.isError ? (
-            <ErrorState error={targets.error} retry={() => targets.refetch()} />
-          ) : targets.data.length === 0 ? (
-            <Empty>No targets yet. Create the first one with the form.</Empty>
-          ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Kind</th>
-                  <th>Address</th>
-                  <th>Tags</th>
-                  <th>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {targets.data.map((t) => (
+          <QueryView query={targets} loading="Loading targets" empty="No targets yet. Create the first one with the form.">
+            {(data) => (
+              <Table columns={["Name", "Kind", "Address", "Tags"]} actions="Actions">
+                {data.map((t) => (
                   <tr key={t.id} className={editing?.id === t.id ? "selected" : ""}>
                     <td>
                       <strong>{t.name}</strong>
@@ -61,15 +41,13 @@ export default function TargetsPage() {
                       <button type="button" className="btn small" onClick={() => { update.reset(); setEditing(t); }}>
                         Edit
                       </button>
-                      <button type="button" className="btn small danger-outline" onClick={() => { del.reset(); setDeleting(t); }}>
-                        Delete
-                      </button>
+                      <DeleteButton onClick={() => { del.reset(); setDeleting(t); }} />
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          )}
+              </Table>
+            )}
+          </QueryView>
         </section>
         <div>
           {editing ? (
@@ -90,19 +68,9 @@ export default function TargetsPage() {
           )}
         </div>
       </div>
-      <ConfirmDialog
-        open={!!deleting}
-        title={`Delete target ${deleting?.name ?? ""}?`}
-        confirmLabel="Delete target"
-        cancelLabel="Keep it"
-        danger
-        busy={del.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && del.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      >
+      <DeleteDialog noun="target" item={deleting} del={del} onClose={() => setDeleting(null)}>
         <p>Campaigns keep their own snapshot of the target; plans that use it will need another target.</p>
-        {del.isError && <p className="error-text">{del.error.message}</p>}
-      </ConfirmDialog>
+      </DeleteDialog>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { Point } from "../../api/types";
 import { metric } from "../../charts/pointData";
 import { fmtDuration, fmtMs, fmtPct, fmtRate, fmtRatio } from "../../format";
 import StatusBadge from "../common/StatusBadge";
+import Table, { type Column } from "../common/Table";
 import PointEvidence from "./PointEvidence";
 
 type Col = { key: string; label: string; num?: boolean; get: (p: Point) => number | string | null; show: (p: Point, tool: string) => string };
@@ -37,62 +38,58 @@ export default function PointsTable({ points, tool }: { points: Point[]; tool: s
     });
   }, [points, sort]);
   const toggleSort = (key: string) => setSort((s) => (s.key === key ? { key, dir: s.dir === 1 ? -1 : 1 } : { key, dir: 1 }));
+  const columns: Column[] = [
+    { label: "Evidence", hidden: true },
+    ...COLUMNS.map((c): Column => ({
+      className: c.num ? "num" : "",
+      sort: sort.key === c.key ? (sort.dir === 1 ? "ascending" : "descending") : "none",
+      label: (
+        <button type="button" className="sort" onClick={() => toggleSort(c.key)}>
+          {c.label}
+          <span aria-hidden="true">{sort.key === c.key ? (sort.dir === 1 ? " ▲" : " ▼") : ""}</span>
+        </button>
+      ),
+    })),
+  ];
 
   return (
-    <table className="table points" data-testid="points-table">
-      <thead>
-        <tr>
-          <th>
-            <span className="sr-only">Evidence</span>
-          </th>
-          {COLUMNS.map((c) => (
-            <th key={c.key} className={c.num ? "num" : ""} aria-sort={sort.key === c.key ? (sort.dir === 1 ? "ascending" : "descending") : "none"}>
-              <button type="button" className="sort" onClick={() => toggleSort(c.key)}>
-                {c.label}
-                <span aria-hidden="true">{sort.key === c.key ? (sort.dir === 1 ? " ▲" : " ▼") : ""}</span>
+    <Table className="table points" data-testid="points-table" columns={columns}>
+      {sorted.map((p) => (
+        <Fragment key={p.id}>
+          <tr className={`${p.status === "failed" ? "failed" : ""} ${open === p.id ? "selected" : ""}`}>
+            <td>
+              <button
+                type="button"
+                className="btn icon"
+                aria-expanded={open === p.id}
+                aria-label={`${open === p.id ? "Hide" : "Show"} evidence of point ${p.seq + 1}`}
+                onClick={() => setOpen(open === p.id ? null : p.id)}
+              >
+                {open === p.id ? "▾" : "▸"}
               </button>
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((p) => (
-          <Fragment key={p.id}>
-            <tr className={`${p.status === "failed" ? "failed" : ""} ${open === p.id ? "selected" : ""}`}>
-              <td>
-                <button
-                  type="button"
-                  className="btn icon"
-                  aria-expanded={open === p.id}
-                  aria-label={`${open === p.id ? "Hide" : "Show"} evidence of point ${p.seq + 1}`}
-                  onClick={() => setOpen(open === p.id ? null : p.id)}
-                >
-                  {open === p.id ? "▾" : "▸"}
-                </button>
-              </td>
-              {COLUMNS.map((c) =>
-                c.key === "status" ? (
-                  <td key={c.key}>
-                    <StatusBadge status={p.status} />
-                    {p.error && <div className="error-text small point-error">{p.error}</div>}
-                  </td>
-                ) : (
-                  <td key={c.key} className={c.num ? "num" : ""}>
-                    {c.show(p, tool)}
-                  </td>
-                ),
-              )}
-            </tr>
-            {open === p.id && (
-              <tr className="evidence-row">
-                <td colSpan={COLUMNS.length + 1}>
-                  <PointEvidence pointId={p.id} />
+            </td>
+            {COLUMNS.map((c) =>
+              c.key === "status" ? (
+                <td key={c.key}>
+                  <StatusBadge status={p.status} />
+                  {p.error && <div className="error-text small point-error">{p.error}</div>}
                 </td>
-              </tr>
+              ) : (
+                <td key={c.key} className={c.num ? "num" : ""}>
+                  {c.show(p, tool)}
+                </td>
+              ),
             )}
-          </Fragment>
-        ))}
-      </tbody>
-    </table>
+          </tr>
+          {open === p.id && (
+            <tr className="evidence-row">
+              <td colSpan={COLUMNS.length + 1}>
+                <PointEvidence pointId={p.id} />
+              </td>
+            </tr>
+          )}
+        </Fragment>
+      ))}
+    </Table>
   );
 }

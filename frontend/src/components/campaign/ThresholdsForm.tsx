@@ -1,13 +1,22 @@
 import { useState, type FormEvent } from "react";
 import { useReanalyse } from "../../api/campaigns";
-import { errorsOf, messagesFor } from "../../api/errors";
+import { errorsOf } from "../../api/errors";
 import type { Analysis } from "../../api/types";
-import Field, { FormErrors } from "../common/Field";
+import { FormErrors, InputField } from "../common/Field";
+
+type Values = Record<"green_ms" | "yellow_ms" | "k" | "min_efficiency", string>;
+
+const FIELDS: [keyof Values, string][] = [
+  ["green_ms", "Green below (ms)"],
+  ["yellow_ms", "Yellow below (ms)"],
+  ["k", "Knee: latency within k × baseline"],
+  ["min_efficiency", "Knee: efficiency at least (%)"],
+];
 
 /** The knee rule and SLA zone latencies; changing them recomputes the stored analysis. */
 export default function ThresholdsForm({ campaignId, analysis }: { campaignId: number; analysis: Analysis | null }) {
   const t = analysis?.thresholds ?? {};
-  const [v, setV] = useState({
+  const [v, setV] = useState<Values>({
     green_ms: String(t.green_ms ?? 1),
     yellow_ms: String(t.yellow_ms ?? 3),
     k: String(t.k ?? 2),
@@ -21,7 +30,7 @@ export default function ThresholdsForm({ campaignId, analysis }: { campaignId: n
     const eff = n(v.min_efficiency);
     re.mutate({ green_ms: n(v.green_ms), yellow_ms: n(v.yellow_ms), k: n(v.k), min_efficiency: typeof eff === "number" ? eff / 100 : eff } as never);
   };
-  const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((x) => ({ ...x, [k]: e.target.value }));
+  const set = (k: keyof Values) => (value: string) => setV((x) => ({ ...x, [k]: value }));
   return (
     <details className="card thresholds">
       <summary>
@@ -29,18 +38,9 @@ export default function ThresholdsForm({ campaignId, analysis }: { campaignId: n
       </summary>
       <form onSubmit={submit} aria-label="Analysis settings">
         <div className="grid-4">
-          <Field label="Green below (ms)" errors={messagesFor(errors, "green_ms")}>
-            <input value={v.green_ms} onChange={set("green_ms")} inputMode="decimal" />
-          </Field>
-          <Field label="Yellow below (ms)" errors={messagesFor(errors, "yellow_ms")}>
-            <input value={v.yellow_ms} onChange={set("yellow_ms")} inputMode="decimal" />
-          </Field>
-          <Field label="Knee: latency within k × baseline" errors={messagesFor(errors, "k")}>
-            <input value={v.k} onChange={set("k")} inputMode="decimal" />
-          </Field>
-          <Field label="Knee: efficiency at least (%)" errors={messagesFor(errors, "min_efficiency")}>
-            <input value={v.min_efficiency} onChange={set("min_efficiency")} inputMode="decimal" />
-          </Field>
+          {FIELDS.map(([k, label]) => (
+            <InputField key={k} label={label} name={k} errors={errors} value={v[k]} onValue={set(k)} inputMode="decimal" />
+          ))}
         </div>
         <FormErrors errors={errors[""]} />
         <div className="actions">

@@ -10,6 +10,37 @@ export interface FilterValues {
   q: string;
 }
 
+/** A select that applies at once; the empty option (`any`) means no filter. */
+function FilterSelect({
+  label,
+  name,
+  value,
+  any,
+  options,
+  onChange,
+}: {
+  label: string;
+  name: keyof FilterValues;
+  value: string;
+  any: string;
+  options: [value: string, label: string][];
+  onChange: (v: Partial<FilterValues>) => void;
+}) {
+  return (
+    <label>
+      <span>{label}</span>
+      <select name={name} value={value} onChange={(e) => onChange({ [name]: e.target.value })}>
+        <option value="">{any}</option>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Filters for the campaign history; text fields apply on Enter, selects at once. */
 export default function CampaignFilters({ values, onChange }: { values: FilterValues; onChange: (v: Partial<FilterValues>) => void }) {
   const targets = useTargets();
@@ -28,35 +59,9 @@ export default function CampaignFilters({ values, onChange }: { values: FilterVa
         <span>Search</span>
         <input type="search" name="q" placeholder="name, notes…" value={q} onChange={(e) => setQ(e.target.value)} onBlur={() => q !== values.q && onChange({ q: q.trim() })} />
       </label>
-      <label>
-        <span>Target</span>
-        <select name="target_id" value={values.target_id} onChange={(e) => onChange({ target_id: e.target.value })}>
-          <option value="">all targets</option>
-          {targets.data?.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span>Tool</span>
-        <select name="tool" value={values.tool} onChange={(e) => onChange({ tool: e.target.value })}>
-          <option value="">all tools</option>
-          {TOOLS.map((t) => (
-            <option key={t}>{t}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span>Status</span>
-        <select name="status" value={values.status} onChange={(e) => onChange({ status: e.target.value })}>
-          <option value="">any status</option>
-          {CAMPAIGN_STATUSES.map((s) => (
-            <option key={s}>{s}</option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label="Target" name="target_id" value={values.target_id} any="all targets" options={targets.data?.map((t) => [String(t.id), t.name]) ?? []} onChange={onChange} />
+      <FilterSelect label="Tool" name="tool" value={values.tool} any="all tools" options={TOOLS.map((t) => [t, t])} onChange={onChange} />
+      <FilterSelect label="Status" name="status" value={values.status} any="any status" options={CAMPAIGN_STATUSES.map((s) => [s, s])} onChange={onChange} />
       <label>
         <span>Tag</span>
         <input name="tag" placeholder="e.g. nic-queues" value={tag} onChange={(e) => setTag(e.target.value)} onBlur={() => tag !== values.tag && onChange({ tag: tag.trim() })} />

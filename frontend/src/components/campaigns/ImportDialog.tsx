@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useImportCampaign } from "../../api/campaigns";
 import { errorsOf, messagesFor } from "../../api/errors";
 import { useTargets } from "../../api/targets";
 import type { CampaignOut } from "../../api/types";
 import Field, { FormErrors } from "../common/Field";
+import { Backdrop, useModal } from "../common/Modal";
 
 /**
  * Import finished results as a campaign: the seed script's CSV, raw dnsperf outputs (one file per
@@ -18,17 +19,7 @@ export default function ImportDialog({ open, onClose, onImported }: { open: bool
   const [targetId, setTargetId] = useState("");
   const fileRef = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const prev = document.activeElement as HTMLElement | null;
-    fileRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      prev?.focus?.();
-    };
-  }, [open, onClose]);
+  useModal(open, onClose, fileRef);
 
   if (!open) return null;
 
@@ -41,7 +32,7 @@ export default function ImportDialog({ open, onClose, onImported }: { open: bool
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <Backdrop onClose={onClose}>
       <form className="modal import-dialog" role="dialog" aria-modal="true" aria-labelledby="import-title" onSubmit={submit} noValidate>
         <h2 id="import-title">Import results</h2>
         <p className="muted small">
@@ -87,6 +78,6 @@ export default function ImportDialog({ open, onClose, onImported }: { open: bool
           </button>
         </div>
       </form>
-    </div>
+    </Backdrop>
   );
 }

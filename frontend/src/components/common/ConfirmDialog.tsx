@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
+import { Backdrop, useModal } from "./Modal";
 
 /** A modal confirmation: Escape or Cancel closes, focus starts on the safe button. */
 export default function ConfirmDialog({
@@ -23,22 +24,10 @@ export default function ConfirmDialog({
   onClose: () => void;
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const prev = document.activeElement as HTMLElement | null;
-    cancelRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      prev?.focus?.();
-    };
-  }, [open, onClose]);
+  useModal(open, onClose, cancelRef);
   if (!open) return null;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <Backdrop onClose={onClose}>
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="confirm-title">
         <h2 id="confirm-title">{title}</h2>
         <div className="modal-body">{children}</div>
@@ -51,6 +40,6 @@ export default function ConfirmDialog({
           </button>
         </div>
       </div>
-    </div>
+    </Backdrop>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, type ReactElement, cloneElement } from "react";
+import { useId, type InputHTMLAttributes, type ReactElement, cloneElement } from "react";
+import { messagesFor, type FieldErrors } from "../../api/errors";
 
 /** A labelled form control with its validation messages beside it. */
 export default function Field({
@@ -36,6 +37,30 @@ export default function Field({
         </ul>
       )}
     </div>
+  );
+}
+
+/** A Field around a text input named `name`, showing the API's messages for that name. */
+export function InputField({
+  label,
+  name,
+  errors,
+  hint,
+  value,
+  onValue,
+  ...rest
+}: {
+  label: string;
+  name: string;
+  errors: FieldErrors;
+  hint?: string;
+  value: string;
+  onValue: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "value" | "onChange">) {
+  return (
+    <Field label={label} errors={messagesFor(errors, name)} hint={hint}>
+      <input name={name} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
+    </Field>
   );
 }
 

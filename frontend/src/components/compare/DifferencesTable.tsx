@@ -1,5 +1,6 @@
 import type { Difference } from "../../api/compare";
 import { colourAt } from "../../charts/palette";
+import Table from "../common/Table";
 
 /** Keys whose values differ between the campaigns; values unlike the reference are highlighted. */
 export default function DifferencesTable({ title, rows, keys, empty }: { title: string; rows: Difference[]; keys: string[]; empty: string }) {
@@ -10,36 +11,36 @@ export default function DifferencesTable({ title, rows, keys, empty }: { title: 
         <p className="muted">{empty}</p>
       ) : (
         <div className="scroll-x">
-          <table className="table differences">
-            <thead>
-              <tr>
-                <th>Key</th>
-                {keys.map((k, i) => (
-                  <th key={k}>
+          <Table
+            className="table differences"
+            columns={[
+              "Key",
+              ...keys.map((k, i) => ({
+                label: (
+                  <>
                     <span className="swatch" style={{ background: colourAt(i) }} /> #{k}
-                  </th>
-                ))}
+                  </>
+                ),
+              })),
+            ]}
+          >
+            {rows.map((r) => (
+              <tr key={r.key}>
+                <th scope="row" className="mono">
+                  {r.key}
+                </th>
+                {keys.map((k, i) => {
+                  const v = r.values[k];
+                  const differs = i > 0 && v !== r.values[keys[0]];
+                  return (
+                    <td key={k} className={`mono ${differs ? "differs" : ""}`}>
+                      {v ?? <span className="muted">—</span>}
+                    </td>
+                  );
+                })}
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.key}>
-                  <th scope="row" className="mono">
-                    {r.key}
-                  </th>
-                  {keys.map((k, i) => {
-                    const v = r.values[k];
-                    const differs = i > 0 && v !== r.values[keys[0]];
-                    return (
-                      <td key={k} className={`mono ${differs ? "differs" : ""}`}>
-                        {v ?? <span className="muted">—</span>}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </div>
       )}
     </section>

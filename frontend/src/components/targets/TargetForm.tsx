@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { errorsOf, messagesFor } from "../../api/errors";
 import { TARGET_KINDS, type Target, type TargetCreate, type TargetKind } from "../../api/types";
-import Field, { FormErrors } from "../common/Field";
+import Field, { FormErrors, InputField } from "../common/Field";
 
 const DEFAULT_PORTS: Record<TargetKind, string> = { dns: "53", http: "80", net: "5201", device: "9000" };
 
@@ -55,9 +55,7 @@ export default function TargetForm({
     <form className="card form target-form" onSubmit={submit} aria-label={target ? `Edit target ${target.name}` : "New target"}>
       <h2>{target ? `Edit ${target.name}` : "New target"}</h2>
       <div className="grid-2">
-        <Field label="Name" errors={messagesFor(errors, "name")}>
-          <input name="name" value={d.name} onChange={(e) => set("name", e.target.value)} autoFocus={!target} required />
-        </Field>
+        <InputField label="Name" name="name" errors={errors} value={d.name} onValue={(v) => set("name", v)} autoFocus={!target} required />
         <Field label="Kind" errors={messagesFor(errors, "kind")}>
           <select
             name="kind"
@@ -74,16 +72,10 @@ export default function TargetForm({
             ))}
           </select>
         </Field>
-        <Field label="Host" errors={messagesFor(errors, "host")} hint="loopback or a lab address">
-          <input name="host" value={d.host} onChange={(e) => set("host", e.target.value)} />
-        </Field>
-        <Field label="Port" errors={messagesFor(errors, "port")}>
-          <input name="port" inputMode="numeric" value={d.port} onChange={(e) => set("port", e.target.value)} />
-        </Field>
+        <InputField label="Host" name="host" errors={errors} hint="loopback or a lab address" value={d.host} onValue={(v) => set("host", v)} />
+        <InputField label="Port" name="port" errors={errors} value={d.port} onValue={(v) => set("port", v)} inputMode="numeric" />
       </div>
-      <Field label="Tags" errors={messagesFor(errors, "tags")} hint="comma-separated, e.g. lab, 2-core">
-        <input name="tags" value={d.tags} onChange={(e) => set("tags", e.target.value)} />
-      </Field>
+      <InputField label="Tags" name="tags" errors={errors} hint="comma-separated, e.g. lab, 2-core" value={d.tags} onValue={(v) => set("tags", v)} />
       <Field label="Notes" errors={messagesFor(errors, "notes")}>
         <textarea name="notes" rows={2} value={d.notes} onChange={(e) => set("notes", e.target.value)} />
       </Field>
