@@ -8,6 +8,7 @@ import pytest
 
 from kneeboard.tools import iperf3
 from kneeboard.tools.base import PointSpec, ToolInputError
+from tests.unit.conftest import point_spec
 
 CAPTURED = [
     "iperf3-3.12-tcp.json",
@@ -22,16 +23,9 @@ CAPTURED = [
 ]
 
 
-@pytest.fixture
-def read(fixtures_dir):
-    """Text of one captured tool output, by file name."""
-    return lambda name: (fixtures_dir / name).read_text()
-
-
 def spec(**changes) -> PointSpec:
-    fields = dict(host="127.0.0.1", port=5201, concurrency=1, rate=None, duration_s=5, params={})
-    fields.update(changes)
-    return PointSpec(**fields)
+    """A point spec for iperf3 with defaults; `changes` override them."""
+    return point_spec(dict(host="127.0.0.1", port=5201, concurrency=1, rate=None, duration_s=5, params={}), changes)
 
 
 # --- build ----------------------------------------------------------------------

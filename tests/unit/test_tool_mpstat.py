@@ -8,6 +8,7 @@ import pytest
 
 from kneeboard.tools import mpstat
 from kneeboard.tools.base import PointSpec, ToolInputError
+from tests.unit.conftest import point_spec
 
 CAPTURED = [
     "mpstat-12.6-json.json",
@@ -20,16 +21,9 @@ CAPTURED = [
 ]
 
 
-@pytest.fixture
-def read(fixtures_dir):
-    """Text of one captured tool output, by file name."""
-    return lambda name: (fixtures_dir / name).read_text()
-
-
 def spec(**changes) -> PointSpec:
-    fields = dict(host="127.0.0.1", port=0, concurrency=1, rate=None, duration_s=10, params={})
-    fields.update(changes)
-    return PointSpec(**fields)
+    """A point spec for mpstat with defaults; `changes` override them."""
+    return point_spec(dict(host="127.0.0.1", port=0, concurrency=1, rate=None, duration_s=10, params={}), changes)
 
 
 def utc(text: str) -> float:

@@ -6,6 +6,7 @@ import pytest
 
 from kneeboard.tools import ping
 from kneeboard.tools.base import PointSpec, ToolInputError
+from tests.unit.conftest import point_spec
 
 CAPTURED = [
     "ping-20.txt",
@@ -16,16 +17,9 @@ CAPTURED = [
 REPLY_D = "[1795269447.680397] 64 bytes from 127.0.0.1: icmp_seq=1 ttl=64 time=0.021 ms"
 
 
-@pytest.fixture
-def read(fixtures_dir):
-    """Text of one captured tool output, by file name."""
-    return lambda name: (fixtures_dir / name).read_text()
-
-
 def spec(**changes) -> PointSpec:
-    fields = dict(host="10.213.0.2", port=0, concurrency=1, rate=None, duration_s=4, params={})
-    fields.update(changes)
-    return PointSpec(**fields)
+    """A point spec for ping with defaults; `changes` override them."""
+    return point_spec(dict(host="10.213.0.2", port=0, concurrency=1, rate=None, duration_s=4, params={}), changes)
 
 
 # --- build ----------------------------------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 
 from kneeboard.tools import units, wrk
 from kneeboard.tools.base import PointSpec, ToolInputError
+from tests.unit.conftest import point_spec
 
 CAPTURED = [
     "wrk-4.1-latency.txt",
@@ -22,17 +23,10 @@ CAPTURED = [
 MB = 2**20
 
 
-@pytest.fixture
-def read(fixtures_dir):
-    """Text of one captured tool output, by file name."""
-    return lambda name: (fixtures_dir / name).read_text()
-
-
 def spec(**changes) -> PointSpec:
-    fields = dict(host="127.0.0.1", port=8080, concurrency=50, rate=None, duration_s=10,
-                  params={"path": "/index.html"})
-    fields.update(changes)
-    return PointSpec(**fields)
+    """A point spec for wrk with defaults; `changes` override them."""
+    defaults = dict(host="127.0.0.1", port=8080, concurrency=50, rate=None, duration_s=10, params={"path": "/index.html"})
+    return point_spec(defaults, changes)
 
 
 # --- build ----------------------------------------------------------------------
