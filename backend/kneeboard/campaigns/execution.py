@@ -25,7 +25,7 @@ from kneeboard.tools.registry import adapter
 
 _PLAN = TypeAdapter(PlanBody)
 log = logging.getLogger(__name__)
-CANCEL_POLL_S = 0.5
+CANCEL_POLL_S = 0.25
 
 
 class _CancelWatch:

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-POLL_S = 0.2
+POLL_S = 0.1
 TERM_WAIT_S = 1.0
 
 
