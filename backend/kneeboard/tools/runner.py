@@ -42,6 +42,7 @@ class _BoundedText:
         self.tail_size = 0
 
     def add(self, line: str) -> None:
+        """Keep a line: in the head while it has room, else in the rolling tail."""
         if self.size < self.limit // 4:
             self.head.append(line)
             self.size += len(line)
@@ -53,6 +54,7 @@ class _BoundedText:
             self.dropped += 1
 
     def text(self) -> str:
+        """Head, a note of what was dropped, and tail."""
         gap = [f"[kneeboard: {self.dropped} lines omitted]\n"] if self.dropped else []
         return "".join(self.head + gap + self.tail)
 
