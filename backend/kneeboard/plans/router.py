@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import PlainTextResponse
 
 from kneeboard.deps import SessionDep
-from kneeboard.plans import service, templates
+from kneeboard.plans import service, templates, yaml_io
 from kneeboard.plans.schemas import PlanBody, PlanOut, PlanPreview, PlanTemplate
 
 router = APIRouter(prefix="/plans", tags=["plans"])
@@ -39,6 +41,21 @@ def list_templates():
 def get_template(template_id: str):
     """One built-in plan."""
     return templates.get_template(template_id)
+
+
+@router.post("/import.yaml", response_model=PlanOut, status_code=201,
+             openapi_extra={"requestBody": {"content": {"application/yaml": {"schema": {"type": "string"}}}, "required": True}})
+async def import_yaml(request: Request, session: SessionDep):
+    """Store a plan sent as YAML (the same fields as the JSON shape)."""
+    body = yaml_io.from_yaml((await request.body()).decode("utf-8", errors="replace"))
+    return await run_in_threadpool(lambda: service.create_plan(body, session=session).out())
+
+
+@router.get("/{plan_id}.yaml", response_class=PlainTextResponse)
+def export_yaml(session: SessionDep, plan_id: int):
+    """A plan as YAML, ready to keep in a repository and import again."""
+    text = yaml_io.to_yaml(service.get_plan(plan_id, session=session).body)
+    return PlainTextResponse(text, media_type="application/yaml", headers={"Content-Disposition": f'attachment; filename="plan-{plan_id}.yaml"'})
 
 
 @router.get("/{plan_id}", response_model=PlanOut)

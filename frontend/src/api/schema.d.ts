@@ -292,6 +292,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plans/import.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Yaml
+         * @description Store a plan sent as YAML (the same fields as the JSON shape).
+         */
+        post: operations["import_yaml_api_v1_plans_import_yaml_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plans/preview": {
         parameters: {
             query?: never;
@@ -375,6 +395,26 @@ export interface paths {
          * @description Delete a plan.
          */
         delete: operations["delete_plan_api_v1_plans__plan_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/{plan_id}.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Yaml
+         * @description A plan as YAML, ready to keep in a repository and import again.
+         */
+        get: operations["export_yaml_api_v1_plans__plan_id__yaml_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2376,6 +2416,30 @@ export interface operations {
             };
         };
     };
+    import_yaml_api_v1_plans_import_yaml_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/yaml": string;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
+                };
+            };
+        };
+    };
     preview_plan_api_v1_plans_preview_post: {
         parameters: {
             query?: never;
@@ -2543,6 +2607,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_yaml_api_v1_plans__plan_id__yaml_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
             };
             /** @description Validation Error */
             422: {
