@@ -311,6 +311,9 @@ try {
     const err = form.locator(".field.invalid", { has: page.getByLabel("Port") }).locator(".field-errors");
     await err.waitFor();
     assert(/65535/.test(await err.innerText()), "port error names the limit");
+    const lab = await api("/lab");
+    const banner = await page.getByTestId("lab-banner").innerText();
+    assert(lab.present ? /Lab up/.test(banner) : banner.includes(lab.reason), "the lab banner tells whether the lab is up, or why not");
   });
 
   await step("targets: create a dns target", async () => {

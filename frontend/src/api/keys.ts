@@ -16,5 +16,6 @@ export const keys = {
   compare: (selectors: string[]) => ["compare", ...selectors] as const,
   agents: ["agents"] as const,
   health: ["health"] as const,
+  lab: ["lab"] as const,
   profiles: ["profiles"] as const,
 };

@@ -29,6 +29,7 @@ export type SampleSeries = S["SampleSeries"];
 export type Sample = S["SampleOut"];
 export type Agent = S["AgentOut"];
 export type Health = S["Health"];
+export type LabState = S["LabState"];
 
 export const TOOLS: Tool[] = ["dnsperf", "wrk", "iperf3", "devsim"];
 export const TARGET_KINDS: TargetKind[] = ["dns", "http", "net", "device"];

@@ -5,6 +5,7 @@ import DeleteDialog, { DeleteButton } from "../components/common/DeleteDialog";
 import PageHead from "../components/common/PageHead";
 import { QueryView } from "../components/common/States";
 import Table from "../components/common/Table";
+import LabBanner from "../components/lab/LabBanner";
 import TargetForm from "../components/targets/TargetForm";
 
 export default function TargetsPage() {
@@ -19,6 +20,7 @@ export default function TargetsPage() {
   return (
     <div className="page targets-page">
       <PageHead title="Targets" note={<p className="muted">Systems under test: DNS servers, HTTP servers, iperf3 servers, device platforms.</p>} />
+      <LabBanner />
       <div className="two-col">
         <section className="card" aria-label="Targets">
           <QueryView query={targets} loading="Loading targets" empty="No targets yet. Create the first one with the form.">
