@@ -274,6 +274,8 @@ try {
     await shot(page, "profiles");
     await page.goto("/plans/new");
     await page.locator('[data-template-id="devices-seed004"]').getByRole("button", { name: "Use this template" }).click();
+    // the uploaded profiles load on their own after the page: wait for ours before reading the choices
+    await page.locator('select[name="params-profile"] option', { hasText: name }).waitFor({ state: "attached" });
     const options = await page.locator('select[name="params-profile"] option').allInnerTexts();
     assert(options[0].startsWith("singlelight") && options.some((o) => o.startsWith(name)), `profile choices: ${options.join(" | ")}`);
     await page.goto("/profiles");
