@@ -23,6 +23,11 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as timezone-aware UTC (SQLite hands back naive datetimes)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
 @lru_cache
 def get_engine() -> Engine:
     """The engine for DATABASE_URL (SQLite gets WAL and a busy timeout for the worker beside the API)."""

@@ -162,3 +162,20 @@ def test_cancel_mid_point_kills_dnsperf_and_keeps_finished_points(stack, dns_tar
     assert points[1]["status"] == "cancelled"
     again = stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel")
     assert again.status_code == 409
+
+
+def test_a_variant_that_cannot_be_applied_fails_its_points_with_the_reason(stack, dns_target):
+    from kneeboard.lab import namespace
+
+    namespace.down()  # no lab: the setting has nothing to apply to
+    body = three_phase_plan(dns_target["id"], name="variant without lab",
+                            phases=[{"kind": "baseline", "concurrency": 1, "rate": 100, "duration_s": 1}],
+                            variants=[{"label": "1 queue", "set": {"lab.veth_queues": 1}}])  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=60)
+    point = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
+    assert campaign["status"] == "failed" and point["status"] == "failed"
+    assert point["error"].startswith("variant '1 queue': setting lab.veth_queues=1 could not be applied"), point["error"]
+    assert stack.api.get(f"/api/v1/points/{point['id']}").json()["argv"] == [], "nothing ran"
+    assert campaign["environment"]["variants"]["1 queue"]["setting.error"] == point["error"]

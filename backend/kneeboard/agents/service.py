@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from kneeboard.agents.models import Agent
 from kneeboard.config import get_settings
-from kneeboard.db import utcnow
+from kneeboard.db import as_utc, utcnow
 
 
 def register(name: str, tools: dict[str, str | None], *, session: Session) -> Agent:
@@ -31,10 +31,7 @@ def heartbeat(name: str, *, session: Session) -> None:
 
 def is_alive(agent: Agent) -> bool:
     """Heard from within three heartbeat periods."""
-    last = agent.last_heartbeat
-    if last.tzinfo is None:
-        last = last.replace(tzinfo=utcnow().tzinfo)
-    return utcnow() - last < timedelta(seconds=3 * get_settings().heartbeat_s)
+    return utcnow() - as_utc(agent.last_heartbeat) < timedelta(seconds=3 * get_settings().heartbeat_s)
 
 
 def list_agents(*, session: Session) -> list[dict]:

@@ -122,14 +122,14 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     tool_adapter = adapter(tool)
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
-    outcome, result, monitor_samples, monitor_warnings = None, PointResult(), [], []
-    try:
-        argv = tool_adapter.build(spec, workdir)
-        if refused:
-            raise ToolInputError(refused)
-    except ToolInputError as exc:
-        result.error = str(exc) if refused else f"cannot build the {tool} command: {exc}"
-    else:
+    outcome, result, monitor_samples, monitor_warnings = None, PointResult(error=refused), [], []
+    argv = None
+    if not refused:
+        try:
+            argv = tool_adapter.build(spec, workdir)
+        except ToolInputError as exc:
+            result.error = f"cannot build the {tool} command: {exc}"
+    if argv is not None:
         watchers = MonitorSet(monitors, spec.duration_s, workdir)
         if monitors:
             time.sleep(LEAD_S)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kneeboard.campaigns.models import Campaign, Point
-from kneeboard.db import utcnow
+from kneeboard.db import as_utc, utcnow
 from kneeboard.plans.expand import START_OVERHEAD_S
 
 DONE = {"completed", "failed", "cancelled", "crashed"}
@@ -19,11 +19,11 @@ def progress(campaign: Campaign, queue_position: int | None) -> dict:
         eta = sum(p.duration_s + START_OVERHEAD_S for p in remaining) + pause * max(0, len(remaining) - 1)
         running = next((p for p in remaining if p.status == "running" and p.started_at), None)
         if running is not None:
-            eta -= min(running.duration_s, (utcnow() - _aware(running.started_at)).total_seconds())
+            eta -= min(running.duration_s, (utcnow() - as_utc(running.started_at)).total_seconds())
     elapsed = None
     if campaign.started_at is not None:
         end = campaign.ended_at or utcnow()
-        elapsed = (_aware(end) - _aware(campaign.started_at)).total_seconds()
+        elapsed = (as_utc(end) - as_utc(campaign.started_at)).total_seconds()
     return {
         "done": len(points) - len(remaining),
         "total": len(points),
@@ -50,7 +50,3 @@ def summary(points: list[Point]) -> dict:
         "points_completed": len(done),
         "points_failed": sum(p.status == "failed" for p in points),
     }
-
-
-def _aware(moment):
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=utcnow().tzinfo)

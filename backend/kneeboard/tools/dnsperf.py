@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 
 NAME = "dnsperf"
@@ -64,8 +65,7 @@ def parse_line(line: str) -> Sample | None:
 
 def parse_version(text: str) -> str | None:
     """The version dnsperf prints (`Version 2.10.0`)."""
-    match = _VERSION.search(text)
-    return match.group(1) if match else None
+    return units.first_group(_VERSION, text)
 
 
 def parse_rcodes(stdout: str) -> dict[str, int]:
