@@ -4,6 +4,7 @@ a DNS server, a Celery worker and the API; unit tests do not ask for it."""
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -15,9 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "tool-output"
-if not FIXTURES.exists():
-    FIXTURES = ROOT / "tests" / "fixtures" / "tool-output"
+FIXTURES = ROOT / "tests" / "fixtures" / "tool-output"
 
 from tests.support import services  # noqa: E402
 
@@ -32,11 +31,17 @@ class Stack:
     dns_host: str
     dns_port: int
     tmp: Path
+    admin_token: str = ""
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """The admin bearer header `api` carries, for clients made elsewhere (httpx.stream, node)."""
+        return {"Authorization": f"Bearer {self.admin_token}"}
 
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
-    """The real tool output captured on Debian 12 (../shared/fixtures/tool-output)."""
+    """The real tool output captured on Debian 12 (tests/fixtures/tool-output, copied from shared/)."""
     return FIXTURES
 
 
@@ -46,6 +51,7 @@ def stack():
     from kneeboard.lab.dns import start_unbound
 
     tmp = Path(tempfile.mkdtemp(prefix="kb-test-"))
+    admin_token = secrets.token_urlsafe(32)
     tmp.chmod(0o755)
     started = []
     try:
@@ -65,6 +71,7 @@ def stack():
             "AGENT_NAME": "local",
             "WORKDIR": str(tmp / "work"),
             "GRACE_S": "5",
+            "KB_ADMIN_TOKEN": admin_token,
             "PYTHONPATH": os.pathsep.join([str(ROOT / "backend"), os.environ.get("PYTHONPATH", "")]),
         }
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "AGENT_NAME", "WORKDIR")})
@@ -72,9 +79,9 @@ def stack():
         started.append(services.start_worker(env, tmp))
         api_proc, api_url = services.start_api(env, tmp)
         started.append(api_proc)
-        with httpx.Client(base_url=api_url, timeout=30) as client:
+        with httpx.Client(base_url=api_url, timeout=30, headers={"Authorization": f"Bearer {admin_token}"}) as client:
             services.wait_for_agent(client, "local")
-            yield Stack(client, api_url, env, "127.0.0.1", dns_port, tmp)
+            yield Stack(client, api_url, env, "127.0.0.1", dns_port, tmp, admin_token)
     finally:
         for proc in reversed(started):
             services.stop(proc)

@@ -29,6 +29,23 @@ class Settings(BaseSettings):
     raw_output_limit: int = 1_048_576
     heartbeat_s: float = 10.0
 
+    max_body_bytes: int = 2 * 1_048_576  # any request body (JSON); the import routes have their own caps
+    max_yaml_bytes: int = 1_048_576
+    max_import_bytes: int = 20 * 1_048_576
+    max_import_rows: int = 10_000
+    max_profile_bytes: int = 65_536
+
+    kb_admin_token: str = ""
+    allowed_hosts: str = "127.0.0.1,localhost,[::1],testserver"
+    host: str = "127.0.0.1"
+    session_ttl_s: float = 43_200.0
+
+    def allowed_host_list(self) -> list[str]:
+        """The Host header values the API answers to: ALLOWED_HOSTS plus the listen address."""
+        hosts = [h.strip() for h in self.allowed_hosts.split(",") if h.strip()]
+        listen = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return hosts if listen in hosts or listen in {"0.0.0.0", "[::]"} else [*hosts, listen]
+
 
 @lru_cache
 def get_settings() -> Settings:

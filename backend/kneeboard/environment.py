@@ -24,13 +24,9 @@ SYSCTLS = (
     "net.core.rps_sock_flow_entries",
 )
 
-# tool → (argv that prints the version and exits at once without sending anything, regex for the version)
-TOOL_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
-    "dnsperf": (["dnsperf", "-c", "0"], r"^Version\s+(\S+)"),  # "invalid clients: 0", rc 1, banner first
-    "wrk": (["wrk", "-v"], r"^wrk\s+(\S+)"),  # rc 1, "wrk debian/4.1.0-3+b2 [epoll] …"
-    "iperf3": (["iperf3", "--version"], r"^iperf\s+(\S+)"),
-    "mpstat": (["mpstat", "-V"], r"sysstat version\s+(\S+)"),
-    "ping": (["ping", "-V"], r"iputils[- ]?(\S+)"),
+# the lab's servers and tools (not load tools: those declare their version argv in their adapters)
+# → (argv that prints the version and exits at once without sending anything, regex for the version)
+SERVER_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
     "unbound": (["unbound", "-V"], r"^Version\s+(\S+)"),
     "nginx": (["nginx", "-v"], r"nginx/(\S+)"),
     "ethtool": (["ethtool", "--version"], r"ethtool version\s+(\S+)"),
@@ -41,9 +37,19 @@ TOOL_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
 # ---------------------------------------------------------------- pure parsers
 
 
+def _version_spec(tool: str) -> tuple[list[str], str] | None:
+    from kneeboard.tools.registry import adapter
+
+    try:
+        found = adapter(tool)
+    except KeyError:
+        return SERVER_VERSION_ARGV.get(tool)
+    return (list(found.version_argv), found.version_pattern.pattern) if found.version_pattern else None
+
+
 def parse_tool_version(tool: str, text: str) -> str | None:
     """The version a tool printed (stdout and stderr together), e.g. "2.10.0" for dnsperf; None if not found."""
-    spec = TOOL_VERSION_ARGV.get(tool)
+    spec = _version_spec(tool)
     if spec is None:
         return None
     match = re.search(spec[1], text, re.MULTILINE)
@@ -102,7 +108,7 @@ def _read_proc(path: str) -> str:
 
 def tool_version(tool: str) -> str:
     """The installed version of a known tool ("unavailable" if missing, unknown or unparsable)."""
-    spec = TOOL_VERSION_ARGV.get(tool)
+    spec = _version_spec(tool)
     if spec is None or which(spec[0][0]) is None:
         return UNAVAILABLE
     try:

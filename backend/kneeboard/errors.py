@@ -1,40 +1,53 @@
-"""Domain errors and how the API renders them."""
+"""The project's own errors. Services raise these; `api_errors` maps them to HTTP in one place."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+
+class DomainError(Exception):
+    """Base of every error a service raises on purpose."""
 
 
-class NotFound(Exception):
+class NotFound(DomainError):
     """An id that does not exist (HTTP 404)."""
 
     def __init__(self, what: str, ident: object) -> None:
         super().__init__(f"{what} {ident} not found")
 
 
-class Conflict(Exception):
+class Conflict(DomainError):
     """A request that the current state does not allow (HTTP 409)."""
 
 
-def invalid(loc: tuple[str | int, ...], message: str) -> RequestValidationError:
-    """A 422 naming the field at `loc`, shaped like pydantic's own errors."""
-    return RequestValidationError([{"type": "value_error", "loc": ("body", *loc), "msg": message, "input": None}])
+class Gone(DomainError):
+    """Something that existed but is no longer available, e.g. an expired link (HTTP 410)."""
 
 
-def invalid_query(name: str, message: str) -> RequestValidationError:
+class Invalid(DomainError):
+    """Input refused, naming the field at `loc` (HTTP 422, shaped like pydantic's errors).
+
+    `where` is "body" or "query"; `errors` may carry several (loc, message) pairs.
+    """
+
+    def __init__(self, loc: tuple[str | int, ...], message: str, *, where: str = "body",
+                 more: list[tuple[tuple[str | int, ...], str]] | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+        self.errors = [(loc, message), *(more or [])]
+
+    def details(self) -> list[dict]:
+        """pydantic-style error dicts: type, loc (with "body"/"query" first), msg."""
+        return [{"type": "value_error", "loc": (self.where, *loc), "msg": msg, "input": None} for loc, msg in self.errors]
+
+
+class PolicyRefused(Invalid):
+    """An address or load the target policy does not allow (HTTP 422 naming the policy)."""
+
+
+def invalid(loc: tuple[str | int, ...], message: str) -> Invalid:
+    """A 422 naming the body field at `loc`."""
+    return Invalid(loc, message)
+
+
+def invalid_query(name: str, message: str) -> Invalid:
     """A 422 naming a query parameter."""
-    return RequestValidationError([{"type": "value_error", "loc": ("query", name), "msg": message, "input": None}])
-
-
-def install_handlers(app: FastAPI) -> None:
-    """Render NotFound as 404 and Conflict as 409, with {"detail": ...}."""
-
-    @app.exception_handler(NotFound)
-    async def _not_found(_request: Request, exc: NotFound) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
-
-    @app.exception_handler(Conflict)
-    async def _conflict(_request: Request, exc: Conflict) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=409)
+    return Invalid((name,), message, where="query")

@@ -4,45 +4,42 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI
-from fastapi.exceptions import RequestValidationError
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kneeboard import __version__
 from kneeboard.agents.router import router as agents_router
+from kneeboard.audit.router import router as audit_router
+from kneeboard.auth.http import install_security
+from kneeboard.auth.router import auth_router, tokens_router, users_router
 from kneeboard.campaigns.router import router as campaigns_router
 from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
-from kneeboard.errors import install_handlers
+from kneeboard.api_errors import install_handlers
 from kneeboard.health import router as health_router
+from kneeboard.http_limits import ids_in_range, install_limits
 from kneeboard.lab.router import router as lab_router
 from kneeboard.plans.router import router as plans_router
+from kneeboard.policy.router import router as policy_router
 from kneeboard.profiles.router import router as profiles_router
 from kneeboard.targets.router import router as targets_router
-
-
-def _name_discriminator(errors: list[dict]) -> list[dict]:
-    """Make an unknown `tool` or `kind` name the field itself, not only the enclosing object."""
-    for error in errors:
-        if error.get("type") in {"union_tag_invalid", "union_tag_not_found"}:
-            error["loc"] = (*error["loc"], error.get("ctx", {}).get("discriminator", "").strip("'"))
-    return errors
+from kneeboard.tools.router import router as tools_router
+from kneeboard.worker.tasks import enqueue
 
 
 def create_app() -> FastAPI:
     """Build the application."""
     app = FastAPI(title="Kneeboard", version=__version__, description="Capacity-test campaigns: plans, sweeps, reports, comparisons.")
     install_handlers(app)
+    install_limits(app)
+    install_security(app)
+    app.state.dispatch = enqueue
 
-    @app.exception_handler(RequestValidationError)
-    async def _validation(_request, exc: RequestValidationError) -> JSONResponse:
-        from fastapi.encoders import jsonable_encoder
-
-        return JSONResponse({"detail": jsonable_encoder(_name_discriminator(list(exc.errors())))}, status_code=422)
-
-    api = APIRouter(prefix="/api/v1")
-    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router):
+    api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
+    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router):
+        api.include_router(router)
+    for router in (auth_router, tokens_router, users_router, audit_router, tools_router):
         api.include_router(router)
     app.include_router(api)
     _mount_ui(app, get_settings().frontend_dist)

@@ -4,7 +4,10 @@
 def import_all() -> None:
     """Import each domain's models."""
     from kneeboard.agents import models as _agents  # noqa: F401
+    from kneeboard.audit import models as _audit  # noqa: F401
+    from kneeboard.auth import models as _auth  # noqa: F401
     from kneeboard.campaigns import models as _campaigns  # noqa: F401
     from kneeboard.plans import models as _plans  # noqa: F401
+    from kneeboard.policy import models as _policy  # noqa: F401
     from kneeboard.profiles import models as _profiles  # noqa: F401
     from kneeboard.targets import models as _targets  # noqa: F401

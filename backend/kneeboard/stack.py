@@ -57,13 +57,17 @@ def _spawn(argv: list[str], log: Path, env: dict[str, str] | None = None) -> sub
     return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def start_redis(rundir: Path, port: int | None = None) -> tuple[subprocess.Popen, str]:
-    """A Redis server on loopback with no persistence; returns (process, REDIS_URL)."""
+def start_redis(rundir: Path, port: int | None = None, password: str | None = None) -> tuple[subprocess.Popen, str]:
+    """A Redis server on loopback with no persistence (and `password` required, if given); returns (process, REDIS_URL)."""
     port = port or free_port()
-    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(rundir)]
-    proc = _spawn(argv, rundir / "redis.log")
+    argv = ["redis-server", "-", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(rundir)]
+    log = rundir / "redis.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+    proc.stdin.write(f"requirepass {password}\n".encode() if password else b"")  # on stdin, not in argv for ps to show
+    proc.stdin.close()
     wait_port(port, proc, "redis-server")
-    return proc, f"redis://127.0.0.1:{port}/0"
+    return proc, f"redis://:{password}@127.0.0.1:{port}/0" if password else f"redis://127.0.0.1:{port}/0"
 
 
 def start_worker(env: dict[str, str], rundir: Path) -> subprocess.Popen:

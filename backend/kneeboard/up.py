@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import sys
 import threading
 from pathlib import Path
@@ -33,10 +35,14 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
     lab_started = False
     try:
         if "REDIS_URL" not in os.environ:
-            redis_proc, env["REDIS_URL"] = stack.start_redis(rundir, stack.free_port(6379))
+            redis_proc, env["REDIS_URL"] = stack.start_redis(rundir, stack.free_port(6379), password=secrets.token_urlsafe(24))
             started.append(redis_proc)
+        env["HOST"] = host
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "WORKDIR", "FRONTEND_DIST")})
         stack.migrate(env)
+        from kneeboard.auth.bootstrap import ensure_admin
+
+        admin_note = ensure_admin(rundir / "admin.env")
         dns_port = stack.free_port(LOCAL_DNS_PORT)
         started.append(start_unbound("127.0.0.1", dns_port, rundir / "dns"))
         from kneeboard.targets.registration import register_lab_targets, register_local_dns
@@ -50,7 +56,8 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
         api, url = stack.start_api(env, rundir, host, stack.free_port(port))
         started.append(api)
         print(f"Kneeboard is up: {url}", flush=True)
-        print(f"  database {env['DATABASE_URL']}, broker {env['REDIS_URL']}, DNS server 127.0.0.1:{dns_port} (target local-dns)")
+        print(f"  {admin_note}")
+        print(f"  database {env['DATABASE_URL']}, broker {_masked(env['REDIS_URL'])}, DNS server 127.0.0.1:{dns_port} (target local-dns)")
         print(f"  lab: {'up (targets tagged lab)' if lab_started else lab_note}; logs in {rundir}; Ctrl-C stops everything", flush=True)
         while not stop.wait(1.0):
             dead = [p for p in started if p.poll() is not None]
@@ -69,6 +76,11 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
 
             namespace.down()
         print("kneeboard: stopped", flush=True)
+
+
+def _masked(url: str) -> str:
+    """A URL with its password replaced by ***."""
+    return re.sub(r"(//[^:/@]*:)[^@/]+@", r"\1***@", url)
 
 
 def _lab(wanted: bool, devsim_binary: str | None) -> str | None:

@@ -18,8 +18,8 @@ def check_host(value: str) -> str:
         return str(ipaddress.ip_address(value))
     except ValueError:
         pass
-    if value.startswith("-") or not _HOSTNAME.match(value):
-        raise ValueError("must be a hostname or an IP address")
+    if value.startswith("-") or not _HOSTNAME.match(value) or value.rstrip(".").rsplit(".", 1)[-1].isdigit():
+        raise ValueError("must be a hostname or an IP address")  # "256.1.1.1" is a bad address, not a name
     return value
 
 

@@ -1,6 +1,9 @@
 import { useEffect } from "react";
 import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useHealth } from "./api/health";
+import UserMenu, { AdminNavLinks } from "./components/UserMenu";
+import AuditPage from "./routes/AuditPage";
+import LoginPage from "./routes/LoginPage";
 import CampaignsPage from "./routes/CampaignsPage";
 import CampaignPage from "./routes/CampaignPage";
 import ComparePage from "./routes/ComparePage";
@@ -57,8 +60,10 @@ export default function App() {
           <NavLink to="/plans/new">New plan</NavLink>
           <NavLink to="/targets">Targets</NavLink>
           <NavLink to="/profiles">Profiles</NavLink>
+          <AdminNavLinks />
         </nav>
         <HealthDot />
+        <UserMenu />
       </header>
       <main className="content">
         <Routes>
@@ -71,6 +76,8 @@ export default function App() {
           <Route path="/plans/:id" element={<PlanEditorPage />} />
           <Route path="/targets" element={<TargetsPage />} />
           <Route path="/profiles" element={<ProfilesPage />} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

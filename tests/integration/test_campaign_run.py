@@ -44,9 +44,9 @@ def wait_status(api: httpx.Client, campaign_id: int, wanted: set[str], timeout_s
     raise AssertionError(f"campaign {campaign_id} still {campaign['status']} after {timeout_s} s")
 
 
-def collect_events(url: str, sink: list) -> None:
+def collect_events(url: str, sink: list, headers: dict | None = None) -> None:
     """Read the campaign's server-sent events until `end`."""
-    with httpx.stream("GET", url, timeout=120) as response:
+    with httpx.stream("GET", url, timeout=120, headers=headers) as response:
         kind = None
         for line in response.iter_lines():
             if line.startswith("event: "):
@@ -67,7 +67,7 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     assert launched.status_code == 202, launched.text
     campaign_id = launched.json()["id"]
     events: list = []
-    watcher = threading.Thread(target=collect_events, args=(f"{stack.api_url}/api/v1/campaigns/{campaign_id}/events", events))
+    watcher = threading.Thread(target=collect_events, args=(f"{stack.api_url}/api/v1/campaigns/{campaign_id}/events", events, stack.auth))
     watcher.start()
     campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=120)
     watcher.join(timeout=30)

@@ -35,7 +35,13 @@ def test_up_serves_the_api_and_stops_on_ctrl_c(tmp_path):
             health = httpx.get(f"{url}/api/v1/health", timeout=5).json()
             time.sleep(0.5)
         assert health["database"] == "ok" and health["broker"] == "ok" and health["agents"] == ["local"]
-        targets = httpx.get(f"{url}/api/v1/targets").json()
+        admin_env = ROOT / ".run" / "admin.env"
+        assert admin_env.stat().st_mode & 0o777 == 0o600
+        creds = dict(line.split("=", 1) for line in admin_env.read_text().split())
+        assert httpx.get(f"{url}/api/v1/targets").status_code == 401
+        login = httpx.post(f"{url}/api/v1/auth/login", json={"username": creds["KB_USER"], "password": creds["KB_PASSWORD"]})
+        assert login.status_code == 200 and login.json()["role"] == "admin"
+        targets = httpx.get(f"{url}/api/v1/targets", headers={"Authorization": f"Bearer {creds['KB_TOKEN']}"}).json()
         assert any(t["name"] == "local-dns" and t["kind"] == "dns" for t in targets)
         children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
         assert len(children) >= 4  # redis, unbound, worker, api
@@ -43,6 +49,7 @@ def test_up_serves_the_api_and_stops_on_ctrl_c(tmp_path):
         os.kill(proc.pid, signal.SIGINT)
         rest = proc.communicate(timeout=60)[0]
     assert proc.returncode == 0, rest
+    assert "admin credentials: " in "".join(lines) + rest and ":***@" in "".join(lines) + rest  # the broker URL's password is masked
     assert "kneeboard: stopped" in rest
     time.sleep(0.5)
     left = [pid for pid in children if Path(f"/proc/{pid}").exists()]

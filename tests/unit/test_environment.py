@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
 
 from kneeboard import environment
 from kneeboard.environment import channel_facts, collect_facts, offload_facts, parse_cpuinfo, parse_meminfo, parse_tool_version
 
-FIXTURES = pathlib.Path(os.environ.get("KNEEBOARD_FIXTURES", "/work/shared/fixtures/tool-output"))
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "tool-output"
 
 
 def fixture(name: str) -> str:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
 
 from kneeboard.lab import ethtool
 
-FIXTURES = pathlib.Path(os.environ.get("KNEEBOARD_FIXTURES", "/work/shared/fixtures/tool-output"))
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "tool-output"
 
 
 def fixture(name: str) -> str:

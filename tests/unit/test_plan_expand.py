@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+
+from kneeboard.tools.registry import adapter
 from pydantic import TypeAdapter, ValidationError
 
 from kneeboard.plans.expand import START_OVERHEAD_S, estimate_seconds, expand
@@ -67,17 +69,25 @@ def test_wrk_refuses_a_rate():
 @pytest.mark.parametrize("template", list_templates(), ids=lambda t: t.id)
 def test_every_template_is_valid(template):
     body = PLAN.validate_python({**template.plan, "target_id": 1})
-    assert 1 <= len(expand(body)) <= 100
+    points = expand(body)
+    assert 1 <= len(points) <= 100
+    assert adapter(body.tool).check_points(body.params, points, "127.0.0.1") == []
+
+
+def test_a_ramp_is_for_closed_loop_tools():
+    with pytest.raises(ValidationError, match="a ramp phase is for closed-loop tools"):
+        PLAN.validate_python({"name": "t", "tool": "dnsperf", "target_id": 1,
+                              "phases": [{"kind": "ramp", "concurrency": 1, "max_concurrency": 4, "duration_s": 1}]})
 
 
 @pytest.mark.parametrize("tool,phase,message", [
-    ("dnsperf", {"kind": "ramp", "concurrency": 1, "max_concurrency": 4, "duration_s": 1}, "a ramp phase is for wrk"),
     ("iperf3", {"kind": "stability", "concurrency": 1, "duration_s": 1.5}, "iperf3 takes whole seconds"),
     ("wrk", {"kind": "stability", "concurrency": 1, "duration_s": 0.5}, "wrk takes whole seconds"),
 ])  # fmt: skip
-def test_phases_must_fit_the_tool(tool, phase, message):
-    with pytest.raises(ValidationError, match=message):
-        PLAN.validate_python({"name": "t", "tool": tool, "target_id": 1, "phases": [phase]})
+def test_points_must_fit_the_tool(tool, phase, message):
+    body = PLAN.validate_python({"name": "t", "tool": tool, "target_id": 1, "phases": [phase]})
+    [(loc, text)] = adapter(tool).check_points(body.params, expand(body), "127.0.0.1")
+    assert loc == ("phases", 0, "duration_s") and message in text
 
 
 def test_wrk_accepts_a_ramp():

@@ -245,10 +245,10 @@ def test_parse_garbage_is_an_error_not_an_exception(garbage):
 
 
 def test_parse_line_is_never_live():
-    assert iperf3.parse_line('\t"intervals":\t[{') is None
+    assert iperf3.ADAPTER.parse_interval('\t"intervals":\t[{') is None
 
 
 def test_version():
-    assert iperf3.VERSION_ARGV == ["iperf3", "--version"]
+    assert iperf3.ADAPTER.version_argv == ["iperf3", "--version"]
     assert iperf3.parse_version("iperf 3.12 (cJSON 1.7.15)\nLinux vm 6.18\n") == "3.12"
     assert iperf3.parse_version("iperf3: command not found") is None

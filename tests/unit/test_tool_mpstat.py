@@ -192,10 +192,10 @@ def test_parse_garbage_is_an_error_not_an_exception(garbage):
 
 
 def test_parse_line_is_never_live():
-    assert mpstat.parse_line('{"cpu": "all", "usr": 0.00}') is None
+    assert mpstat.ADAPTER.parse_interval('{"cpu": "all", "usr": 0.00}') is None
 
 
 def test_version():
-    assert mpstat.VERSION_ARGV == ["mpstat", "-V"]
+    assert mpstat.ADAPTER.version_argv == ["mpstat", "-V"]
     assert mpstat.parse_version("sysstat version 12.6.1\n(C) Sebastien Godard\n") == "12.6.1"
     assert mpstat.parse_version("") is None

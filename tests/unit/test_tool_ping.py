@@ -18,8 +18,10 @@ REPLY_D = "[1795269447.680397] 64 bytes from 127.0.0.1: icmp_seq=1 ttl=64 time=0
 
 
 def spec(**changes) -> PointSpec:
-    """A point spec for ping with defaults; `changes` override them."""
-    return point_spec(dict(host="10.213.0.2", port=0, concurrency=1, rate=None, duration_s=4, params={}), changes)
+    """A point spec for ping with defaults; `changes` override them (the host is ping's own parameter)."""
+    host = changes.pop("host", "10.213.0.2")
+    params = {"host": host, **changes.pop("params", {})}
+    return point_spec(dict(host=host, port=0, concurrency=1, rate=None, duration_s=4, params=params), changes)
 
 
 # --- build ----------------------------------------------------------------------
@@ -37,11 +39,11 @@ def test_build_accepts_hostnames_and_ipv6(tmp_path):
 
 
 @pytest.mark.parametrize("changes, field", [
-    ({"host": "-f"}, "host"),
-    ({"host": "a b"}, "host"),
-    ({"host": "256.1.1.1"}, "host"),
-    ({"host": "x" * 64 + ".lab"}, "host"),
-    ({"host": None}, "host"),
+    ({"host": "-f"}, "params.host"),
+    ({"host": "a b"}, "params.host"),
+    ({"host": "256.1.1.1"}, "params.host"),
+    ({"host": "x" * 64 + ".lab"}, "params.host"),
+    ({"host": None}, "params.host"),
     ({"duration_s": 0.1}, "duration_s"),
     ({"duration_s": float("inf")}, "duration_s"),
     ({"params": {"interval_s": 0.001}}, "params.interval_s"),
@@ -166,7 +168,7 @@ def test_parse_never_raises_on_truncated_output(read, name):
 
 
 def test_version():
-    assert ping.VERSION_ARGV == ["ping", "-V"]
+    assert ping.ADAPTER.version_argv == ["ping", "-V"]
     assert ping.parse_version("ping from iputils 20221126\nlibcap: yes, IDN: yes\n") == "20221126"
     assert ping.parse_version("ping utility, iputils-s20180629\n") == "s20180629"
     assert ping.parse_version("PING") is None

@@ -288,11 +288,11 @@ def test_parse_json_line_with_wrong_types_does_not_raise():
 
 
 def test_parse_line_is_never_live():
-    assert wrk.parse_line("Requests/sec:  84457.63") is None
+    assert wrk.ADAPTER.parse_interval("Requests/sec:  84457.63") is None
 
 
 def test_version():
-    assert wrk.VERSION_ARGV == ["wrk", "-v"]
+    assert wrk.ADAPTER.version_argv == ["wrk", "-v"]
     text = "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer\nUsage: wrk <options> <url>\n"
     assert wrk.parse_version(text) == "debian/4.1.0-3+b2"
     assert wrk.parse_version("command not found") is None

@@ -6,6 +6,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
+from kneeboard.states import AgentStatus
+
 
 class AgentOut(BaseModel):
     """An agent with the tools it found and when it was last heard from."""
@@ -17,3 +19,4 @@ class AgentOut(BaseModel):
     tools: dict[str, str | None]
     last_heartbeat: datetime
     alive: bool
+    status: AgentStatus

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from kneeboard.agents.models import Agent
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, utcnow
+from kneeboard.states import AgentStatus
 
 
 def register(name: str, tools: dict[str, str | None], *, session: Session) -> Agent:
@@ -37,4 +38,5 @@ def is_alive(agent: Agent) -> bool:
 def list_agents(*, session: Session) -> list[dict]:
     """Every agent, with an `alive` flag."""
     agents = session.scalars(select(Agent).order_by(Agent.name))
-    return [{**{c: getattr(a, c) for c in ("name", "hostname", "tools", "last_heartbeat")}, "alive": is_alive(a)} for a in agents]
+    return [{**{c: getattr(a, c) for c in ("name", "hostname", "tools", "last_heartbeat")}, "alive": is_alive(a),
+             "status": AgentStatus.ALIVE if is_alive(a) else AgentStatus.SILENT} for a in agents]

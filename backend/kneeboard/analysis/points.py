@@ -7,6 +7,7 @@ repeat, status, variant). Missing keys read as None. Nothing here mutates its in
 
 from __future__ import annotations
 
+from kneeboard.states import PointStatus
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -30,7 +31,7 @@ def finite(x: Any) -> float | None:
 
 def completed(points: Iterable[Point]) -> list[Point]:
     """The points whose status is "completed" (failed, cancelled… points carry no result)."""
-    return [p for p in points if p.get("status") == "completed"]
+    return [p for p in points if p.get("status") == PointStatus.COMPLETED]
 
 
 def of_phase(points: Iterable[Point], phase: str) -> list[Point]:
@@ -123,7 +124,7 @@ def aggregate(points: Iterable[Point]) -> list[Point]:
             "variant": first.get("variant"),
             "concurrency": first.get("concurrency"),
             "offered_rate": finite(first.get("offered_rate")),
-            "status": "completed",
+            "status": PointStatus.COMPLETED,
             "repeat": 0,
             "n": len(group),
         }

@@ -10,6 +10,7 @@ the next repeat index. Blank lines are skipped.
 
 from __future__ import annotations
 
+from kneeboard.states import PointStatus
 import csv
 import io
 import math
@@ -84,9 +85,9 @@ def parse_seed_csv(text: str, *, variant: str | None = None) -> list[dict]:
         target = float(_number(row[2], line, 3))
         actual_s, latency_s, stddev_s = (f.strip() for f in row[3:6])
         if not actual_s and not latency_s:
-            status, actual, latency = "failed", None, None
+            status, actual, latency = PointStatus.FAILED, None, None
         else:
-            status = "completed"
+            status = PointStatus.COMPLETED
             actual = float(_number(row[3], line, 4))
             latency = float(_number(row[4], line, 5))
         stddev = float(_number(row[5], line, 6)) if stddev_s else None

@@ -10,8 +10,9 @@ from sqlalchemy.orm import object_session
 
 from kneeboard.analysis import analyse
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.tools.registry import adapter
+from kneeboard.states import PointStatus
 
-RATE_UNITS = {"dnsperf": "qps", "wrk": "req/s", "iperf3": "bit/s", "devsim": "reports/s"}
 
 
 class Thresholds(BaseModel):
@@ -43,12 +44,19 @@ def point_dict(point: Point) -> dict[str, Any]:
 
 
 def _stability_samples(points: list[Point]) -> list[dict] | None:
-    stable = [p for p in points if p.phase == "stability" and p.status == "completed"]
+    stable = [p for p in points if p.phase == "stability" and p.status == PointStatus.COMPLETED]
     if not stable:
         return None
     session = object_session(stable[-1])
     rows = session.scalars(select(SampleRow).where(SampleRow.point_id == stable[-1].id, SampleRow.series == "point").order_by(SampleRow.t))
     return [{"t": r.t, "achieved_rate": r.values.get("achieved_rate"), "latency_avg_ms": r.values.get("latency_avg_ms")} for r in rows]
+
+
+def _rate_unit(tool: str) -> str:
+    try:
+        return adapter(tool).rate_unit
+    except KeyError:
+        return "ops/s"
 
 
 def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -> dict[str, Any] | None:
@@ -57,13 +65,13 @@ def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -
     groups: dict[str | None, list[Point]] = {}
     for point in campaign.points:
         groups.setdefault(point.variant, []).append(point)
-    if not any(p.status == "completed" for p in campaign.points):
+    if not any(p.status == PointStatus.COMPLETED for p in campaign.points):
         return None
     by_variant = {}
     for variant, points in groups.items():
         by_variant[variant] = analyse(
             [point_dict(p) for p in points], _stability_samples(points),
-            unit=RATE_UNITS.get(campaign.tool, "ops/s"), **settings.model_dump(),
+            unit=_rate_unit(campaign.tool), **settings.model_dump(),
         )  # fmt: skip
     first = next(iter(by_variant.values()))
     result = {**first, "thresholds": settings.model_dump()}

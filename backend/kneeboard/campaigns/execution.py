@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import signal
 import time
 from pathlib import Path
 
@@ -20,7 +19,9 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.tools import runner
-from kneeboard.tools.base import PointResult, PointSpec, ToolInputError, derive
+from kneeboard.states import CampaignStatus, PointStatus
+from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError, derive
+from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
 
 _PLAN = TypeAdapter(PlanBody)
@@ -39,7 +40,7 @@ class _CancelWatch:
             self.checked = time.monotonic()
             with session_scope() as session:
                 status = session.scalar(select(Campaign.status).where(Campaign.id == self.campaign_id))
-            self.cancelled = status in {"cancelling", "cancelled"}
+            self.cancelled = status in {CampaignStatus.CANCELLING, CampaignStatus.CANCELLED}
             if self.cancelled:
                 log.info("campaign %s: cancel seen", self.campaign_id)
         return self.cancelled
@@ -58,15 +59,15 @@ def run_campaign(campaign_id: int, agent: str) -> str:
     """Run every pending point of a queued campaign and settle its final status; returns it."""
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
-        if campaign is None or campaign.status != "queued":
+        if campaign is None or campaign.status != CampaignStatus.QUEUED:
             return campaign.status if campaign else "missing"
-        move_campaign(campaign, "starting")
+        move_campaign(campaign, CampaignStatus.STARTING)
         campaign.agent = agent
         campaign.environment = environment(campaign)
-        move_campaign(campaign, "running")
-        pending = [(p.id, p.variant) for p in campaign.points if p.status == "pending"]
+        move_campaign(campaign, CampaignStatus.RUNNING)
+        pending = [(p.id, p.variant) for p in campaign.points if p.status == PointStatus.PENDING]
         pause = float(campaign.plan.get("pause_s", 0))
-    live.publish(campaign_id, "status", {"status": "running"})
+    live.publish(campaign_id, "status", {"status": CampaignStatus.RUNNING})
     watch, current_variant, variant_error = _CancelWatch(campaign_id), object(), None
     for index, (point_id, variant) in enumerate(pending):
         if watch() or (index and watch.sleep(pause)):
@@ -80,19 +81,19 @@ def run_campaign(campaign_id: int, agent: str) -> str:
 def _settle(campaign_id: int) -> str:
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
-        cancelling = campaign.status == "cancelling"
+        cancelling = campaign.status == CampaignStatus.CANCELLING
         for point in campaign.points:
-            if point.status == "pending":
-                move_point(point, "cancelled")
-        completed = sum(p.status == "completed" for p in campaign.points)
+            if point.status == PointStatus.PENDING:
+                move_point(point, PointStatus.CANCELLED)
+        completed = sum(p.status == PointStatus.COMPLETED for p in campaign.points)
         campaign.partial = completed < len(campaign.points)
         if cancelling:
-            move_campaign(campaign, "cancelled")
+            move_campaign(campaign, CampaignStatus.CANCELLED)
         elif completed == 0:
             campaign.error = "no point completed; see the points' errors"
-            move_campaign(campaign, "failed")
+            move_campaign(campaign, CampaignStatus.FAILED)
         else:
-            move_campaign(campaign, "completed")
+            move_campaign(campaign, CampaignStatus.COMPLETED)
         try:
             campaign.analysis = analyse_campaign(campaign)
         except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the campaign's status
@@ -106,79 +107,69 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     """Run one point (with its monitors) through its tool and store metrics, samples and evidence."""
     with session_scope() as session:
         point = session.get(Point, point_id)
-        if point.status != "pending":
+        if point.status != PointStatus.PENDING:
             return
         campaign = point.campaign
         plan = _PLAN.validate_python({k: v for k, v in campaign.plan.items() if k != "profile_document"})
-        move_point(point, "running")
+        move_point(point, PointStatus.RUNNING)
         point.agent = agent
         spec = PointSpec(
             host=campaign.target["host"], port=campaign.target["port"], concurrency=point.concurrency,
-            rate=point.offered_rate, duration_s=point.duration_s,
-            params={**plan.params.model_dump(), **_profile(campaign.plan)},
+            rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
+            documents=_documents(campaign.plan),
         )  # fmt: skip
-        campaign_id, tool, monitors = campaign.id, campaign.tool, [m.model_dump() for m in plan.monitors]
-    live.publish(campaign_id, "point", {"id": point_id, "status": "running"})
-    tool_adapter = adapter(tool)
+        campaign_id, tool, monitors = campaign.id, adapter(campaign.tool), [m.model_dump() for m in plan.monitors]
+    live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
     outcome, result, monitor_samples, monitor_warnings = None, PointResult(error=refused), [], []
     argv = None
     if not refused:
         try:
-            argv = tool_adapter.build(spec, workdir)
+            argv = tool.build(spec, workdir)
         except ToolInputError as exc:
-            result.error = f"cannot build the {tool} command: {exc}"
+            result.error = f"cannot build the {tool.name} command: {exc}"
     if argv is not None:
         watchers = MonitorSet(monitors, spec.duration_s, workdir)
         if monitors:
             time.sleep(LEAD_S)
+        live_samples: list[Sample] = []
         outcome = runner.run(
             argv,
-            timeout_s=spec.duration_s + get_settings().grace_s + float(spec.params.get("timeout_s", 0)),
-            on_line=_live_samples(campaign_id, point_id, tool_adapter),
+            timeout_s=spec.duration_s + get_settings().grace_s + float(spec.params.get("timeout_s") or 0),
+            on_line=_live_samples(campaign_id, point_id, tool, live_samples),
             should_cancel=should_cancel,
             cwd=workdir,
-            output_limit=getattr(tool_adapter, "OUTPUT_LIMIT", get_settings().raw_output_limit),
-            stop_signal=getattr(tool_adapter, "STOP_SIGNAL", signal.SIGTERM),
+            env=tool.env(),
+            output_limit=tool.output_limit or get_settings().raw_output_limit,
+            stop_signal=tool.stop_signal,
         )
         monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
-        result = _parse(tool_adapter, outcome)
+        result = tool.read(outcome)
+        if live_samples:  # every interval as it came: the stored stdout may have lost the middle of a long run
+            result.samples = live_samples
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
-    _store(point_id, spec, outcome, result)
+    _store(point_id, spec, outcome, result, tool)
 
 
-def _profile(frozen: dict) -> dict:
+def _documents(frozen: dict) -> dict:
     document = frozen.get("profile_document")
-    return {"profile_document": document} if document is not None else {}
+    return {"profile": document} if document is not None else {}
 
 
-def _live_samples(campaign_id: int, point_id: int, tool_adapter):
+def _live_samples(campaign_id: int, point_id: int, tool: ToolAdapter, kept: list[Sample]):
     def on_line(line: str) -> None:
-        sample = tool_adapter.parse_line(line)
+        sample = tool.parse_interval(line)
         if sample is not None:
+            kept.append(sample)
             live.publish(campaign_id, "sample", {"point_id": point_id, "t": sample.t, "series": sample.series, "values": sample.values})
 
     return on_line
 
 
-def _parse(tool_adapter, outcome: runner.RunOutcome) -> PointResult:
-    if outcome.error and outcome.exit_code is None:
-        return PointResult(error=outcome.error)
-    try:
-        result = tool_adapter.parse(outcome.stdout, outcome.stderr, outcome.exit_code)
-    except Exception as exc:  # noqa: BLE001 - a parser bug fails the point, never the worker
-        result = PointResult(error=f"the {tool_adapter.NAME} parser failed ({type(exc).__name__}: {exc}); raw output kept")
-    if outcome.cancelled:
-        result.error = "cancelled while running"
-    elif outcome.timed_out:
-        result.error = outcome.error
-    return result
-
-
-def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, result: PointResult) -> None:
+def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, result: PointResult, tool: ToolAdapter) -> None:
     with session_scope() as session:
         point = session.get(Point, point_id)
         campaign_id = point.campaign_id
@@ -190,10 +181,10 @@ def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, re
         if outcome is not None:
             point.argv, point.exit_code = outcome.argv, outcome.exit_code
             point.stdout, point.stderr = outcome.stdout, outcome.stderr
-            point.tool_version = adapter(point.campaign.tool).parse_version(outcome.stdout + outcome.stderr)
+            point.tool_version = tool.parse_version(outcome.stdout + outcome.stderr)
         session.add_all(SampleRow(point_id=point_id, series=s.series, t=s.t, values=s.values) for s in result.samples)
         cancelled = outcome is not None and outcome.cancelled
-        move_point(point, "cancelled" if cancelled else "failed" if result.error else "completed")
+        move_point(point, PointStatus.CANCELLED if cancelled else PointStatus.FAILED if result.error else PointStatus.COMPLETED)
         _stop_ramp_if_erring(point)
         status = point.status
     live.publish(campaign_id, "point", {"id": point_id, "status": status})
@@ -202,14 +193,14 @@ def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, re
 def _stop_ramp_if_erring(point: Point) -> None:
     """A ramp phase ends at the first point whose error rate passes the phase's threshold."""
     phase = point.campaign.plan["phases"][point.phase_index]
-    if phase.get("kind") != "ramp" or point.status not in {"completed", "failed"}:
+    if phase.get("kind") != "ramp" or point.status not in {PointStatus.COMPLETED, PointStatus.FAILED}:
         return
     errors, done = point.metrics.get("errors") or 0, point.metrics.get("completed") or 0
-    rate = 100.0 * errors / max(1.0, errors + done) if point.status == "completed" else 100.0
+    rate = 100.0 * errors / max(1.0, errors + done) if point.status == PointStatus.COMPLETED else 100.0
     if rate <= phase.get("stop_error_pct", 10.0):
         return
     point.warnings = [*point.warnings, f"ramp stopped here: error rate {rate:.1f} % passed {phase.get('stop_error_pct', 10.0):g} %"]
     for later in point.campaign.points:
-        if later.status == "pending" and later.phase_index == point.phase_index and later.variant == point.variant:
-            move_point(later, "cancelled")
+        if later.status == PointStatus.PENDING and later.phase_index == point.phase_index and later.variant == point.variant:
+            move_point(later, PointStatus.CANCELLED)
             later.error = f"not run: the ramp stopped at {point.concurrency} connections ({rate:.1f} % errors)"

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from kneeboard.campaigns.models import Campaign, Point
-from kneeboard.campaigns.schemas import METRIC_NAMES
+from kneeboard.tools.registry import adapter
 
 POINT_COLUMNS = ("seq", "variant", "phase", "concurrency", "offered_rate", "duration_s", "repeat", "status", "error")
 EVIDENCE_COLUMNS = ("argv", "tool_version", "exit_code", "parser_version", "agent", "started_at", "ended_at")
@@ -29,13 +29,14 @@ def to_json(campaign: Campaign) -> str:
 
 
 def to_csv(campaign: Campaign) -> str:
-    """One row per point: parameters, every common metric, DNS rcodes, warnings."""
+    """One row per point: parameters, each of the tool's metrics once, extras, warnings."""
+    names = [m.name for m in adapter(campaign.tool).all_metrics() if m.name not in POINT_COLUMNS]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["campaign_id", *POINT_COLUMNS, *METRIC_NAMES, "extra", "warnings"])
+    writer.writerow(["campaign_id", *POINT_COLUMNS, *names, "extra", "warnings"])
     for point in campaign.points:
         writer.writerow(
-            [campaign.id, *(getattr(point, c) for c in POINT_COLUMNS), *(point.metrics.get(m) for m in METRIC_NAMES),
+            [campaign.id, *(getattr(point, c) for c in POINT_COLUMNS), *(point.metrics.get(m) for m in names),
              json.dumps(point.extra, default=str, sort_keys=True), "; ".join(point.warnings)]
         )  # fmt: skip
     return buffer.getvalue()

@@ -17,9 +17,12 @@ from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
+from kneeboard.errors import Invalid
+from kneeboard.inputs import check_tree, first_bad_char
 from kneeboard.targets.models import Target
 from kneeboard.tools import dnsperf
 from kneeboard.tools.base import derive
+from kneeboard.states import CampaignStatus, PointStatus
 
 _COMMAND = re.compile(r"^\[Status\] Command line: (.+)$", re.M)
 
@@ -41,12 +44,12 @@ class ImportRefused(ValueError):
 
 def _point(seq: int, phase: str, concurrency: int, rate: float | None, duration: float, metrics: dict, **fields: Any) -> Point:
     point = Point(seq=seq, variant=fields.pop("variant", None), phase_index=fields.pop("phase_index", 0), phase=phase,
-                  concurrency=concurrency, offered_rate=rate, duration_s=duration, repeat=fields.pop("repeat", 0), status="pending")  # fmt: skip
-    move_point(point, "running")
+                  concurrency=concurrency, offered_rate=rate, duration_s=duration, repeat=fields.pop("repeat", 0), status=PointStatus.PENDING)  # fmt: skip
+    move_point(point, PointStatus.RUNNING)
     for key, value in fields.items():
         setattr(point, key, value)
     point.metrics = derive(metrics, rate) if metrics else {}
-    move_point(point, "failed" if point.error or not metrics else "completed")
+    move_point(point, PointStatus.FAILED if point.error or not metrics else PointStatus.COMPLETED)
     return point
 
 
@@ -105,9 +108,16 @@ def from_dnsperf(uploads: list[ImportFile]) -> tuple[list[Point], dict]:
 def from_export(upload: ImportFile) -> tuple[list[Point], dict, dict]:
     """Points, plan and campaign fields from Kneeboard's own JSON export."""
     try:
-        document = json.loads(upload.text)
+        document = json.loads(upload.text, parse_constant=_no_constant)
+        check_tree(document)
     except json.JSONDecodeError as exc:
         raise ImportRefused(upload.name, exc.lineno, exc.colno, f"not JSON: {exc.msg}") from None
+    except (Invalid, RecursionError) as exc:
+        raise ImportRefused(upload.name, 1, 1, f"refused: {exc}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("points"), list):
+        raise ImportRefused(upload.name, 1, 1, "not a Kneeboard export: no campaign and points")
+    if len(document["points"]) > get_settings().max_import_rows:
+        raise ImportRefused(upload.name, 1, 1, f"more than {get_settings().max_import_rows} points (MAX_IMPORT_ROWS)")
     try:
         head, rows = document["campaign"], document["points"]
         points = [
@@ -125,13 +135,33 @@ def from_export(upload: ImportFile) -> tuple[list[Point], dict, dict]:
     return points, head["plan"], head
 
 
+def _no_constant(name: str) -> float:
+    raise Invalid((), f"{name} is not a number this API accepts")
+
+
 def _phase_index(plan: dict, phase: str) -> int:
     kinds = [p.get("kind") for p in plan.get("phases", [])]
     return kinds.index(phase) if phase in kinds else 0
 
 
+def check_limits(uploads: list[ImportFile]) -> None:
+    """Refuse before parsing: more files or rows than MAX_IMPORT_ROWS, or control characters (named by line)."""
+    cap = get_settings().max_import_rows
+    if not uploads or len(uploads) > cap:
+        raise ImportRefused(uploads[0].name if uploads else "upload", 1, 1, f"send 1 to {cap} files")
+    for upload in uploads:
+        if upload.text.count("\n") > cap + 1 and not upload.text.lstrip().startswith("[Status]"):
+            raise ImportRefused(upload.name, cap + 2, 1, f"more than {cap} rows (MAX_IMPORT_ROWS); split the file")
+        if (index := first_bad_char(upload.text)) is not None:
+            line = upload.text.count("\n", 0, index) + 1
+            column = index - upload.text.rfind("\n", 0, index)
+            raise ImportRefused(upload.name, line, column, f"a control character U+{ord(upload.text[index]):04X}")
+
+
 def import_campaign(uploads: list[ImportFile], *, name: str | None, target_id: int | None, session: Session) -> Campaign:
-    """A finished, analysed campaign from the uploaded files; raises ImportRefused and stores nothing on bad input."""
+    """A finished, analysed campaign from the uploaded files; raises ImportRefused and stores nothing on bad input.
+    CPU-bound: call it in a worker thread."""
+    check_limits(uploads)
     first = uploads[0]
     head: dict = {}
     if first.text.lstrip().startswith("{"):
@@ -148,16 +178,19 @@ def import_campaign(uploads: list[ImportFile], *, name: str | None, target_id: i
                 else head.get("target") or {"name": "imported", "kind": "dns", "host": "unknown", "port": 53, "tags": []})  # fmt: skip
     campaign = Campaign(
         name=name or head.get("name") or plan["name"], tool=head.get("tool", "dnsperf"), plan=plan, target=snapshot,
-        target_id=target.id if target else None, status="queued", tags=sorted({"imported", *head.get("tags", [])}),
+        target_id=target.id if target else None, status=CampaignStatus.QUEUED, tags=sorted({"imported", *head.get("tags", [])}),
         agent=head.get("agent") or get_settings().agent_name, source=source, environment=head.get("environment") or {},
     )  # fmt: skip
-    for step in ("starting", "running", "completed"):
+    for step in (CampaignStatus.STARTING, CampaignStatus.RUNNING, CampaignStatus.COMPLETED):
         move_campaign(campaign, step)
     for key in ("created_at", "started_at", "ended_at"):
         if head.get(key):
-            setattr(campaign, key, datetime.fromisoformat(str(head[key])))
+            try:
+                setattr(campaign, key, datetime.fromisoformat(str(head[key])))
+            except ValueError:
+                raise ImportRefused(first.name, 1, 1, f"campaign.{key} is not an ISO time: {str(head[key])[:40]!r}") from None
     campaign.points = points
-    campaign.partial = any(p.status != "completed" for p in points)
+    campaign.partial = any(p.status != PointStatus.COMPLETED for p in points)
     session.add(campaign)
     session.flush()
     campaign.analysis = analyse_campaign(campaign)

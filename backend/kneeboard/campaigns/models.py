@@ -9,6 +9,7 @@ from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from kneeboard.db import Base, utcnow
+from kneeboard.states import CampaignStatus, PointStatus
 
 
 class Campaign(Base):
@@ -23,7 +24,7 @@ class Campaign(Base):
     target_id: Mapped[int | None] = mapped_column(ForeignKey("targets.id", ondelete="SET NULL"), nullable=True, index=True)
     plan: Mapped[dict[str, Any]] = mapped_column(JSON)
     target: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(20), index=True, default="queued")
+    status: Mapped[str] = mapped_column(String(20), index=True, default=CampaignStatus.QUEUED)
     partial: Mapped[bool] = mapped_column(default=False)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     tags: Mapped[list[str]] = mapped_column(JSON, default=list)
@@ -56,7 +57,7 @@ class Point(Base):
     offered_rate: Mapped[float | None] = mapped_column(Float, nullable=True)
     duration_s: Mapped[float] = mapped_column(Float)
     repeat: Mapped[int] = mapped_column(Integer, default=0)
-    status: Mapped[str] = mapped_column(String(20), default="pending")
+    status: Mapped[str] = mapped_column(String(20), default=PointStatus.PENDING)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
     metrics: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

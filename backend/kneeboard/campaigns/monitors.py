@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
-from kneeboard.tools.registry import monitor_adapter
+from kneeboard.tools.registry import adapter
 
 LEAD_S = 1.0  # monitors start this long before the point and run this long after it
 
@@ -25,14 +25,14 @@ class MonitorSet:
 
     def _start(self, monitor: dict, duration_s: float, workdir: Path) -> None:
         kind = monitor["kind"]
-        adapter = monitor_adapter(kind)
-        spec = PointSpec(host=monitor.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + 4 * LEAD_S)
+        params = {k: v for k, v in monitor.items() if k != "kind"}
+        spec = PointSpec(host=params.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + 4 * LEAD_S, params=params)
         try:
-            argv = adapter.build(spec, workdir)
+            argv = adapter(kind).build(spec, workdir)
         except ToolInputError as exc:
             self.warnings.append(f"monitor {kind} not started: {exc}")
             return
-        env = adapter.build_env() if hasattr(adapter, "build_env") else None
+        env = adapter(kind).env()
         box: list = []
         thread = threading.Thread(
             target=lambda: box.append(runner.run(argv, timeout_s=spec.duration_s + 10, should_cancel=self.stop_event.is_set,
@@ -52,14 +52,8 @@ class MonitorSet:
                 self.warnings.append(f"monitor {kind} did not stop")
                 continue
             outcome = box[0]
-            if outcome.error and outcome.exit_code is None:
-                self.warnings.append(f"monitor {kind}: {outcome.error}")
-                continue
-            try:
-                result = monitor_adapter(kind).parse(outcome.stdout, outcome.stderr, outcome.exit_code)
-            except Exception as exc:  # noqa: BLE001 - a monitor never fails the point
-                self.warnings.append(f"monitor {kind}: parser failed ({exc})")
-                continue
+            outcome.cancelled = False  # a monitor is always stopped by us: that is its normal end
+            result = adapter(kind).read(outcome)  # a monitor never fails the point: its errors become warnings
             if result.error:
                 self.warnings.append(f"monitor {kind}: {result.error}")
             samples += [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]

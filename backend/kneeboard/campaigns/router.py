@@ -10,23 +10,27 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from kneeboard.campaigns import export, importer, live, service
+from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.importer import ImportFile
 from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.schemas import CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
 from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
 from kneeboard.db import session_scope
+from kneeboard.audit.service import record_by
+from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
+from kneeboard.policy import service as policy
 
 router = APIRouter(tags=["campaigns"])
 
 
 @router.post("/campaigns", response_model=CampaignOut, status_code=202)
-def launch(session: SessionDep, body: CampaignCreate):
+def launch(session: SessionDep, body: CampaignCreate, user: CurrentUser, enqueue: DispatcherDep):
     """Launch a plan: a queued campaign, enqueued on its agent."""
-    from kneeboard.worker.tasks import enqueue
-
     campaign = service.launch(body.plan_id, name=body.name, tags=body.tags, session=session)
+    policy.check_launch(campaign.plan, role=user.role, session=session)
+    record_by(session, user, "launch", "campaign", campaign.id, campaign.name, {"plan_id": body.plan_id})
     session.commit()
     enqueue(campaign.id, campaign.agent)
     return service.describe(campaign, session=session)
@@ -35,6 +39,7 @@ def launch(session: SessionDep, body: CampaignCreate):
 @router.post("/campaigns/import", response_model=CampaignOut, status_code=201)
 async def import_campaign(
     session: SessionDep,
+    user: CurrentUser,
     file: list[UploadFile] = File(..., description="seed CSV, Kneeboard JSON export, or raw dnsperf outputs (one per point)"),
     name: str | None = Form(default=None, max_length=200),
     target_id: int | None = Form(default=None, ge=1),
@@ -55,6 +60,7 @@ async def import_campaign(
         campaign = importer.import_campaign(uploads, name=name, target_id=target_id, session=session)
     except importer.ImportRefused as exc:
         raise invalid(("file",), str(exc)) from None
+    record_by(session, user, "import", "campaign", campaign.id, campaign.name, {"files": len(uploads)})
     return service.describe(campaign, session=session)
 
 
@@ -84,16 +90,18 @@ def get_campaign(session: SessionDep, campaign_id: int):
 
 
 @router.post("/campaigns/{campaign_id}/analysis", response_model=CampaignOut)
-def reanalyse(session: SessionDep, campaign_id: int, body: Thresholds):
+def reanalyse(session: SessionDep, campaign_id: int, body: Thresholds, user: CurrentUser):
     """Recompute the analysis with the user's thresholds (knee rule, SLA zone latencies) and keep it."""
     campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session), body)
+    record_by(session, user, "reanalyse", "campaign", campaign.id, campaign.name)
     return service.describe(campaign, session=session)
 
 
 @router.post("/campaigns/{campaign_id}/cancel", response_model=CampaignOut)
-def cancel(session: SessionDep, campaign_id: int):
+def cancel(session: SessionDep, campaign_id: int, user: CurrentUser):
     """Stop a campaign; finished points stay."""
     campaign = service.cancel(campaign_id, session=session)
+    record_by(session, user, "cancel", "campaign", campaign.id, campaign.name)
     session.commit()
     live.publish(campaign_id, "status", {"status": campaign.status})
     return service.describe(campaign, session=session)

@@ -8,15 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.plans.schemas import PointPreview
+from kneeboard.states import AgentStatus, CampaignStatus, PointStatus
 from kneeboard.validators import Tag
-
-METRIC_NAMES = (
-    "offered_rate", "achieved_rate", "efficiency", "inflight",
-    "latency_avg_ms", "latency_min_ms", "latency_max_ms", "latency_stddev_ms",
-    "latency_p50_ms", "latency_p75_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms",
-    "sent", "completed", "lost", "loss_pct", "errors", "throughput_bps", "jitter_ms", "retransmits",
-)  # fmt: skip
-
 
 class CampaignCreate(BaseModel):
     """Launch a stored plan."""
@@ -59,7 +52,7 @@ class CampaignBrief(BaseModel):
     id: int
     name: str
     tool: str
-    status: str
+    status: CampaignStatus
     partial: bool
     error: str | None
     tags: list[str]
@@ -163,7 +156,7 @@ class PointOut(PointPreview):
 
     id: int
     campaign_id: int
-    status: str
+    status: PointStatus
     error: str | None
     warnings: list[str]
     metrics: dict[str, float | None]

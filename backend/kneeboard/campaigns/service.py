@@ -16,6 +16,8 @@ from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.plans.service import check_plan, get_plan
 from kneeboard.targets.models import Target
+from kneeboard.tools.registry import adapter
+from kneeboard.states import CampaignStatus, PointStatus
 from pydantic import TypeAdapter
 
 _PLAN = TypeAdapter(PlanBody)
@@ -39,7 +41,7 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session)
         target_id=target.id,
         plan=_freeze(stored.body, session=session),
         target=target_snapshot(target),
-        status="queued",
+        status=CampaignStatus.QUEUED,
         tags=sorted(set(plan.tags) | set(tags) | set(target.tags)),
         agent=get_settings().agent_name,
     )
@@ -50,12 +52,13 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session)
 
 
 def _freeze(body: dict, *, session: Session) -> dict:
-    """The plan as launched; a device campaign keeps a copy of its uploaded profile."""
-    if body["tool"] != "devsim":
+    """The plan as launched; a tool that names a stored profile keeps a copy of it."""
+    param = adapter(body["tool"]).stored_profile_param
+    if param is None:
         return body
     from kneeboard.profiles.service import document_for
 
-    return {**body, "profile_document": document_for(body["params"]["profile"], session=session)}
+    return {**body, "profile_document": document_for(body["params"][param], session=session)}
 
 
 def get_campaign(campaign_id: int, *, session: Session) -> Campaign:
@@ -121,13 +124,13 @@ def list_campaigns(
 def cancel(campaign_id: int, *, session: Session) -> Campaign:
     """Ask a campaign to stop: a queued one ends at once, a running one goes to `cancelling`."""
     campaign = get_campaign(campaign_id, session=session)
-    if campaign.status == "queued":
-        move_campaign(campaign, "cancelled")
+    if campaign.status == CampaignStatus.QUEUED:
+        move_campaign(campaign, CampaignStatus.CANCELLED)
         for point in campaign.points:
-            move_point(point, "cancelled")
-    elif campaign.status in {"starting", "running"}:
-        move_campaign(campaign, "cancelling")
-    elif campaign.status != "cancelling":
+            move_point(point, PointStatus.CANCELLED)
+    elif campaign.status in {CampaignStatus.STARTING, CampaignStatus.RUNNING}:
+        move_campaign(campaign, CampaignStatus.CANCELLING)
+    elif campaign.status != CampaignStatus.CANCELLING:
         raise Conflict(f"campaign {campaign_id} is {campaign.status}; there is nothing to cancel")
     session.flush()
     return campaign

@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.db import utcnow
+from kneeboard.states import CampaignStatus, PointStatus
 
-CAMPAIGN_TRANSITIONS: dict[str, set[str]] = {
-    "queued": {"starting", "cancelled", "crashed"},
-    "starting": {"running", "failed", "cancelling", "crashed"},
-    "running": {"cancelling", "completed", "failed", "crashed"},
-    "cancelling": {"cancelled", "crashed"},
-    "completed": set(),
-    "failed": set(),
-    "cancelled": set(),
-    "crashed": set(),
+C, P = CampaignStatus, PointStatus
+CAMPAIGN_TRANSITIONS: dict[CampaignStatus, set[CampaignStatus]] = {
+    C.QUEUED: {C.STARTING, C.CANCELLED, C.CRASHED},
+    C.STARTING: {C.RUNNING, C.FAILED, C.CANCELLING, C.CRASHED},
+    C.RUNNING: {C.CANCELLING, C.COMPLETED, C.FAILED, C.CRASHED},
+    C.CANCELLING: {C.CANCELLED, C.CRASHED},
+    C.COMPLETED: set(),
+    C.FAILED: set(),
+    C.CANCELLED: set(),
+    C.CRASHED: set(),
 }
-POINT_TRANSITIONS: dict[str, set[str]] = {
-    "pending": {"running", "cancelled"},
-    "running": {"completed", "failed", "cancelled", "crashed"},
-    "completed": set(),
-    "failed": set(),
-    "cancelled": set(),
-    "crashed": set(),
+POINT_TRANSITIONS: dict[PointStatus, set[PointStatus]] = {
+    P.PENDING: {P.RUNNING, P.CANCELLED},
+    P.RUNNING: {P.COMPLETED, P.FAILED, P.CANCELLED, P.CRASHED},
+    P.COMPLETED: set(),
+    P.FAILED: set(),
+    P.CANCELLED: set(),
+    P.CRASHED: set(),
 }
 CAMPAIGN_TERMINAL = frozenset(s for s, nxt in CAMPAIGN_TRANSITIONS.items() if not nxt)
 CAMPAIGN_ACTIVE = frozenset(CAMPAIGN_TRANSITIONS) - CAMPAIGN_TERMINAL
@@ -39,8 +41,8 @@ def _check(table: dict[str, set[str]], what: str, current: str, new: str) -> Non
 def move_campaign(campaign: Campaign, new: str) -> None:
     """Move a campaign to `new`, stamping start and end times; refuse what the table does not allow."""
     _check(CAMPAIGN_TRANSITIONS, f"campaign {campaign.id}", campaign.status, new)
-    campaign.status = new
-    if new == "starting":
+    campaign.status = CampaignStatus(new)
+    if new == CampaignStatus.STARTING:
         campaign.started_at = utcnow()
     if new in CAMPAIGN_TERMINAL:
         campaign.ended_at = utcnow()
@@ -49,8 +51,8 @@ def move_campaign(campaign: Campaign, new: str) -> None:
 def move_point(point: Point, new: str) -> None:
     """Move a point to `new`, stamping start and end times; refuse what the table does not allow."""
     _check(POINT_TRANSITIONS, f"point {point.id}", point.status, new)
-    point.status = new
-    if new == "running":
+    point.status = PointStatus(new)
+    if new == PointStatus.RUNNING:
         point.started_at = utcnow()
     elif point.started_at is not None:
         point.ended_at = utcnow()

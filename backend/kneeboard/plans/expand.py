@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kneeboard.plans.phases import phase_loads
 from kneeboard.plans.schemas import AnyPlan, PointPreview
+from kneeboard.tools.registry import adapter
 
 START_OVERHEAD_S = 0.5
 
@@ -11,12 +12,13 @@ START_OVERHEAD_S = 0.5
 def expand(plan: AnyPlan) -> list[PointPreview]:
     """Every point: for each variant, each phase, each load, each repetition, in run order."""
     variants = [v.label for v in plan.variants] or [None]
+    per_unit = adapter(plan.tool).rate_per_concurrency
     points: list[PointPreview] = []
     for variant in variants:
         for index, phase in enumerate(plan.phases):
             for concurrency, rate in phase_loads(phase):
-                if plan.tool == "devsim" and rate is not None and phase.kind != "scalability":
-                    rate = rate * concurrency  # devsim rates are per device (scalability: unit_rate already is); points offer the total
+                if per_unit and rate is not None and phase.kind != "scalability":
+                    rate = rate * concurrency  # a per-device rate (scalability's unit_rate already is); points offer the total
                 for repeat in range(plan.repeat):
                     points.append(
                         PointPreview(

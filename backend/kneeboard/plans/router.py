@@ -6,8 +6,11 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import PlainTextResponse
 
+from kneeboard.audit.service import record_by
+from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
 from kneeboard.plans import service, templates, yaml_io
+from kneeboard.policy import service as policy
 from kneeboard.plans.schemas import PlanBody, PlanOut, PlanPreview, PlanTemplate
 
 router = APIRouter(prefix="/plans", tags=["plans"])
@@ -20,15 +23,20 @@ def list_plans(session: SessionDep):
 
 
 @router.post("", response_model=PlanOut, status_code=201)
-def create_plan(body: PlanBody, session: SessionDep):
+def create_plan(body: PlanBody, session: SessionDep, user: CurrentUser):
     """Store a plan."""
-    return service.create_plan(body, session=session).out()
+    plan = service.create_plan(body, session=session)
+    policy.check_plan(body, role=user.role, session=session)
+    record_by(session, user, "create", "plan", plan.id, plan.name)
+    return plan.out()
 
 
 @router.post("/preview", response_model=PlanPreview)
-def preview_plan(body: PlanBody, session: SessionDep):
+def preview_plan(body: PlanBody, session: SessionDep, user: CurrentUser):
     """A plan's points and estimated duration; runs nothing, stores nothing."""
-    return service.check_plan(body, session=session)
+    preview = service.check_plan(body, session=session)
+    policy.check_plan(body, role=user.role, session=session)
+    return preview
 
 
 @router.get("/templates", response_model=list[PlanTemplate])
@@ -45,10 +53,13 @@ def get_template(template_id: str):
 
 @router.post("/import.yaml", response_model=PlanOut, status_code=201,
              openapi_extra={"requestBody": {"content": {"application/yaml": {"schema": {"type": "string"}}}, "required": True}})
-async def import_yaml(request: Request, session: SessionDep):
+async def import_yaml(request: Request, session: SessionDep, user: CurrentUser):
     """Store a plan sent as YAML (the same fields as the JSON shape)."""
-    body = yaml_io.from_yaml((await request.body()).decode("utf-8", errors="replace"))
-    return await run_in_threadpool(lambda: service.create_plan(body, session=session).out())
+    body = await run_in_threadpool(yaml_io.from_yaml, await request.body())
+    plan = await run_in_threadpool(service.create_plan, body, session=session)
+    await run_in_threadpool(policy.check_plan, body, role=user.role, session=session)
+    record_by(session, user, "import", "plan", plan.id, plan.name)
+    return plan.out()
 
 
 @router.get("/{plan_id}.yaml", response_class=PlainTextResponse)
@@ -65,13 +76,18 @@ def get_plan(plan_id: int, session: SessionDep):
 
 
 @router.put("/{plan_id}", response_model=PlanOut)
-def replace_plan(plan_id: int, body: PlanBody, session: SessionDep):
+def replace_plan(plan_id: int, body: PlanBody, session: SessionDep, user: CurrentUser):
     """Replace a plan."""
-    return service.replace_plan(plan_id, body, session=session).out()
+    plan = service.replace_plan(plan_id, body, session=session)
+    policy.check_plan(body, role=user.role, session=session)
+    record_by(session, user, "update", "plan", plan.id, plan.name)
+    return plan.out()
 
 
 @router.delete("/{plan_id}", status_code=204)
-def delete_plan(plan_id: int, session: SessionDep):
+def delete_plan(plan_id: int, session: SessionDep, user: CurrentUser):
     """Delete a plan."""
+    name = service.get_plan(plan_id, session=session).name
     service.delete_plan(plan_id, session=session)
+    record_by(session, user, "delete", "plan", plan_id, name)
     return Response(status_code=204)

@@ -3,35 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, create_model, field_validator, model_validator
 
 from kneeboard.config import get_settings
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase
-from kneeboard.validators import Host, QueryName, Tag
-
-QType = Literal["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"]
-ToolName = Literal["dnsperf", "wrk", "iperf3", "devsim"]
-TOOL_TARGET_KIND = {"dnsperf": "dns", "wrk": "http", "iperf3": "net", "devsim": "device"}
+from kneeboard.tools import registry
+from kneeboard.tools.contract import ToolAdapter
+from kneeboard.validators import Tag
 
 
-class MpstatMonitor(BaseModel):
-    """Per-CPU utilisation each second beside every point."""
-
-    model_config = ConfigDict(extra="forbid")
-    kind: Literal["mpstat"]
-
-
-class PingMonitor(BaseModel):
-    """Round-trip time and loss to a host beside every point."""
-
-    model_config = ConfigDict(extra="forbid")
-    kind: Literal["ping"]
-    host: Host
+def _monitor_model(tool: ToolAdapter) -> type[BaseModel]:
+    """A plan's monitor entry: `kind` names the monitor, its parameters sit beside it."""
+    return create_model(f"{tool.name.capitalize()}Monitor", __base__=tool.Params, __doc__=tool.title,
+                        kind=(Literal[tool.name], ...))  # type: ignore[valid-type]
 
 
-Monitor = Annotated[MpstatMonitor | PingMonitor, Field(discriminator="kind")]
+Monitor = Annotated[Union[tuple(_monitor_model(m) for m in registry.monitors())], Field(discriminator="kind")]  # noqa: UP007
 
 
 class Variant(BaseModel):
@@ -39,20 +28,8 @@ class Variant(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     label: str = Field(min_length=1, max_length=80)
-    set: dict[str, bool | int | float | str] = Field(default_factory=dict)
-
-    @field_validator("set")
-    @classmethod
-    def _known_actions(cls, value: dict[str, Any]) -> dict[str, Any]:
-        from kneeboard.lab.actions import ActionError, validate_setting
-
-        out = {}
-        for name, setting in value.items():
-            try:
-                out[name] = validate_setting(name, setting)
-            except ActionError as exc:
-                raise ValueError(str(exc) if name in str(exc) else f"{name}: {exc}") from None
-        return out
+    set: dict[str, bool | int | float | str] = Field(default_factory=dict, max_length=10,
+                                                     description="lab action → value; checked against GET /api/v1/lab")
 
 
 class _PlanBase(BaseModel):
@@ -67,16 +44,17 @@ class _PlanBase(BaseModel):
     monitors: list[Monitor] = Field(default_factory=list, max_length=4)
     variants: list[Variant] = Field(default_factory=list, max_length=10)
 
-    ramp_allowed: ClassVar[bool] = False  # a stress ramp suits closed-loop wrk only
-    whole_seconds: ClassVar[bool] = False  # wrk -d and iperf3 -t take whole seconds
+    tool: str
+    params: BaseModel
 
     @model_validator(mode="after")
     def _phases_fit_the_tool(self) -> _PlanBase:
+        tool = registry.adapter(self.tool)
         for i, phase in enumerate(self.phases):
-            if isinstance(phase, RampPhase) and not self.ramp_allowed:
-                raise ValueError(f"phases[{i}].kind: a ramp phase is for wrk")
-            if self.whole_seconds and phase.duration_s != int(phase.duration_s):
-                raise ValueError(f"phases[{i}].duration_s: {self.tool} takes whole seconds")
+            if isinstance(phase, RampPhase) and not tool.ramp_allowed:
+                raise ValueError(f"phases[{i}].kind: a ramp phase is for closed-loop tools")
+            if not tool.takes_rate and (getattr(phase, "rate", None) is not None or getattr(phase, "unit_rate", None) is not None):
+                raise ValueError(f"phases[{i}].rate: {self.tool} is closed-loop and takes no offered rate; leave rate out")
         return self
 
     @field_validator("pause_s")
@@ -94,87 +72,16 @@ class _PlanBase(BaseModel):
         return value
 
 
-class DnsperfParams(BaseModel):
-    """dnsperf's own parameters: the query names (one repeated, or a list) and record type."""
-
-    model_config = ConfigDict(extra="forbid")
-    names: list[QueryName] = Field(default_factory=lambda: ["www.example.lab"], min_length=1, max_length=100_000)
-    qtype: QType = "A"
-    timeout_s: float = Field(default=5.0, ge=0.1, le=60)
+def _plan_model(tool: ToolAdapter) -> type[_PlanBase]:
+    """The plan shape for one load tool: the common fields, `tool`, and the tool's own Params."""
+    return create_model(f"{tool.name.capitalize()}Plan", __base__=_PlanBase, __doc__=f"A campaign plan for {tool.title}.",
+                        tool=(Literal[tool.name], ...), params=(tool.Params, Field(default_factory=tool.Params)))  # type: ignore[valid-type]
 
 
-class DnsperfPlan(_PlanBase):
-    """A DNS sweep with dnsperf; `rate` is queries/s, `concurrency` dnsperf's clients (-c)."""
-
-    tool: Literal["dnsperf"]
-    params: DnsperfParams = Field(default_factory=DnsperfParams)
-
-
-class WrkParams(BaseModel):
-    """wrk's own parameters."""
-
-    model_config = ConfigDict(extra="forbid")
-    path: str = Field(default="/", max_length=2000, pattern=r"^/[^\s]*$")
-    threads: int = Field(default=2, ge=1, le=64)
-    timeout_s: float = Field(default=2.0, ge=0.1, le=60)
-
-
-class WrkPlan(_PlanBase):
-    """An HTTP sweep with wrk: closed-loop, `concurrency` = connections, no `rate`."""
-
-    tool: Literal["wrk"]
-    params: WrkParams = Field(default_factory=WrkParams)
-
-    ramp_allowed: ClassVar[bool] = True
-    whole_seconds: ClassVar[bool] = True
-
-    @model_validator(mode="after")
-    def _closed_loop(self) -> WrkPlan:
-        for i, phase in enumerate(self.phases):
-            if getattr(phase, "rate", None) is not None or getattr(phase, "unit_rate", None) is not None:
-                raise ValueError(f"phases[{i}].rate: wrk is closed-loop and takes no offered rate; leave rate out")
-        return self
-
-
-class Iperf3Params(BaseModel):
-    """iperf3's own parameters; `rate` is the total bitrate (bits/s), divided per stream."""
-
-    model_config = ConfigDict(extra="forbid")
-    protocol: Literal["tcp", "udp"] = "tcp"
-    reverse: bool = False
-    length: int | None = Field(default=None, ge=16, le=65507)
-
-
-class Iperf3Plan(_PlanBase):
-    """A throughput sweep with iperf3: `concurrency` = parallel streams (-P), `rate` = total bits/s."""
-
-    tool: Literal["iperf3"]
-    params: Iperf3Params = Field(default_factory=Iperf3Params)
-
-    whole_seconds: ClassVar[bool] = True
-
-
-class DevsimParams(BaseModel):
-    """devsim's own parameters: the device profile and connection behaviour."""
-
-    model_config = ConfigDict(extra="forbid")
-    profile: str = Field(default="singlelight", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
-    start_id: int = Field(default=1, ge=1, le=999_999_999_999)
-    ramp_per_s: int = Field(default=5000, ge=1, le=1_000_000)
-    login_timeout_s: float = Field(default=5.0, ge=0.1, le=120)
-    procs: int = Field(default=1, ge=1, le=16)
-    source_ips: int = Field(default=1, ge=1, le=16)
-
-
-class DevsimPlan(_PlanBase):
-    """A device campaign: `concurrency` = devices, `rate` = reports/s per device."""
-
-    tool: Literal["devsim"]
-    params: DevsimParams = Field(default_factory=DevsimParams)
-
-
-PlanBody = Annotated[DnsperfPlan | WrkPlan | Iperf3Plan | DevsimPlan, Discriminator("tool")]
-AnyPlan = DnsperfPlan | WrkPlan | Iperf3Plan | DevsimPlan
+_PLANS = {tool.name: _plan_model(tool) for tool in registry.load_tools()}
+AnyPlan = _PlanBase
+PlanBody = Annotated[Union[tuple(_PLANS.values())], Discriminator("tool")]  # noqa: UP007
+ToolName = Literal[tuple(_PLANS)]  # type: ignore[valid-type]
 
 
 class _Stored(BaseModel):
@@ -183,23 +90,11 @@ class _Stored(BaseModel):
     updated_at: datetime
 
 
-class DnsperfPlanOut(DnsperfPlan, _Stored):
-    """A stored dnsperf plan."""
+def _stored_model(plan: type[_PlanBase]) -> type[BaseModel]:
+    return create_model(f"{plan.__name__}Out", __base__=(plan, _Stored), __doc__=f"A stored {plan.__name__}.")
 
 
-class WrkPlanOut(WrkPlan, _Stored):
-    """A stored wrk plan."""
-
-
-class Iperf3PlanOut(Iperf3Plan, _Stored):
-    """A stored iperf3 plan."""
-
-
-class DevsimPlanOut(DevsimPlan, _Stored):
-    """A stored devsim plan."""
-
-
-PlanOut = Annotated[DnsperfPlanOut | WrkPlanOut | Iperf3PlanOut | DevsimPlanOut, Discriminator("tool")]
+PlanOut = Annotated[Union[tuple(_stored_model(p) for p in _PLANS.values())], Discriminator("tool")]  # noqa: UP007
 
 
 class PointPreview(BaseModel):
@@ -232,4 +127,4 @@ class PlanTemplate(BaseModel):
     plan: dict[str, Any]
 
 
-__all__ = ["AnyPlan", "PlanBody", "PlanOut", "PlanPreview", "PlanTemplate", "PointPreview", "ScalabilityPhase"]
+__all__ = ["AnyPlan", "PlanBody", "PlanOut", "PlanPreview", "PlanTemplate", "PointPreview", "ScalabilityPhase", "ToolName"]

@@ -6,26 +6,48 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.config import get_settings
-from kneeboard.errors import NotFound, invalid
+from kneeboard.errors import Invalid, NotFound, invalid
+from kneeboard.lab.actions import ActionError, validate_setting
 from kneeboard.plans.expand import estimate_seconds, expand
 from kneeboard.plans.models import Plan
-from kneeboard.plans.schemas import TOOL_TARGET_KIND, AnyPlan, PlanPreview
+from kneeboard.plans.schemas import AnyPlan, PlanPreview
 from kneeboard.targets.models import Target
+from kneeboard.tools.registry import adapter
 
 
 def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
-    """Refuse (422) a plan whose target is missing or of the wrong kind, or that has too many points."""
+    """Everything a plan must pass before it is stored or run, else Invalid (422) naming the field.
+
+    The target exists and suits the tool; stored documents it names exist; variants name known
+    lab actions within range; it expands to at most MAX_POINTS; and the tool's own plan-level
+    check (its parameters joined with every point) passes.
+    """
+    tool = adapter(body.tool)
     found = session.get(Target, body.target_id)
     if found is None:
         raise invalid((body.tool, "target_id"), f"target {body.target_id} does not exist")
-    wanted = TOOL_TARGET_KIND[body.tool]
-    if found.kind != wanted:
-        raise invalid((body.tool, "target_id"), f"{body.tool} needs a {wanted!r} target; target {found.id} is {found.kind!r}")
-    if body.tool == "devsim":
+    if found.kind not in tool.target_kinds:
+        raise invalid((body.tool, "target_id"), f"{body.tool} needs a {' or '.join(map(repr, tool.target_kinds))} target; target {found.id} is {found.kind!r}")
+    if tool.stored_profile_param:
         from kneeboard.profiles.service import document_for
 
-        document_for(body.params.profile, session=session)
-    return preview(body)
+        document_for(getattr(body.params, tool.stored_profile_param), session=session)
+    _check_variants(body)
+    result = preview(body)
+    problems = tool.check_points(body.params, result.points, found.host)
+    if problems:
+        errors = [((body.tool, *loc), message) for loc, message in problems]
+        raise Invalid(*errors[0], more=errors[1:])
+    return result
+
+
+def _check_variants(body: AnyPlan) -> None:
+    for i, variant in enumerate(body.variants):
+        for name, value in variant.set.items():
+            try:
+                variant.set[name] = validate_setting(name, value)
+            except ActionError as exc:
+                raise invalid((body.tool, "variants", i, "set", name), str(exc) if name in str(exc) else f"{name}: {exc}") from None
 
 
 def preview(body: AnyPlan) -> PlanPreview:

@@ -6,9 +6,10 @@ from typing import Any
 
 import yaml
 from pydantic import TypeAdapter, ValidationError
-from fastapi.exceptions import RequestValidationError
 
-from kneeboard.errors import invalid
+from kneeboard import safe_yaml
+from kneeboard.config import get_settings
+from kneeboard.errors import Invalid, invalid
 from kneeboard.plans.schemas import AnyPlan, PlanBody
 
 _PLAN = TypeAdapter(PlanBody)
@@ -20,17 +21,14 @@ def to_yaml(body: dict[str, Any]) -> str:
     return yaml.safe_dump({k: v for k, v in body.items() if k not in STORED_ONLY}, sort_keys=False, allow_unicode=True)
 
 
-def from_yaml(text: str) -> AnyPlan:
-    """Parse and validate a YAML plan; a 422 names the line and column, or the field, of the first problem."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise invalid((), f"not YAML: {where}{exc.problem}") from None
+def from_yaml(raw: bytes | str) -> AnyPlan:
+    """Parse (safely, within MAX_YAML_BYTES and kneeboard.safe_yaml's limits) and validate a YAML plan;
+    a 422 names the line and column, or the field, of the first problem. Call it off the event loop."""
+    data = safe_yaml.load(raw, max_bytes=get_settings().max_yaml_bytes)
     if not isinstance(data, dict):
         raise invalid((), "a plan in YAML is a mapping (name, tool, target_id, phases, …)")
     try:
         return _PLAN.validate_python(data)
     except ValidationError as exc:
-        raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]) from None
+        errors = [(tuple(e["loc"]), e["msg"]) for e in exc.errors(include_url=False)]
+        raise Invalid(*errors[0], more=errors[1:]) from None

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kneeboard.errors import Conflict, NotFound, invalid
+from kneeboard.policy.service import check_host
 from kneeboard.targets.models import Target
 from kneeboard.targets.schemas import TargetCreate, TargetUpdate
 
@@ -31,8 +33,9 @@ def _check_name_free(name: str, *, session: Session, own_id: int | None = None) 
 
 
 def create_target(body: TargetCreate, *, session: Session) -> Target:
-    """Store a new target."""
+    """Store a new target whose host the target policy allows."""
     _check_name_free(body.name, session=session)
+    check_host(body.host, loc=("host",), session=session)
     target = Target(**body.model_dump())
     session.add(target)
     session.flush()
@@ -48,6 +51,8 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
             raise invalid((key,), "must not be null")
     if "name" in changes:
         _check_name_free(changes["name"], session=session, own_id=target_id)
+    if "host" in changes:
+        check_host(changes["host"], loc=("host",), session=session)
     for key, value in changes.items():
         setattr(target, key, value)
     session.flush()
@@ -55,13 +60,14 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
 
 
 def delete_target(target_id: int, *, session: Session) -> None:
-    """Delete a target that no plan uses."""
-    from kneeboard.plans.models import Plan
-
+    """Delete a target that no plan uses (the plans' foreign key refuses it otherwise)."""
     target = get_target(target_id, session=session)
-    if session.scalar(select(Plan.id).where(Plan.target_id == target_id).limit(1)) is not None:
-        raise Conflict(f"target {target_id} is used by a plan; delete the plan first")
-    session.delete(target)
+    try:
+        with session.begin_nested():
+            session.delete(target)
+            session.flush()
+    except IntegrityError:
+        raise Conflict(f"target {target_id} is used by a plan; delete the plan first") from None
 
 
 def ensure_target(body: TargetCreate, *, session: Session) -> Target:

@@ -20,6 +20,12 @@ class PointSpec:
     rate: float | None
     duration_s: float
     params: dict[str, Any] = field(default_factory=dict)
+    documents: dict[str, Any] = field(default_factory=dict)  # stored documents a tool needs, e.g. devsim's profile
+
+    @property
+    def offered_rate(self) -> float | None:
+        """The point's offered rate (the name plan-level checks use)."""
+        return self.rate
 
 
 @dataclass

@@ -1,47 +1,67 @@
-"""Which adapter module serves which tool name, and which tools an agent can find."""
+"""The registry: tool names to adapters. Adding a tool is one `register` line here."""
 
 from __future__ import annotations
 
-import importlib
 import shutil
 import subprocess
-from types import ModuleType
 
-TOOLS = ("dnsperf", "wrk", "iperf3", "devsim")
+from kneeboard.tools import devsim, dnsperf, iperf3, mpstat, ping, wrk
+from kneeboard.tools.contract import Role, ToolAdapter
 
-
-def adapter(tool: str) -> ModuleType:
-    """The adapter module of a tool (build, parse, parse_line, parse_version, VERSION_ARGV)."""
-    if tool not in TOOLS:
-        raise KeyError(f"unknown tool {tool!r}")
-    return importlib.import_module(f"kneeboard.tools.{tool}")
+_ADAPTERS: dict[str, ToolAdapter] = {}
 
 
-MONITORS = ("mpstat", "ping")
+def register(tool: ToolAdapter) -> None:
+    """Make a tool known to plans, the worker and the API."""
+    if tool.name in _ADAPTERS:
+        raise ValueError(f"tool {tool.name!r} is registered twice")
+    _ADAPTERS[tool.name] = tool
 
 
-def monitor_adapter(kind: str) -> ModuleType:
-    """The adapter module of a monitor (mpstat, ping)."""
-    if kind not in MONITORS:
-        raise KeyError(f"unknown monitor {kind!r}")
-    return importlib.import_module(f"kneeboard.tools.{kind}")
+register(dnsperf.ADAPTER)
+register(wrk.ADAPTER)
+register(iperf3.ADAPTER)
+register(devsim.ADAPTER)
+register(mpstat.ADAPTER)
+register(ping.ADAPTER)
+
+
+def all_tools() -> list[ToolAdapter]:
+    """Every registered tool, load tools first, in registration order."""
+    return sorted(_ADAPTERS.values(), key=lambda t: t.role is not Role.LOAD)
+
+
+def load_tools() -> list[ToolAdapter]:
+    """The tools that generate load (what a plan's `tool` names)."""
+    return [t for t in _ADAPTERS.values() if t.role is Role.LOAD]
+
+
+def monitors() -> list[ToolAdapter]:
+    """The tools that watch beside a point (what a plan's `monitors[].kind` names)."""
+    return [t for t in _ADAPTERS.values() if t.role is Role.MONITOR]
+
+
+def adapter(name: str) -> ToolAdapter:
+    """A registered tool by name; KeyError when there is none."""
+    try:
+        return _ADAPTERS[name]
+    except KeyError:
+        raise KeyError(f"unknown tool {name!r}") from None
 
 
 def probe_versions(binaries: dict[str, str] | None = None) -> dict[str, str | None]:
-    """Each tool found on this host with its version (None when absent or unreadable)."""
+    """Each registered tool found on this host with its version (None when absent or unreadable)."""
     found: dict[str, str | None] = {}
-    for tool in TOOLS + MONITORS:
-        try:
-            module = importlib.import_module(f"kneeboard.tools.{tool}")
-        except ImportError:
+    for tool in _ADAPTERS.values():
+        argv = list(tool.version_argv)
+        if not argv:
             continue
-        argv = list(module.VERSION_ARGV)
-        argv[0] = (binaries or {}).get(tool, argv[0])
+        argv[0] = (binaries or {}).get(tool.name, argv[0])
         if shutil.which(argv[0]) is None:
             continue
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=5)
-            found[tool] = module.parse_version(done.stdout + done.stderr)
+            found[tool.name] = tool.parse_version(done.stdout + done.stderr)
         except (OSError, subprocess.TimeoutExpired):
-            found[tool] = None
+            found[tool.name] = None
     return found

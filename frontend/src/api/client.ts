@@ -1,6 +1,7 @@
 // The typed HTTP client (openapi-fetch over the generated schema) and the error it throws.
 import createClient from "openapi-fetch";
 import type { paths } from "./schema";
+import { onUnauthorized } from "../auth/redirect";
 
 export const API_BASE = "/api/v1";
 
@@ -15,6 +16,7 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
+    if (status === 401) onUnauthorized();
   }
 }
 

@@ -24,6 +24,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Audit
+         * @description Who changed what and when, newest first.
+         */
+        get: operations["list_audit_api_v1_audit_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login
+         * @description Check the password and set the HttpOnly, SameSite=Lax session cookie.
+         */
+        post: operations["login_api_v1_auth_login_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Logout
+         * @description End this browser session and clear its cookie.
+         */
+        post: operations["logout_api_v1_auth_logout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Me
+         * @description The caller: name, role, and how they signed in.
+         */
+        get: operations["me_api_v1_auth_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns": {
         parameters: {
             query?: never;
@@ -460,6 +540,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/policy/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Policy
+         * @description The target policy in force: allowed networks and host names, caps per role.
+         */
+        get: operations["get_policy_api_v1_policy_targets_get"];
+        /**
+         * Put Policy
+         * @description Replace the target policy (admins only).
+         */
+        put: operations["put_policy_api_v1_policy_targets_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/profiles": {
         parameters: {
             query?: never;
@@ -560,6 +664,138 @@ export interface paths {
         patch: operations["update_target_api_v1_targets__target_id__patch"];
         trace?: never;
     };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Tokens
+         * @description The caller's API tokens (never their secrets); `all=true` lists everyone's for admins.
+         */
+        get: operations["list_tokens_api_v1_tokens_get"];
+        put?: never;
+        /**
+         * Create Token
+         * @description A new API token for the caller; the secret is in this answer only.
+         */
+        post: operations["create_token_api_v1_tokens_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Token
+         * @description Revoke a token (the caller's own; admins: anyone's).
+         */
+        delete: operations["revoke_token_api_v1_tokens__token_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Tools
+         * @description Every registered tool: params JSON Schema (bounds included), metrics with units, target kinds.
+         */
+        get: operations["list_tools_api_v1_tools_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Tool
+         * @description One registered tool.
+         */
+        get: operations["get_tool_api_v1_tools__name__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Users
+         * @description Every account.
+         */
+        get: operations["list_users_api_v1_users_get"];
+        put?: never;
+        /**
+         * Create User
+         * @description A new account.
+         */
+        post: operations["create_user_api_v1_users_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete User
+         * @description Delete an account with its sessions and tokens.
+         */
+        delete: operations["delete_user_api_v1_users__user_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update User
+         * @description Change an account's role and/or password.
+         */
+        patch: operations["update_user_api_v1_users__user_id__patch"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -580,11 +816,18 @@ export interface components {
             last_heartbeat: string;
             /** Name */
             name: string;
+            status: components["schemas"]["AgentStatus"];
             /** Tools */
             tools: {
                 [key: string]: string | null;
             };
         };
+        /**
+         * AgentStatus
+         * @description Whether an agent has been heard from recently.
+         * @enum {string}
+         */
+        AgentStatus: "alive" | "silent";
         /**
          * Analysis
          * @description A campaign's analysis; `variants` holds one per variant when the plan has variants.
@@ -615,6 +858,49 @@ export interface components {
             } | null;
             /** Zones */
             zones?: components["schemas"]["Zone"][];
+        };
+        /**
+         * AuditOut
+         * @description One entry.
+         */
+        AuditOut: {
+            /** Action */
+            action: string;
+            /** Actor */
+            actor: string;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Details */
+            details: {
+                [key: string]: unknown;
+            } | null;
+            /** Id */
+            id: number;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string | null;
+            /** Obj Id */
+            obj_id: string | null;
+            /** Source */
+            source: string | null;
+        };
+        /**
+         * AuditPage
+         * @description A page of entries, newest first.
+         */
+        AuditPage: {
+            /** Items */
+            items: components["schemas"]["AuditOut"][];
+            /** Limit */
+            limit: number;
+            /** Offset */
+            offset: number;
+            /** Total */
+            total: number;
         };
         /**
          * BaselinePhase
@@ -679,8 +965,7 @@ export interface components {
             source: string;
             /** Started At */
             started_at: string | null;
-            /** Status */
-            status: string;
+            status: components["schemas"]["CampaignStatus"];
             summary: components["schemas"]["Summary"];
             /** Tags */
             tags: string[];
@@ -743,8 +1028,7 @@ export interface components {
             source: string;
             /** Started At */
             started_at: string | null;
-            /** Status */
-            status: string;
+            status: components["schemas"]["CampaignStatus"];
             summary: components["schemas"]["Summary"];
             /** Tags */
             tags: string[];
@@ -771,6 +1055,12 @@ export interface components {
             /** Total */
             total: number;
         };
+        /**
+         * CampaignStatus
+         * @description Where a campaign is in its life.
+         * @enum {string}
+         */
+        CampaignStatus: "queued" | "starting" | "running" | "cancelling" | "completed" | "failed" | "cancelled" | "crashed";
         /**
          * Ceiling
          * @description The highest achieved rate.
@@ -826,44 +1116,46 @@ export interface components {
             pct: number | null;
         };
         /**
-         * DevsimParams
+         * devsim parameters
          * @description devsim's own parameters: the device profile and connection behaviour.
          */
         DevsimParams: {
             /**
-             * Login Timeout S
+             * Login timeout (s)
              * @default 5
              */
             login_timeout_s: number;
             /**
-             * Procs
+             * Processes
              * @default 1
              */
             procs: number;
             /**
-             * Profile
+             * Device profile
+             * @description singlelight (built in) or the name of an uploaded profile
              * @default singlelight
              */
             profile: string;
             /**
-             * Ramp Per S
+             * Connects per second
              * @default 5000
              */
             ramp_per_s: number;
             /**
-             * Source Ips
+             * Source addresses
+             * @description More than one only towards a loopback target (127.0.0.x)
              * @default 1
              */
             source_ips: number;
             /**
-             * Start Id
+             * First device id
              * @default 1
              */
             start_id: number;
         };
         /**
          * DevsimPlan
-         * @description A device campaign: `concurrency` = devices, `rate` = reports/s per device.
+         * @description A campaign plan for Devices (devsim).
          */
         DevsimPlan: {
             /** Monitors */
@@ -897,7 +1189,7 @@ export interface components {
         };
         /**
          * DevsimPlanOut
-         * @description A stored devsim plan.
+         * @description A stored DevsimPlan.
          */
         DevsimPlanOut: {
             /**
@@ -966,27 +1258,31 @@ export interface components {
             target: components["schemas"]["Difference"][];
         };
         /**
-         * DnsperfParams
+         * dnsperf parameters
          * @description dnsperf's own parameters: the query names (one repeated, or a list) and record type.
          */
         DnsperfParams: {
-            /** Names */
+            /**
+             * Query names
+             * @description Names queried in turn (dnsperf -d file)
+             */
             names?: string[];
             /**
-             * Qtype
+             * Record type
              * @default A
              * @enum {string}
              */
             qtype: "A" | "AAAA" | "CNAME" | "MX" | "NS" | "PTR" | "SOA" | "SRV" | "TXT" | "CAA" | "DS" | "DNSKEY" | "HTTPS" | "ANY";
             /**
-             * Timeout S
+             * Query timeout (s)
+             * @description dnsperf -t: a query unanswered this long is lost
              * @default 5
              */
             timeout_s: number;
         };
         /**
          * DnsperfPlan
-         * @description A DNS sweep with dnsperf; `rate` is queries/s, `concurrency` dnsperf's clients (-c).
+         * @description A campaign plan for DNS (dnsperf).
          */
         DnsperfPlan: {
             /** Monitors */
@@ -1020,7 +1316,7 @@ export interface components {
         };
         /**
          * DnsperfPlanOut
-         * @description A stored dnsperf plan.
+         * @description A stored DnsperfPlan.
          */
         DnsperfPlanOut: {
             /**
@@ -1121,11 +1417,14 @@ export interface components {
             version: string;
         };
         /**
-         * Iperf3Params
-         * @description iperf3's own parameters; `rate` is the total bitrate (bits/s), divided per stream.
+         * iperf3 parameters
+         * @description iperf3's own parameters; a point's `rate` is the total bitrate (bits/s), divided per stream.
          */
         Iperf3Params: {
-            /** Length */
+            /**
+             * Length (bytes)
+             * @description -l: UDP datagram payload (≤ 65507) or TCP buffer; empty = iperf3's default
+             */
             length?: number | null;
             /**
              * Protocol
@@ -1134,14 +1433,14 @@ export interface components {
              */
             protocol: "tcp" | "udp";
             /**
-             * Reverse
+             * Reverse (server sends, -R)
              * @default false
              */
             reverse: boolean;
         };
         /**
          * Iperf3Plan
-         * @description A throughput sweep with iperf3: `concurrency` = parallel streams (-P), `rate` = total bits/s.
+         * @description A campaign plan for Network (iperf3).
          */
         Iperf3Plan: {
             /** Monitors */
@@ -1175,7 +1474,7 @@ export interface components {
         };
         /**
          * Iperf3PlanOut
-         * @description A stored iperf3 plan.
+         * @description A stored Iperf3Plan.
          */
         Iperf3PlanOut: {
             /**
@@ -1268,10 +1567,54 @@ export interface components {
             }[];
         };
         /**
-         * MpstatMonitor
-         * @description Per-CPU utilisation each second beside every point.
+         * LoginBody
+         * @description A username and password.
+         */
+        LoginBody: {
+            /** Password */
+            password: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * Me
+         * @description The caller: name, role and how they signed in (session, token or env).
+         */
+        Me: {
+            role: components["schemas"]["kneeboard__auth__roles__Role"];
+            /** User Id */
+            user_id?: number | null;
+            /** Username */
+            username: string;
+            /** Via */
+            via: string;
+        };
+        /**
+         * MetricOut
+         * @description One metric: its unit, which way is better, and whether it is the tool's headline.
+         */
+        MetricOut: {
+            /** Better */
+            better: ("higher" | "lower") | null;
+            /** Headline */
+            headline: boolean;
+            /** Name */
+            name: string;
+            /** Title */
+            title: string;
+            /** Unit */
+            unit: string;
+        };
+        /**
+         * mpstat parameters
+         * @description CPU (mpstat)
          */
         MpstatMonitor: {
+            /**
+             * Interval (s)
+             * @default 1
+             */
+            interval_s: number;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1279,8 +1622,8 @@ export interface components {
             kind: "mpstat";
         };
         /**
-         * PingMonitor
-         * @description Round-trip time and loss to a host beside every point.
+         * ping parameters
+         * @description Round trip (ping)
          */
         PingMonitor: {
             /** Host */
@@ -1364,8 +1707,7 @@ export interface components {
             seq: number;
             /** Started At */
             started_at: string | null;
-            /** Status */
-            status: string;
+            status: components["schemas"]["PointStatus"];
             /** Stderr */
             stderr: string;
             /** Stdout */
@@ -1414,8 +1756,7 @@ export interface components {
             seq: number;
             /** Started At */
             started_at: string | null;
-            /** Status */
-            status: string;
+            status: components["schemas"]["PointStatus"];
             /** Variant */
             variant: string | null;
             /** Warnings */
@@ -1442,6 +1783,46 @@ export interface components {
             seq: number;
             /** Variant */
             variant: string | null;
+        };
+        /**
+         * PointStatus
+         * @description Where a point is in its life.
+         * @enum {string}
+         */
+        PointStatus: "pending" | "running" | "completed" | "failed" | "cancelled" | "crashed";
+        /**
+         * Policy
+         * @description Where load may go: `networks` (CIDR) and `hosts` (names, or `*.suffix`), plus caps per role.
+         *
+         *     Link-local and metadata addresses are allowed only by a network entry inside their own range.
+         */
+        Policy: {
+            /** Hosts */
+            hosts?: string[];
+            /** Networks */
+            networks?: string[];
+            /** Role Caps */
+            role_caps?: {
+                [key: string]: components["schemas"]["RoleCaps"];
+            };
+        };
+        /**
+         * PolicyOut
+         * @description The policy as stored, with who changed it last (None: the built-in default).
+         */
+        PolicyOut: {
+            /** Hosts */
+            hosts?: string[];
+            /** Networks */
+            networks?: string[];
+            /** Role Caps */
+            role_caps?: {
+                [key: string]: components["schemas"]["RoleCaps"];
+            };
+            /** Updated At */
+            updated_at?: string | null;
+            /** Updated By */
+            updated_by?: string | null;
         };
         /**
          * ProfileCreate
@@ -1542,6 +1923,24 @@ export interface components {
             step: number;
             /** Stop */
             stop: number;
+        };
+        /**
+         * Role
+         * @description viewer < operator < admin; `agent` (reserved for remote agents) reads, and writes only agent routes.
+         * @enum {string}
+         */
+        "Role-Input": "viewer" | "operator" | "admin" | "agent";
+        /**
+         * RoleCaps
+         * @description Load limits for one role, below the configured MAX_* caps; absent = no extra cap.
+         */
+        RoleCaps: {
+            /** Max Concurrency */
+            max_concurrency?: number | null;
+            /** Max Duration S */
+            max_duration_s?: number | null;
+            /** Max Rate */
+            max_rate?: number | null;
         };
         /**
          * SampleOut
@@ -1756,6 +2155,134 @@ export interface components {
             yellow_ms: number;
         };
         /**
+         * TokenCreate
+         * @description A name for the token and, optionally, its lifetime (1 minute to 1 year).
+         */
+        TokenCreate: {
+            /** Expires In S */
+            expires_in_s?: number | null;
+            /** Name */
+            name: string;
+        };
+        /**
+         * TokenCreated
+         * @description A new token: `token` is shown this once.
+         */
+        TokenCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Expires At */
+            expires_at: string | null;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+            /** Token */
+            token: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * TokenOut
+         * @description A token as listed: its first characters, never the secret.
+         */
+        TokenOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Expires At */
+            expires_at: string | null;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Prefix */
+            prefix: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * ToolOut
+         * @description A registered tool as the UI learns it.
+         */
+        ToolOut: {
+            /** Concurrency Label */
+            concurrency_label: string;
+            /** Headline */
+            headline: string | null;
+            /** Max Concurrency */
+            max_concurrency: number;
+            /** Metrics */
+            metrics: components["schemas"]["MetricOut"][];
+            /** Monitors */
+            monitors: boolean;
+            /** Name */
+            name: string;
+            /** Params Schema */
+            params_schema: {
+                [key: string]: unknown;
+            };
+            /** Ramp Allowed */
+            ramp_allowed: boolean;
+            /** Rate Per Concurrency */
+            rate_per_concurrency: boolean;
+            /** Rate Unit */
+            rate_unit: string;
+            role: components["schemas"]["kneeboard__tools__contract__Role"];
+            /** Takes Rate */
+            takes_rate: boolean;
+            /** Target Kinds */
+            target_kinds: string[];
+            /** Title */
+            title: string;
+            /** Whole Seconds */
+            whole_seconds: boolean;
+        };
+        /**
+         * UserCreate
+         * @description A new account.
+         */
+        UserCreate: {
+            /** Password */
+            password: string;
+            /** @default viewer */
+            role: components["schemas"]["Role-Input"];
+            /** Username */
+            username: string;
+        };
+        /**
+         * UserOut
+         * @description An account (never its password).
+         */
+        UserOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            role: components["schemas"]["kneeboard__auth__roles__Role"];
+            /** Username */
+            username: string;
+        };
+        /**
+         * UserUpdate
+         * @description A new role and/or password for an account.
+         */
+        UserUpdate: {
+            /** Password */
+            password?: string | null;
+            role?: components["schemas"]["Role-Input"] | null;
+        };
+        /**
          * UslFit
          * @description Universal Scalability Law fit of the scalability points (Amdahl's p as the κ = 0 case).
          */
@@ -1797,7 +2324,10 @@ export interface components {
         Variant: {
             /** Label */
             label: string;
-            /** Set */
+            /**
+             * Set
+             * @description lab action → value; checked against GET /api/v1/lab
+             */
             set?: {
                 [key: string]: boolean | number | string;
             };
@@ -1826,29 +2356,36 @@ export interface components {
             zones?: components["schemas"]["Zone"][];
         };
         /**
-         * WrkParams
-         * @description wrk's own parameters.
+         * wrk parameters
+         * @description wrk's own parameters (connections are the point's concurrency).
          */
         WrkParams: {
             /**
              * Path
+             * @description Printable ASCII starting with '/', no spaces
              * @default /
              */
             path: string;
             /**
-             * Threads
-             * @default 2
+             * Scheme
+             * @default http
+             * @enum {string}
              */
-            threads: number;
+            scheme: "http" | "https";
             /**
-             * Timeout S
+             * Threads
+             * @description wrk -t; at most the connections of every point (default 2, or fewer)
+             */
+            threads?: number | null;
+            /**
+             * Request timeout (s)
              * @default 2
              */
             timeout_s: number;
         };
         /**
          * WrkPlan
-         * @description An HTTP sweep with wrk: closed-loop, `concurrency` = connections, no `rate`.
+         * @description A campaign plan for HTTP (wrk).
          */
         WrkPlan: {
             /** Monitors */
@@ -1882,7 +2419,7 @@ export interface components {
         };
         /**
          * WrkPlanOut
-         * @description A stored wrk plan.
+         * @description A stored WrkPlan.
          */
         WrkPlanOut: {
             /**
@@ -1938,6 +2475,18 @@ export interface components {
             /** Zone */
             zone: string;
         };
+        /**
+         * Role
+         * @description viewer < operator < admin; `agent` (reserved for remote agents) reads, and writes only agent routes.
+         * @enum {string}
+         */
+        kneeboard__auth__roles__Role: "viewer" | "operator" | "admin" | "agent";
+        /**
+         * Role
+         * @description What a tool is for: generating load, or watching beside the load.
+         * @enum {string}
+         */
+        kneeboard__tools__contract__Role: "load" | "monitor";
     };
     responses: never;
     parameters: never;
@@ -1963,6 +2512,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentOut"][];
+                };
+            };
+        };
+    };
+    list_audit_api_v1_audit_get: {
+        parameters: {
+            query?: {
+                actor?: string | null;
+                kind?: string | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    login_api_v1_auth_login_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    logout_api_v1_auth_logout_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    me_api_v1_auth_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
                 };
             };
         };
@@ -2715,6 +3369,59 @@ export interface operations {
             };
         };
     };
+    get_policy_api_v1_policy_targets_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOut"];
+                };
+            };
+        };
+    };
+    put_policy_api_v1_policy_targets_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Policy"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_profiles_api_v1_profiles_get: {
         parameters: {
             query?: never;
@@ -2974,6 +3681,268 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TargetOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_tokens_api_v1_tokens_get: {
+        parameters: {
+            query?: {
+                /** @description every user's (admins) */
+                all?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_token_api_v1_tokens_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    revoke_token_api_v1_tokens__token_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_tools_api_v1_tools_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolOut"][];
+                };
+            };
+        };
+    };
+    get_tool_api_v1_tools__name__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_users_api_v1_users_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"][];
+                };
+            };
+        };
+    };
+    create_user_api_v1_users_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_user_api_v1_users__user_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_user_api_v1_users__user_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"];
                 };
             };
             /** @description Validation Error */

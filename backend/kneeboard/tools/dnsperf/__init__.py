@@ -5,13 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kneeboard.tools import units
-from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
+from kneeboard.tools.base import PointResult, PointSpec, Sample
+from kneeboard.tools.contract import Metric, ToolAdapter
+from kneeboard.tools.dnsperf.params import DnsperfParams
 
-NAME = "dnsperf"
 PARSER_VERSION = "1"
-VERSION_ARGV = ["dnsperf", "-h"]
-QTYPES = {"A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"}
 
 _INTERVAL = re.compile(r"^(\d{9,}\.\d+):\s+([\d.]+)\s*$")
 _VERSION = re.compile(r"^Version\s+(\S+)", re.M)
@@ -31,41 +29,12 @@ _RCODES = re.compile(r"Response codes:[ \t]*(.*)$", re.M)
 _RCODE = re.compile(r"([A-Z][A-Z0-9]*)\s+(\d+)\s+\(")
 
 
-def build(spec: PointSpec, workdir: Path) -> list[str]:
-    """argv for one dnsperf point; writes the query file (names × qtype) into workdir."""
-    names = spec.params.get("names") or ["www.example.lab"]
-    qtype = spec.params.get("qtype", "A")
-    timeout_s = float(spec.params.get("timeout_s", 5))
-    if qtype not in QTYPES:
-        raise ToolInputError(f"qtype: unknown record type {qtype!r}")
-    for name in names:
-        if not name or name.startswith("-") or any(c.isspace() for c in name):
-            raise ToolInputError(f"names: {name!r} is not a query name")
-    if not 1 <= spec.concurrency <= 100_000:
-        raise ToolInputError("concurrency: must be 1..100000")
-    if spec.duration_s <= 0 or not 0.1 <= timeout_s <= 60:
-        raise ToolInputError("duration_s/timeout_s: out of range")
-    workdir.mkdir(parents=True, exist_ok=True)
-    queries = workdir / "queries.txt"
-    queries.write_text("".join(f"{name} {qtype}\n" for name in names))
-    argv = ["dnsperf", "-s", spec.host, "-p", str(spec.port), "-d", str(queries), "-c", str(spec.concurrency)]
-    if spec.rate is not None:
-        argv += ["-Q", str(max(1, round(spec.rate)))]
-    argv += ["-l", f"{spec.duration_s:g}", "-t", f"{timeout_s:g}", "-S", "1"]
-    return argv
-
-
 def parse_line(line: str) -> Sample | None:
     """One `-S 1` interval line (`EPOCH.usec: qps`) as a sample, else None."""
     match = _INTERVAL.match(line.strip())
     if match is None:
         return None
     return Sample(t=float(match.group(1)), values={"achieved_rate": float(match.group(2))})
-
-
-def parse_version(text: str) -> str | None:
-    """The version dnsperf prints (`Version 2.10.0`)."""
-    return units.first_group(_VERSION, text)
 
 
 def parse_rcodes(stdout: str) -> dict[str, int]:
@@ -117,3 +86,48 @@ def _warnings(metrics: dict[str, float | None], rcodes: dict[str, int]) -> list[
     if bad:
         warnings.append("non-NOERROR answers: " + ", ".join(f"{code} {n}" for code, n in bad.items()))
     return warnings
+
+
+class Dnsperf(ToolAdapter):
+    """dnsperf: `rate` is queries/s (-Q), `concurrency` its clients (-c)."""
+
+    name, title, target_kinds = "dnsperf", "DNS (dnsperf)", ("dns",)
+    Params = DnsperfParams
+    concurrency_label = "clients"
+    version_argv, version_pattern = ["dnsperf", "-c", "0"], _VERSION  # "invalid clients: 0", rc 1, banner first
+    parser_version = PARSER_VERSION
+    metrics = (
+        Metric("achieved_rate", "Achieved", "qps", "higher", headline=True),
+        Metric("latency_avg_ms", "Latency avg", "ms", "lower"),
+        Metric("latency_min_ms", "Latency min", "ms", "lower"),
+        Metric("latency_max_ms", "Latency max", "ms", "lower"),
+        Metric("latency_stddev_ms", "Latency stddev", "ms", "lower"),
+        Metric("sent", "Queries sent", "count"),
+        Metric("completed", "Answers", "count", "higher"),
+        Metric("lost", "Lost", "count", "lower"),
+        Metric("loss_pct", "Loss", "%", "lower"),
+        Metric("errors", "Error rcodes", "count", "lower"),
+    )
+
+    def argv(self, spec: PointSpec, params: DnsperfParams, workdir: Path) -> list[str]:
+        """dnsperf argv; writes the query file (names × qtype) into workdir."""
+        workdir.mkdir(parents=True, exist_ok=True)
+        queries = workdir / "queries.txt"
+        queries.write_text("".join(f"{name} {params.qtype}\n" for name in params.names))
+        argv = ["dnsperf", "-s", spec.host, "-p", str(spec.port), "-d", str(queries), "-c", str(spec.concurrency)]
+        if spec.rate is not None:
+            argv += ["-Q", str(max(1, round(spec.rate)))]
+        return argv + ["-l", f"{spec.duration_s:g}", "-t", f"{params.timeout_s:g}", "-S", "1"]
+
+    def parse_interval(self, line: str) -> Sample | None:
+        """A `-S 1` interval line."""
+        return parse_line(line)
+
+    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+        """The summary (see `parse`)."""
+        return parse(stdout, stderr, exit_code)
+
+
+ADAPTER = Dnsperf()
+build = ADAPTER.build
+parse_version = ADAPTER.parse_version

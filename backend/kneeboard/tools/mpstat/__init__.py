@@ -10,11 +10,12 @@ import re
 from typing import Any
 
 from kneeboard.tools import units
+from pydantic import BaseModel, ConfigDict, Field
+
 from kneeboard.tools.base import PointResult, PointSpec, Sample
+from kneeboard.tools.contract import Metric, Role, ToolAdapter
 
 PARSER_VERSION = "1"
-VERSION_ARGV = ["mpstat", "-V"]
-KNOWN_PARAMS = ("interval_s",)
 FIELDS = ("usr", "sys", "irq", "soft", "idle", "iowait", "steal")
 SUMMARY_FIELDS = ("usr", "sys", "irq", "soft", "iowait", "steal")
 
@@ -26,21 +27,6 @@ _RE_STATISTICS = re.compile(r'"statistics":\s*\[')
 
 
 # --- build ----------------------------------------------------------------------
-
-
-def build(spec: PointSpec, workdir: pathlib.Path) -> list[str]:
-    """PointSpec → `mpstat -P ALL -o JSON INTERVAL COUNT` covering spec.duration_s."""
-    params = spec.params or {}
-    units.require_known_params("mpstat", params, KNOWN_PARAMS)
-    interval = units.require_int("params.interval_s", params.get("interval_s", 1), 1, 60)
-    duration = units.require_number("duration_s", spec.duration_s, 1, 86_400)
-    count = max(1, math.ceil(duration / interval))
-    return ["mpstat", "-P", "ALL", "-o", "JSON", str(interval), str(count)]
-
-
-def build_env() -> dict[str, str]:
-    """Environment to add for mpstat: ISO dates, UTC clock times, C locale (what parse() expects)."""
-    return {"S_TIME_FORMAT": "ISO", "TZ": "UTC", "LC_ALL": "C"}
 
 
 # --- parse ----------------------------------------------------------------------
@@ -71,11 +57,6 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
 
 
 parse_line = units.no_live_samples
-
-
-def parse_version(text: str) -> str | None:
-    """`sysstat version 12.6.1` → `12.6.1`."""
-    return units.first_group(_RE_VERSION, text)
 
 
 def summarise(samples: list[Sample]) -> dict[str, float | None]:
@@ -171,3 +152,39 @@ def _peak(values: Any) -> float | None:
 def _mean(values: Any) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None
+
+
+class MpstatParams(BaseModel):
+    """mpstat's own parameters."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="mpstat parameters")
+    interval_s: int = Field(default=1, ge=1, le=60, title="Interval (s)")
+
+
+class Mpstat(ToolAdapter):
+    """mpstat beside every point: per-CPU utilisation (series mpstat.cpuN and mpstat.all)."""
+
+    name, title, role = "mpstat", "CPU (mpstat)", Role.MONITOR
+    Params = MpstatParams
+    version_argv, version_pattern = ["mpstat", "-V"], _RE_VERSION
+    parser_version = PARSER_VERSION
+    metrics = tuple(Metric(f, f"%{f}", "%", None if f == "idle" else "lower") for f in FIELDS)
+
+    def argv(self, spec: PointSpec, params: MpstatParams, workdir: pathlib.Path) -> list[str]:
+        """`mpstat -P ALL -o JSON INTERVAL COUNT` covering spec.duration_s."""
+        count = max(1, math.ceil(spec.duration_s / params.interval_s))
+        return ["mpstat", "-P", "ALL", "-o", "JSON", str(params.interval_s), str(count)]
+
+    def env(self) -> dict[str, str]:
+        """ISO dates, UTC clock times, C locale (what parse() expects)."""
+        return {"S_TIME_FORMAT": "ISO", "TZ": "UTC", "LC_ALL": "C"}
+
+    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+        """mpstat's JSON (see `parse`)."""
+        return parse(stdout, stderr, exit_code)
+
+
+ADAPTER = Mpstat()
+build = ADAPTER.build
+build_env = ADAPTER.env
+parse_version = ADAPTER.parse_version

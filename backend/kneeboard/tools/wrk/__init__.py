@@ -9,15 +9,12 @@ import shutil
 from typing import Any
 
 from kneeboard.tools import units
-from kneeboard.tools.base import PointResult, PointSpec, ToolInputError
+from kneeboard.tools.base import PointResult, PointSpec
+from kneeboard.tools.contract import Metric, Problem, ToolAdapter
+from kneeboard.tools.wrk.params import WrkParams
 
 PARSER_VERSION = "1"
-STOP_SIGNAL = signal.SIGINT  # on SIGTERM wrk prints nothing; SIGINT still prints the report
-VERSION_ARGV = ["wrk", "-v"]  # exits 1 and prints its usage after the version line
-REPORT_SCRIPT = pathlib.Path(__file__).with_name("wrk_report.lua")
-KNOWN_PARAMS = ("threads", "path", "timeout_s", "scheme")
-
-_PATH = re.compile(r"^/[\x21-\x7e]*$")  # printable ASCII, no whitespace
+REPORT_SCRIPT = pathlib.Path(__file__).with_name("report.lua")
 _PERCENTILES = {"50": "latency_p50_ms", "75": "latency_p75_ms", "90": "latency_p90_ms",
                 "99": "latency_p99_ms", "99.9": "latency_p999_ms"}
 _JSON_PERCENTILES = {"p50": "50", "p75": "75", "p90": "90", "p99": "99", "p99_9": "99.9"}
@@ -39,33 +36,12 @@ _RE_VERSION = re.compile(r"^wrk (\S+)", re.M)
 # --- build ----------------------------------------------------------------------
 
 
-def build(spec: PointSpec, workdir: pathlib.Path) -> list[str]:
-    """Validated PointSpec → wrk argv; copies Kneeboard's report script into `workdir`."""
-    params = spec.params or {}
-    units.require_known_params("wrk", params, KNOWN_PARAMS)
-    units.require_no_rate("wrk", spec.rate)
-    connections = units.require_int("concurrency", spec.concurrency, 1, 100_000)
-    threads = units.require_int("params.threads", params.get("threads", min(2, connections)),
-                                1, min(connections, 1024))
-    duration = units.require_int("duration_s", spec.duration_s, 1, 86_400)
-    timeout = units.require_int("params.timeout_s", params.get("timeout_s", 2), 1, 3_600)
-    script = pathlib.Path(workdir) / REPORT_SCRIPT.name
-    shutil.copyfile(REPORT_SCRIPT, script)
-    return ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s",
-            "--timeout", f"{timeout}s", "--latency", "-s", str(script), target_url(spec)]
-
-
-def target_url(spec: PointSpec) -> str:
-    """The URL wrk loads: scheme://host:port/path from the spec (each part validated)."""
-    params = spec.params or {}
-    scheme = units.require_choice("params.scheme", params.get("scheme", "http"), ("http", "https"))
+def target_url(spec: PointSpec, params: WrkParams) -> str:
+    """The URL wrk loads: scheme://host:port/path."""
     host = units.require_host("host", spec.host)
     port = units.require_int("port", spec.port, 1, 65_535)
-    path = params.get("path", "/")
-    if not isinstance(path, str) or not _PATH.match(path):
-        raise ToolInputError(f"params.path: must start with '/' and contain no whitespace, got {path!r}")
     netloc = f"[{host}]" if ":" in host else host
-    return f"{scheme}://{netloc}:{port}{path}"
+    return f"{params.scheme}://{netloc}:{port}{params.path}"
 
 
 # --- parse ----------------------------------------------------------------------
@@ -84,14 +60,6 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
         return result
     result.metrics, result.extra = _merge(report or {}, lua)
     return result
-
-
-parse_line = units.no_live_samples
-
-
-def parse_version(text: str) -> str | None:
-    """`wrk debian/4.1.0-3+b2 [epoll] …` → `debian/4.1.0-3+b2`."""
-    return units.first_group(_RE_VERSION, text)
 
 
 def _read_text_report(stdout: str) -> dict[str, Any] | None:
@@ -199,3 +167,58 @@ def _bits(bytes_per_s: float | None) -> float | None:
 def _group(pattern: re.Pattern[str], text: str) -> str | None:
     match = pattern.search(text)
     return match.group(1) if match else None
+
+
+_LATENCY = [("latency_avg_ms", "Latency avg"), ("latency_stddev_ms", "Latency stddev"), ("latency_min_ms", "Latency min"),
+            ("latency_max_ms", "Latency max"), ("latency_p50_ms", "Latency p50"), ("latency_p75_ms", "Latency p75"),
+            ("latency_p90_ms", "Latency p90"), ("latency_p99_ms", "Latency p99"), ("latency_p999_ms", "Latency p99.9")]
+
+
+def _wrk_time(seconds: float) -> str:
+    """wrk reads whole numbers with a unit: 2 → "2s", 0.5 → "500ms"."""
+    return f"{int(seconds)}s" if seconds == int(seconds) else f"{round(seconds * 1000)}ms"
+
+
+class Wrk(ToolAdapter):
+    """wrk: closed loop, `concurrency` = connections, no offered rate."""
+
+    name, title, target_kinds = "wrk", "HTTP (wrk)", ("http",)
+    Params = WrkParams
+    concurrency_label = "connections"
+    takes_rate, whole_seconds, ramp_allowed = False, True, True
+    stop_signal = signal.SIGINT  # on SIGTERM wrk prints nothing; SIGINT still prints the report
+    version_argv, version_pattern = ["wrk", "-v"], _RE_VERSION  # exits 1, prints its usage after the version line
+    parser_version = PARSER_VERSION
+    metrics = (
+        Metric("achieved_rate", "Achieved", "req/s", "higher", headline=True),
+        *(Metric(name, title, "ms", "lower") for name, title in _LATENCY),
+        Metric("completed", "Requests", "count", "higher"),
+        Metric("errors", "Errors (socket + non-2xx/3xx)", "count", "lower"),
+        Metric("throughput_bps", "Transfer", "bit/s", "higher"),
+    )
+
+    def check_points(self, params: WrkParams, points, host: str | None) -> list[Problem]:
+        """wrk needs at least one connection per thread: threads ≤ every point's connections."""
+        problems = super().check_points(params, points, host)
+        fewest = min((p.concurrency for p in points), default=None)
+        if params.threads is not None and fewest is not None and params.threads > fewest:
+            problems.append((("params", "threads"), f"{params.threads} threads need at least as many connections; a point has {fewest}"))
+        return problems
+
+    def argv(self, spec: PointSpec, params: WrkParams, workdir: pathlib.Path) -> list[str]:
+        """wrk argv; copies Kneeboard's report script into `workdir` (never a user script)."""
+        threads = params.threads or min(2, spec.concurrency)
+        workdir.mkdir(parents=True, exist_ok=True)
+        script = workdir / "wrk_report.lua"
+        shutil.copyfile(REPORT_SCRIPT, script)
+        return ["wrk", "-t", str(threads), "-c", str(spec.concurrency), "-d", f"{int(spec.duration_s)}s",
+                "--timeout", _wrk_time(params.timeout_s), "--latency", "-s", str(script), target_url(spec, params)]
+
+    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+        """The text report and Kneeboard's JSON line (see `parse`)."""
+        return parse(stdout, stderr, exit_code)
+
+
+ADAPTER = Wrk()
+build = ADAPTER.build
+parse_version = ADAPTER.parse_version

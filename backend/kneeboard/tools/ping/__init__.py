@@ -7,13 +7,15 @@ import pathlib
 import re
 
 from kneeboard.tools import units
+from pydantic import BaseModel, ConfigDict
+
 from kneeboard.tools.base import PointResult, PointSpec, Sample
+from kneeboard.tools.contract import Metric, Problem, Role, ToolAdapter
+from kneeboard.validators import Host
 
 PARSER_VERSION = "1"
-VERSION_ARGV = ["ping", "-V"]
 INTERVAL_S = 0.2  # allowed unprivileged since iputils 20210202 (earlier: root only)
 REPLY_WAIT_S = 1
-KNOWN_PARAMS: tuple[str, ...] = ()
 
 _NUM = r"\d+(?:\.\d+)?"
 _RE_REPLY = re.compile(
@@ -30,15 +32,6 @@ _RTT_NAMES = ("rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "rtt_mdev_ms")
 
 
 # --- build ----------------------------------------------------------------------
-
-
-def build(spec: PointSpec, workdir: pathlib.Path) -> list[str]:
-    """PointSpec → `ping -n -D -i 0.2 -W 1 -c N HOST`, N echo requests covering spec.duration_s."""
-    units.require_known_params("ping", spec.params or {}, KNOWN_PARAMS)
-    host = units.require_host("host", spec.host)
-    duration = units.require_number("duration_s", spec.duration_s, INTERVAL_S, 86_400)
-    count = max(1, math.ceil(duration / INTERVAL_S))
-    return ["ping", "-n", "-D", "-i", str(INTERVAL_S), "-W", str(REPLY_WAIT_S), "-c", str(count), host]
 
 
 # --- parse ----------------------------------------------------------------------
@@ -84,11 +77,6 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     return result
 
 
-def parse_version(text: str) -> str | None:
-    """`ping from iputils 20221126` → `20221126`."""
-    return units.first_group(_RE_VERSION, text)
-
-
 def _reply_lines(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if _RE_REPLY.match(line.strip())]
 
@@ -101,3 +89,48 @@ def _rtt_from(samples: list[Sample]) -> list[float | None]:
     mean = sum(rtts) / len(rtts)
     mdev = math.sqrt(max(0.0, sum(r * r for r in rtts) / len(rtts) - mean * mean))
     return [min(rtts), mean, max(rtts), mdev]
+
+
+class PingParams(BaseModel):
+    """ping's own parameters: the host to watch."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="ping parameters")
+    host: Host
+
+
+class Ping(ToolAdapter):
+    """ping beside every point: round-trip time per reply (series "ping") and loss."""
+
+    name, title, role = "ping", "Round trip (ping)", Role.MONITOR
+    Params = PingParams
+    version_argv, version_pattern = ["ping", "-V"], _RE_VERSION
+    parser_version = PARSER_VERSION
+    metrics = (
+        Metric("rtt_ms", "Round trip", "ms", "lower"),
+        Metric("loss_pct", "Loss", "%", "lower"),
+    )
+
+    def check_points(self, params: PingParams, points, host: str | None) -> list[Problem]:
+        """A ping run covers at least one echo interval."""
+        problems = super().check_points(params, points, host)
+        if any(p.duration_s < INTERVAL_S for p in points):
+            problems.append((("duration_s",), f"at least {INTERVAL_S:g} s (one echo interval)"))
+        return problems
+
+    def argv(self, spec: PointSpec, params: PingParams, workdir: pathlib.Path) -> list[str]:
+        """`ping -n -D -i 0.2 -W 1 -c N HOST`, N echo requests covering spec.duration_s."""
+        count = max(1, math.ceil(spec.duration_s / INTERVAL_S))
+        return ["ping", "-n", "-D", "-i", str(INTERVAL_S), "-W", str(REPLY_WAIT_S), "-c", str(count), params.host]
+
+    def parse_interval(self, line: str) -> Sample | None:
+        """One echo reply (see `parse_line`)."""
+        return parse_line(line)
+
+    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+        """Replies and the summary (see `parse`)."""
+        return parse(stdout, stderr, exit_code)
+
+
+ADAPTER = Ping()
+build = ADAPTER.build
+parse_version = ADAPTER.parse_version

@@ -7,15 +7,11 @@ import re
 from typing import Any
 
 from kneeboard.tools import units
-from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
+from kneeboard.tools.base import PointResult, PointSpec, Sample
+from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
+from kneeboard.tools.iperf3.params import MAX_RATE_BPS, MAX_STREAMS, Iperf3Params
 
 PARSER_VERSION = "1"
-OUTPUT_LIMIT = 16 * 1_048_576  # --json keeps every interval of every stream in one document
-VERSION_ARGV = ["iperf3", "--version"]
-KNOWN_PARAMS = ("protocol", "reverse", "length")
-MAX_STREAMS = 128  # iperf3's own limit for -P
-MAX_RATE_BPS = 1e12
-MAX_LENGTH = {"tcp": 1024 * 1024, "udp": 65_507}  # -l: TCP buffer / largest UDP payload
 
 _RE_VERSION = re.compile(r"iperf (\d[\w.+~-]*)")
 
@@ -23,36 +19,9 @@ _RE_VERSION = re.compile(r"iperf (\d[\w.+~-]*)")
 # --- build ----------------------------------------------------------------------
 
 
-def build(spec: PointSpec, workdir: pathlib.Path) -> list[str]:
-    """Validated PointSpec → iperf3 client argv (`rate` is the TOTAL offered bits/s)."""
-    params = spec.params or {}
-    units.require_known_params("iperf3", params, KNOWN_PARAMS)
-    host = units.require_host("host", spec.host)
-    port = units.require_int("port", spec.port, 1, 65_535)
-    streams = units.require_int("concurrency", spec.concurrency, 1, MAX_STREAMS)
-    duration = units.require_int("duration_s", spec.duration_s, 1, 86_400)
-    protocol = units.require_choice("params.protocol", params.get("protocol", "tcp"), ("tcp", "udp"))
-    argv = ["iperf3", "-c", host, "-p", str(port), "-t", str(duration), "-P", str(streams),
-            "-b", str(per_stream_bitrate(spec.rate, streams)), "--json"]
-    if protocol == "udp":
-        argv.append("-u")
-    if units.require_bool("params.reverse", params.get("reverse", False)):
-        argv.append("-R")
-    if params.get("length") is not None:
-        length = units.require_int("params.length", params["length"], 16, MAX_LENGTH[protocol])
-        argv += ["-l", str(length)]
-    return argv
-
-
 def per_stream_bitrate(rate: float | None, streams: int) -> int:
     """iperf3's -b is per stream: TOTAL offered bits/s ÷ streams; 0 (unlimited) when no rate."""
-    if rate is None:
-        return 0
-    total = units.require_number("rate", rate, 1, MAX_RATE_BPS)
-    per_stream = round(total / streams)
-    if per_stream < 1:
-        raise ToolInputError(f"rate: {rate!r} bits/s is less than 1 bit/s for each of {streams} streams")
-    return per_stream
+    return 0 if rate is None else round(rate / streams)
 
 
 # --- parse ----------------------------------------------------------------------
@@ -80,11 +49,6 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
 
 
 parse_line = units.no_live_samples
-
-
-def parse_version(text: str) -> str | None:
-    """`iperf 3.12 (cJSON 1.7.15)` (or JSON start.version `iperf 3.12`) → `3.12`."""
-    return units.first_group(_RE_VERSION, text)
 
 
 def _salvage_report(text: str) -> dict[str, Any] | None:
@@ -183,3 +147,52 @@ def _interval_samples(report: dict[str, Any]) -> list[Sample]:
                 values[name] = units.dig_number(total, source)
         samples.append(Sample(t=started + end, values=values))
     return samples
+
+
+class Iperf3(ToolAdapter):
+    """iperf3: `concurrency` = parallel streams (-P), `rate` = total bits/s (-b is per stream)."""
+
+    name, title, target_kinds = "iperf3", "Network (iperf3)", ("net",)
+    Params = Iperf3Params
+    concurrency_label, max_concurrency = "streams", MAX_STREAMS
+    whole_seconds = True
+    output_limit = 16 * 1_048_576  # --json keeps every interval of every stream in one document
+    version_argv, version_pattern = ["iperf3", "--version"], _RE_VERSION
+    parser_version = PARSER_VERSION
+    metrics = (
+        Metric("throughput_bps", "Throughput", "bit/s", "higher", headline=True),
+        Metric("achieved_rate", "Achieved", "bit/s", "higher"),
+        Metric("loss_pct", "Loss", "%", "lower"),
+        Metric("jitter_ms", "Jitter", "ms", "lower"),
+        Metric("retransmits", "Retransmits", "count", "lower"),
+        Metric("sent", "Datagrams sent", "count"),
+        Metric("completed", "Datagrams received", "count", "higher"),
+        Metric("lost", "Datagrams lost", "count", "lower"),
+    )
+
+    def check_points(self, params: Iperf3Params, points, host: str | None) -> list[Problem]:
+        """A total rate must fit iperf3's -b and give each stream at least 1 bit/s."""
+        problems = super().check_points(params, points, host)
+        for point in points:
+            rate = point.offered_rate
+            if rate is not None and (rate > MAX_RATE_BPS or rate / max(1, point.concurrency) < 1):
+                problems.append(((*phase_loc(point), "rate"), f"{rate:g} bit/s over {point.concurrency} streams: each stream needs 1 bit/s..{MAX_RATE_BPS:g} in all"))
+        return problems
+
+    def argv(self, spec: PointSpec, params: Iperf3Params, workdir: pathlib.Path) -> list[str]:
+        """iperf3 client argv (`rate` is the TOTAL offered bits/s)."""
+        host = units.require_host("host", spec.host)
+        argv = ["iperf3", "-c", host, "-p", str(spec.port), "-t", str(int(spec.duration_s)), "-P", str(spec.concurrency),
+                "-b", str(per_stream_bitrate(spec.rate, spec.concurrency)), "--json"]
+        argv += ["-u"] if params.protocol == "udp" else []
+        argv += ["-R"] if params.reverse else []
+        return argv + (["-l", str(params.length)] if params.length is not None else [])
+
+    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+        """The --json report (see `parse`)."""
+        return parse(stdout, stderr, exit_code)
+
+
+ADAPTER = Iperf3()
+build = ADAPTER.build
+parse_version = ADAPTER.parse_version

@@ -1,0 +1,1 @@
+"""Accounts, roles, browser sessions and API tokens; the one place requests are authenticated."""

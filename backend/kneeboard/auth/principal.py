@@ -1,0 +1,27 @@
+"""Who is asking: the signed-in user (or the KB_ADMIN_TOKEN), how they signed in, and from where."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The authenticated caller of one request."""
+
+    username: str
+    role: str
+    via: str  # "session", "token" or "env"
+    user_id: int | None = None
+    credential_id: int | None = None  # the session's or token's row id
+    token_name: str | None = None
+    source: str | None = None
+
+    @property
+    def actor(self) -> str:
+        """The name the audit log records: the username, or token:<owner>/<name> for API tokens."""
+        if self.via == "env":
+            return "token:KB_ADMIN_TOKEN"
+        if self.via == "token":
+            return f"token:{self.username}/{self.token_name}"
+        return self.username

@@ -1,0 +1,48 @@
+"""From a request's credentials to a Principal: a bearer token (or KB_ADMIN_TOKEN), else the session cookie."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from kneeboard.auth.credentials import TOKEN_PREFIX, digest, same_secret
+from kneeboard.auth.models import ApiToken, LoginSession, User
+from kneeboard.auth.principal import Principal
+from kneeboard.auth.roles import Role
+from kneeboard.config import get_settings
+from kneeboard.db import as_utc, session_scope, utcnow
+
+SESSION_COOKIE = "kb_session"
+MAX_SECRET = 512
+
+
+def _usable(secret: str | None) -> bool:
+    return bool(secret) and len(secret) <= MAX_SECRET
+
+
+def from_bearer(secret: str, source: str | None) -> Principal | None:
+    """The owner of a bearer token, or None when it is unknown, revoked or expired."""
+    if not _usable(secret):
+        return None
+    admin_token = get_settings().kb_admin_token
+    if admin_token and same_secret(secret, admin_token):
+        return Principal("KB_ADMIN_TOKEN", Role.admin.value, "env", source=source)
+    if not secret.startswith(TOKEN_PREFIX):
+        return None
+    with session_scope() as session:
+        row = session.execute(select(ApiToken, User).join(User).where(ApiToken.token_hash == digest(secret))).first()
+        if row is None or (row[0].expires_at is not None and as_utc(row[0].expires_at) <= utcnow()):
+            return None
+        token, user = row
+        return Principal(user.username, user.role, "token", user.id, token.id, token.name, source)
+
+
+def from_cookie(secret: str, source: str | None) -> Principal | None:
+    """The user of a live browser session, or None."""
+    if not _usable(secret):
+        return None
+    with session_scope() as session:
+        row = session.execute(select(LoginSession, User).join(User).where(LoginSession.token_hash == digest(secret))).first()
+        if row is None or as_utc(row[0].expires_at) <= utcnow():
+            return None
+        login, user = row
+        return Principal(user.username, user.role, "session", user.id, login.id, source=source)

@@ -1,0 +1,54 @@
+"""Roles and which role a request needs: reads need viewer, writes operator, user and audit matters admin."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+API = "/api/v1"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+PUBLIC = frozenset({("GET", f"{API}/health"), ("POST", f"{API}/auth/login")})
+PUBLIC_PREFIX = f"{API}/shared/"
+SELF_SERVICE = (f"{API}/auth/", f"{API}/tokens")  # every signed-in user manages their own session and tokens
+ADMIN_READS = (f"{API}/users", f"{API}/audit")
+ADMIN_WRITES = (f"{API}/users", f"{API}/audit", f"{API}/policy")
+AGENT_WRITES = (f"{API}/agents",)
+
+
+class Role(str, Enum):
+    """viewer < operator < admin; `agent` (reserved for remote agents) reads, and writes only agent routes."""
+
+    viewer = "viewer"
+    operator = "operator"
+    admin = "admin"
+    agent = "agent"
+
+
+RANK = {Role.viewer: 0, Role.agent: 0, Role.operator: 1, Role.admin: 2}
+
+
+def is_public(method: str, path: str) -> bool:
+    """Health, login and share-link reads need no credentials."""
+    return (method, path) in PUBLIC or (method == "HEAD" and ("GET", path) in PUBLIC) or path.startswith(PUBLIC_PREFIX)
+
+
+def _under(path: str, prefixes: tuple[str, ...]) -> bool:
+    return any(path == p.rstrip("/") or path.startswith(p.rstrip("/") + "/") for p in prefixes)
+
+
+def required_role(method: str, path: str) -> Role:
+    """The least role a request needs, by method and path (routes may ask for more with `require`)."""
+    if method in SAFE_METHODS:
+        return Role.admin if _under(path, ADMIN_READS) else Role.viewer
+    if _under(path, ADMIN_WRITES):
+        return Role.admin
+    if _under(path, SELF_SERVICE):
+        return Role.viewer
+    return Role.operator
+
+
+def allows(role: str, needed: Role, path: str = "") -> bool:
+    """Whether `role` is at least `needed`; an agent counts as operator on the agent routes."""
+    have = Role(role)
+    if have is Role.agent and needed is Role.operator and _under(path, AGENT_WRITES):
+        return True
+    return RANK[have] >= RANK[needed]

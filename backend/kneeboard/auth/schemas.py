@@ -1,0 +1,81 @@
+"""Bodies of the auth, token and user routes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kneeboard.auth.roles import Role
+
+USERNAME = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
+PASSWORD = Field(min_length=8, max_length=256)
+
+
+class LoginBody(BaseModel):
+    """A username and password."""
+
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class Me(BaseModel):
+    """The caller: name, role and how they signed in (session, token or env)."""
+
+    username: str
+    role: Role
+    via: str
+    user_id: int | None = None
+
+
+class UserCreate(BaseModel):
+    """A new account."""
+
+    model_config = ConfigDict(extra="forbid")
+    username: str = USERNAME
+    password: str = PASSWORD
+    role: Role = Role.viewer
+
+
+class UserUpdate(BaseModel):
+    """A new role and/or password for an account."""
+
+    model_config = ConfigDict(extra="forbid")
+    role: Role | None = None
+    password: str | None = Field(default=None, min_length=8, max_length=256)
+
+
+class UserOut(BaseModel):
+    """An account (never its password)."""
+
+    model_config = ConfigDict(from_attributes=True)
+    id: int
+    username: str
+    role: Role
+    created_at: datetime
+
+
+class TokenCreate(BaseModel):
+    """A name for the token and, optionally, its lifetime (1 minute to 1 year)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]+$")
+    expires_in_s: int | None = Field(default=None, ge=60, le=366 * 86_400)
+
+
+class TokenOut(BaseModel):
+    """A token as listed: its first characters, never the secret."""
+
+    id: int
+    name: str
+    prefix: str
+    username: str
+    created_at: datetime
+    expires_at: datetime | None
+
+
+class TokenCreated(TokenOut):
+    """A new token: `token` is shown this once."""
+
+    token: str

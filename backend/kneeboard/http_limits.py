@@ -1,0 +1,136 @@
+"""Request limits at the HTTP edge: body size (413), JSON NaN/Infinity/nesting/control characters (422),
+and ids beyond a 64-bit key in the path (404), so hostile input never reaches a route as a 5xx."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import FastAPI, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kneeboard.config import get_settings
+from kneeboard.errors import Invalid, NotFound
+from kneeboard.inputs import check_json, id_in_range
+
+THREAD_ABOVE = 65_536  # JSON bodies larger than this are checked in a worker thread
+
+
+class _TooLarge(HTTPException):
+    """A streamed body passed its cap (an HTTPException, so a route reading the body answers 413 too)."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(413, f"request body over {cap} bytes")
+
+
+def body_cap(path: str) -> int:
+    """The largest body a path accepts: the import routes have their own caps, everything else MAX_BODY_BYTES."""
+    settings = get_settings()
+    if path.endswith("/campaigns/import"):
+        return settings.max_import_bytes
+    if path.endswith("/plans/import.yaml"):
+        return settings.max_yaml_bytes
+    return settings.max_body_bytes
+
+
+async def _send_json(send: Send, status: int, body: dict) -> None:
+    payload = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})  # fmt: skip
+    await send({"type": "http.response.body", "body": payload})
+
+
+class BodyLimitMiddleware:
+    """413 for a body over its path's cap (declared or streamed); 422 for a JSON body with NaN, Infinity,
+    nesting deeper than 64 or control characters; the checked body is replayed to the app."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in {"GET", "HEAD", "OPTIONS"}:
+            return await self.app(scope, receive, send)
+        cap, headers = body_cap(scope["path"]), Headers(scope=scope)
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > cap:
+            return await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
+        if "json" not in headers.get("content-type", ""):
+            return await self._streamed(scope, receive, send, cap)
+        try:
+            body = await _read_all(receive, cap)
+        except _TooLarge:
+            return await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
+        try:
+            await (run_in_threadpool(check_json, body) if len(body) > THREAD_ABOVE else _now(check_json, body))
+        except Invalid as exc:
+            return await _send_json(send, 422, {"detail": exc.details()})
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _streamed(self, scope: Scope, receive: Receive, send: Send, cap: int) -> None:
+        seen, started = 0, False
+
+        async def counting() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > cap:
+                raise _TooLarge(cap)
+            return message
+
+        async def watching(message: Message) -> None:
+            nonlocal started
+            started |= message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting, watching)
+        except _TooLarge:
+            if started:
+                raise
+            await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
+
+
+async def _now(function, *args) -> None:  # noqa: ANN001
+    function(*args)
+
+
+async def _read_all(receive: Receive, cap: int) -> bytes:
+    chunks, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > cap:
+            raise _TooLarge(cap)
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def ids_in_range(request: Request) -> None:
+    """Router dependency: a path id beyond a 64-bit key is a 404, never a database error."""
+    for name, value in request.path_params.items():
+        if isinstance(value, str) and not id_in_range(value):
+            raise NotFound(name.removesuffix("_id"), value)
+
+
+def install_limits(app: FastAPI) -> None:
+    """Add the body limits (inside the security middleware, so unauthenticated requests get 401 first)."""
+    app.add_middleware(BodyLimitMiddleware)

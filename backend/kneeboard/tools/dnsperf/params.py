@@ -1,0 +1,21 @@
+"""dnsperf's parameters: every bound of its own settings lives here."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kneeboard.validators import QueryName
+
+QType = Literal["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"]
+
+
+class DnsperfParams(BaseModel):
+    """dnsperf's own parameters: the query names (one repeated, or a list) and record type."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="dnsperf parameters")
+    names: list[QueryName] = Field(default_factory=lambda: ["www.example.lab"], min_length=1, max_length=100_000,
+                                   title="Query names", description="Names queried in turn (dnsperf -d file)")
+    qtype: QType = Field(default="A", title="Record type")
+    timeout_s: float = Field(default=5.0, ge=0.1, le=60, title="Query timeout (s)", description="dnsperf -t: a query unanswered this long is lost")
