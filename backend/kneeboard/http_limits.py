@@ -4,6 +4,7 @@ and ids beyond a 64-bit key in the path (404), so hostile input never reaches a 
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
@@ -13,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound
-from kneeboard.inputs import check_json, id_in_range
+from kneeboard.inputs import bad_char, check_json, id_in_range
 
 THREAD_ABOVE = 65_536  # JSON bodies larger than this are checked in a worker thread
 
@@ -43,14 +44,19 @@ async def _send_json(send: Send, status: int, body: dict) -> None:
 
 
 class BodyLimitMiddleware:
-    """413 for a body over its path's cap (declared or streamed); 422 for a JSON body with NaN, Infinity,
-    nesting deeper than 64 or control characters; the checked body is replayed to the app."""
+    """422 for control characters in the query string; 413 for a body over its path's cap (declared or
+    streamed); 422 for a JSON body with NaN, Infinity, nesting deeper than 64 or control characters.
+    The checked body is replayed to the app."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in {"GET", "HEAD", "OPTIONS"}:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if problem := _query_problem(scope.get("query_string", b"")):
+            return await _send_json(send, 422, {"detail": [problem]})
+        if scope["method"] in {"GET", "HEAD", "OPTIONS"}:
             return await self.app(scope, receive, send)
         cap, headers = body_cap(scope["path"]), Headers(scope=scope)
         declared = headers.get("content-length", "")
@@ -63,7 +69,10 @@ class BodyLimitMiddleware:
         except _TooLarge:
             return await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
         try:
-            await (run_in_threadpool(check_json, body) if len(body) > THREAD_ABOVE else _now(check_json, body))
+            if len(body) > THREAD_ABOVE:
+                await run_in_threadpool(check_json, body)
+            else:
+                check_json(body)
         except Invalid as exc:
             return await _send_json(send, 422, {"detail": exc.details()})
         await self.app(scope, _replay(body, receive), send)
@@ -92,8 +101,12 @@ class BodyLimitMiddleware:
             await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
 
 
-async def _now(function, *args) -> None:  # noqa: ANN001
-    function(*args)
+def _query_problem(raw: bytes) -> dict | None:
+    """A pydantic-style error for the first query parameter holding a control character, or None."""
+    for name, value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="replace"):
+        if why := bad_char(name) or bad_char(value):
+            return {"type": "value_error", "loc": ["query", name[:60]], "msg": f"contains {why}", "input": None}
+    return None
 
 
 async def _read_all(receive: Receive, cap: int) -> bytes:

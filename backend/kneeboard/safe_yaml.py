@@ -121,6 +121,8 @@ def load(raw: bytes | str, *, max_bytes: int) -> Any:
         raise _refuse(f"not YAML: {exc.problem}", exc.problem_mark) from None
     except yaml.YAMLError as exc:
         raise Invalid((), f"not YAML: {exc}") from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4300 digits
+        raise Invalid((), f"a value cannot be read: {str(exc)[:200]}") from None
     finally:
         loader.dispose()
     check_tree(data)

@@ -18,8 +18,10 @@ def check_host(value: str) -> str:
         return str(ipaddress.ip_address(value))
     except ValueError:
         pass
-    if value.startswith("-") or not _HOSTNAME.match(value) or value.rstrip(".").rsplit(".", 1)[-1].isdigit():
-        raise ValueError("must be a hostname or an IP address")  # "256.1.1.1" is a bad address, not a name
+    if value.rstrip(".").rsplit(".", 1)[-1].isdigit():  # "256.1.1.1", "134744072", "0x7f.1": not names
+        raise ValueError("not a canonical dotted quad or IPv6 address, so refused by the target policy (numeric forms such as 134744072 or 0x7f.1 are never allowed)")
+    if value.startswith("-") or not _HOSTNAME.match(value):
+        raise ValueError("must be a hostname or an IP address")
     return value
 
 

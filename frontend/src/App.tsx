@@ -10,6 +10,7 @@ import ComparePage from "./routes/ComparePage";
 import NotFoundPage from "./routes/NotFoundPage";
 import PlanEditorPage from "./routes/PlanEditorPage";
 import PlansPage from "./routes/PlansPage";
+import PolicyPage from "./routes/PolicyPage";
 import ProfilesPage from "./routes/ProfilesPage";
 import TargetsPage from "./routes/TargetsPage";
 
@@ -60,6 +61,7 @@ export default function App() {
           <NavLink to="/plans/new">New plan</NavLink>
           <NavLink to="/targets">Targets</NavLink>
           <NavLink to="/profiles">Profiles</NavLink>
+          <NavLink to="/policy">Policy</NavLink>
           <AdminNavLinks />
         </nav>
         <HealthDot />
@@ -76,6 +78,7 @@ export default function App() {
           <Route path="/plans/:id" element={<PlanEditorPage />} />
           <Route path="/targets" element={<TargetsPage />} />
           <Route path="/profiles" element={<ProfilesPage />} />
+          <Route path="/policy" element={<PolicyPage />} />
           <Route path="/login" element={<LoginPage />} />
           <Route path="/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />

@@ -1,4 +1,5 @@
-// Numbers with their units, one place for the whole UI.
+// Numbers with their units, one place for the whole UI. Every measured figure is formatted by the
+// unit its metric declares in GET /api/v1/tools ("qps", "ms", "%", "bit/s", "ratio", "count", …).
 
 const DASH = "—";
 
@@ -24,12 +25,12 @@ const SI = [
   { f: 1e3, p: "k" },
 ];
 
-/** Bits per second with an SI prefix: 1.25e9 → "1.25 Gbit/s". */
-export function fmtBits(v: number | null | undefined): string {
-  if (!isNum(v)) return DASH;
-  const abs = Math.abs(v);
-  for (const { f, p } of SI) if (abs >= f) return `${trim(v / f)} ${p}bit/s`;
-  return `${trim(v)} bit/s`;
+/** Units written with an SI prefix ("1.25 Gbit/s") rather than in full ("16,319 qps"). */
+const PREFIXED = new Set(["bit/s", "B", "B/s", "bytes"]);
+
+/** Whether a unit is shown with an SI prefix: long raw numbers in it are worth saying back ("= 1.25 Gbit/s"). */
+export function isPrefixedUnit(unit: string | null | undefined): boolean {
+  return !!unit && PREFIXED.has(unit);
 }
 
 function trim(x: number): string {
@@ -38,26 +39,65 @@ function trim(x: number): string {
   return Number(x.toFixed(d)).toLocaleString("en-US", { maximumFractionDigits: d });
 }
 
-/** Milliseconds: "0.562 ms", "12.3 ms", "1,204 ms". */
-export function fmtMs(v: number | null | undefined): string {
-  if (!isNum(v)) return DASH;
+function withPrefix(v: number, unit: string): string {
   const abs = Math.abs(v);
-  const d = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
-  return `${v.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: 0 })} ms`;
+  for (const { f, p } of SI) if (abs >= f) return `${trim(v / f)} ${p}${unit}`;
+  return `${trim(v)} ${unit}`;
+}
+
+/** A duration in milliseconds: "562 µs" below a millisecond, "6.04 ms", "1,204 ms". */
+function fmtMillis(v: number): string {
+  const abs = Math.abs(v);
+  if (abs > 0 && abs < 1) return `${(v * 1000).toLocaleString("en-US", { maximumFractionDigits: abs < 0.01 ? 2 : 0 })} µs`;
+  const d = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return `${v.toLocaleString("en-US", { maximumFractionDigits: d })} ms`;
 }
 
 /** A percentage given in percent: 0.45 → "0.45 %". */
-export function fmtPct(v: number | null | undefined, digits = 2): string {
-  if (!isNum(v)) return DASH;
+function fmtPercent(v: number, digits = 2): string {
   const abs = Math.abs(v);
   const d = abs >= 100 ? 0 : abs >= 10 ? 1 : digits;
   return `${v.toLocaleString("en-US", { maximumFractionDigits: d })} %`;
 }
 
-/** A ratio as a percentage: 0.816 → "81.6 %". */
-export function fmtRatio(v: number | null | undefined): string {
-  return isNum(v) ? fmtPct(v * 100, 1) : DASH;
+/**
+ * A value in a metric's unit: "16,319 qps", "9.41 Gbit/s", "562 µs", "0.45 %", ratio 0.816 → "81.6 %",
+ * counts as integers, no unit → a plain number. Any other unit is written after the number.
+ */
+export function fmtUnit(v: number | null | undefined, unit: string | null | undefined): string {
+  if (!isNum(v)) return DASH;
+  if (isPrefixedUnit(unit)) return withPrefix(v, unit!);
+  switch (unit) {
+    case "ms":
+      return fmtMillis(v);
+    case "s":
+      return fmtDuration(v);
+    case "%":
+    case "pct":
+      return fmtPercent(v);
+    case "ratio":
+      return fmtPercent(v * 100, 1);
+    case "count":
+      return fmtCount(v);
+    case "":
+    case null:
+    case undefined:
+      return fmtNumber(v);
+    default:
+      return `${fmtNumber(v, 1)} ${unit}`;
+  }
 }
+
+/** Milliseconds (shorthand for `fmtUnit(v, "ms")`). */
+export const fmtMs = (v: number | null | undefined): string => fmtUnit(v, "ms");
+
+/** A percentage given in percent, with up to `digits` decimals below 10 %. */
+export function fmtPct(v: number | null | undefined, digits = 2): string {
+  return isNum(v) ? fmtPercent(v, digits) : DASH;
+}
+
+/** A ratio as a percentage (shorthand for `fmtUnit(v, "ratio")`): 0.816 → "81.6 %". */
+export const fmtRatio = (v: number | null | undefined): string => fmtUnit(v, "ratio");
 
 /** A signed percentage for deltas: "+4.2 %", "−3 %". */
 export function fmtSignedPct(v: number | null | undefined): string {
@@ -66,29 +106,18 @@ export function fmtSignedPct(v: number | null | undefined): string {
   return v > 0 ? `+${s}` : v < 0 ? `−${s}` : s;
 }
 
-export type RateTool = "dnsperf" | "wrk" | "iperf3" | "devsim" | string;
-
-/** The unit of a tool's offered/achieved rate. */
-export function rateUnit(tool: RateTool | null | undefined): string {
-  switch (tool) {
-    case "dnsperf":
-      return "qps";
-    case "wrk":
-      return "req/s";
-    case "iperf3":
-      return "bit/s";
-    case "devsim":
-      return "reports/s";
-    default:
-      return "ops/s";
-  }
+/** The unit as an axis shows it: "%" for ratios, nothing for counts. */
+export function axisUnit(unit: string | null | undefined): string {
+  if (unit === "ratio") return "%";
+  if (!unit || unit === "count") return "";
+  return unit;
 }
 
-/** A rate in the tool's unit: "16,319 qps", "9.41 Gbit/s", "500 reports/s". */
-export function fmtRate(v: number | null | undefined, tool?: RateTool | null): string {
-  if (!isNum(v)) return DASH;
-  if (tool === "iperf3") return fmtBits(v);
-  return `${fmtNumber(v, 1)} ${rateUnit(tool)}`;
+/** A metric's label with its unit: "Throughput (bit/s)", "Answers" for a count. */
+export function metricLabel(m: { title: string; unit: string } | null | undefined, fallback = ""): string {
+  if (!m) return fallback;
+  const u = axisUnit(m.unit);
+  return u ? `${m.title} (${u})` : m.title;
 }
 
 /** A short axis tick: 16000 → "16k", 2.5e9 → "2.5G". */
@@ -118,28 +147,4 @@ export function fmtDateTime(iso: string | null | undefined): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return DASH;
   return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
-
-/** Format a value by the unit name the compare API gives ("qps", "ms", "%", "bit/s", …). */
-export function fmtByUnit(v: number | null | undefined, unit: string | null | undefined): string {
-  if (!isNum(v)) return DASH;
-  switch (unit) {
-    case "ms":
-      return fmtMs(v);
-    case "%":
-    case "pct":
-      return fmtPct(v);
-    case "bit/s":
-    case "bps":
-    case "bits/s":
-      return fmtBits(v);
-    case "ratio":
-      return fmtRatio(v);
-    case "":
-    case null:
-    case undefined:
-      return fmtNumber(v);
-    default:
-      return `${fmtNumber(v, 1)} ${unit}`;
-  }
 }

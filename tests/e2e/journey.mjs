@@ -23,6 +23,11 @@ const SHOTS = process.env.KB_SCREENSHOTS ?? join(root, "docs", "screenshots");
 const CHROMIUM = process.env.KB_CHROMIUM ?? "/usr/bin/chromium";
 const RUN_TIMEOUT = Number(process.env.KB_E2E_RUN_TIMEOUT_MS ?? 180_000);
 const VIEWPORT = { width: 1280, height: 800 };
+// The user the browser logs in as (through the login page first, then by POST /auth/login for fresh contexts),
+// and the bearer token the script's own API calls carry.
+const USER = process.env.KB_E2E_USER ?? "admin";
+const PASSWORD = process.env.KB_E2E_PASSWORD ?? "";
+const TOKEN = process.env.KB_TOKEN ?? "";
 const stamp = Date.now().toString(36);
 
 mkdirSync(SHOTS, { recursive: true });
@@ -64,17 +69,24 @@ const browser = await chromium.launch({
 });
 let currentPage = null;
 const consoleErrors = [];
-async function newPage() {
+/** A page in a new browser context; `signIn` logs the context in by POST /api/v1/auth/login (the session cookie). */
+async function newPage({ signIn = true } = {}) {
   const ctx = await browser.newContext({ viewport: VIEWPORT, baseURL: BASE });
+  if (signIn) {
+    const res = await ctx.request.post("/api/v1/auth/login", { data: { username: USER, password: PASSWORD } });
+    if (!res.ok()) throw new Error(`login as ${USER}: HTTP ${res.status()}`);
+  }
   const page = await ctx.newPage();
   page.setDefaultTimeout(20_000);
   page.on("pageerror", (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && consoleErrors.push(`${page.url()}: ${m.text()}`));
   currentPage = page;
   return page;
 }
 
 async function api(path, init) {
-  const res = await fetch(`${BASE}/api/v1${path}`, { headers: { "content-type": "application/json" }, ...init });
+  const auth = TOKEN ? { authorization: `Bearer ${TOKEN}` } : {};
+  const res = await fetch(`${BASE}/api/v1${path}`, { ...init, headers: { "content-type": "application/json", ...auth, ...init?.headers } });
   if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: HTTP ${res.status} ${await res.text()}`);
   return res.status === 204 ? null : res.json();
 }
@@ -140,7 +152,21 @@ let planId = null;
 const campaigns = [];
 
 try {
-  const page = await newPage();
+  const page = await newPage({ signIn: false });
+
+  await step("login: a wrong password is refused, the right one returns to the page asked for", async () => {
+    await page.goto("/targets");
+    await page.waitForURL(/\/login\?next=%2Ftargets$/);
+    await page.getByLabel("Username").fill(USER);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("alert").filter({ hasText: "Wrong username or password" }).waitFor();
+    await shot(page, "login");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(/\/targets$/);
+    await page.locator('[data-testid="user-menu"]', { hasText: USER }).waitFor();
+  });
 
   await step("the home page loads", async () => {
     await page.goto("/");
@@ -493,6 +519,19 @@ try {
       await page.locator(".topbar").waitFor();
       assert(!(await page.getByRole("heading", { name: "Page not found" }).count()), `${path} routed`);
     }
+  });
+
+  await step("audit: the admin sees who did what", async () => {
+    await page.getByRole("link", { name: "Audit" }).click();
+    await page.locator('[data-testid="audit-table"] tr', { hasText: "launch" }).first().waitFor();
+    await shot(page, "audit");
+  });
+
+  await step("logout: the session ends and pages ask for a login again", async () => {
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(/\/login/);
+    await page.goto("/plans");
+    await page.waitForURL(/\/login\?next=%2Fplans$/);
   });
 
   await step("no uncaught errors in the pages", async () => {

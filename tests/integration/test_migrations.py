@@ -20,7 +20,7 @@ def test_upgrade_and_downgrade_on_sqlite(tmp_path):
     url = f"sqlite:///{tmp_path / 'kb.db'}"
     assert alembic("upgrade", "head", url=url).returncode == 0
     tables = {r[0] for r in sqlite3.connect(tmp_path / "kb.db").execute("select name from sqlite_master where type='table'")}
-    assert {"targets", "plans", "campaigns", "points", "samples", "agents", "device_profiles", "alembic_version"} <= tables
+    assert {"targets", "plans", "campaigns", "points", "samples", "agents", "device_profiles", "target_policy", "alembic_version"} <= tables
     down = alembic("downgrade", "base", url=url)
     assert down.returncode == 0, down.stderr
     tables = {r[0] for r in sqlite3.connect(tmp_path / "kb.db").execute("select name from sqlite_master where type='table'")}

@@ -104,7 +104,7 @@ def test_wrk_connection_refused(tmp_path):
 
 @needs("wrk")
 def test_wrk_version():
-    stdout, stderr, code = run(wrk.VERSION_ARGV, 0)
+    stdout, stderr, code = run(wrk.ADAPTER.version_argv, 0)
     assert code == 1  # wrk -v exits 1
     assert wrk.parse_version(stdout + stderr)
 
@@ -170,7 +170,7 @@ def test_iperf3_refused_reports_the_error_with_exit_code_zero(tmp_path):
 
 @needs("iperf3")
 def test_iperf3_version():
-    assert iperf3.parse_version(run(iperf3.VERSION_ARGV, 0)[0])
+    assert iperf3.parse_version(run(iperf3.ADAPTER.version_argv, 0)[0])
 
 
 # --- ping -----------------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_iperf3_version():
 
 @needs("ping")
 def test_ping_loopback(tmp_path):
-    stdout, stderr, code = run(ping.build(point(0, duration_s=1), tmp_path), 1)
+    stdout, stderr, code = run(ping.build(point(0, duration_s=1, host=LOOPBACK), tmp_path), 1)
     result = ping.parse(stdout, stderr, code)
     assert result.error is None
     assert result.metrics["loss_pct"] == 0.0
@@ -192,7 +192,7 @@ def test_ping_loopback(tmp_path):
 
 @needs("ping")
 def test_ping_version():
-    assert ping.parse_version(run(ping.VERSION_ARGV, 0)[0])
+    assert ping.parse_version(run(ping.ADAPTER.version_argv, 0)[0])
 
 
 # --- mpstat ---------------------------------------------------------------------
@@ -231,5 +231,5 @@ def test_mpstat_sigterm_is_salvaged(tmp_path):
 
 @needs("mpstat")
 def test_mpstat_version():
-    stdout, stderr, _ = run(mpstat.VERSION_ARGV, 0)
+    stdout, stderr, _ = run(mpstat.ADAPTER.version_argv, 0)
     assert mpstat.parse_version(stdout + stderr)

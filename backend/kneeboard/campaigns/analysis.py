@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
@@ -24,6 +24,12 @@ class Thresholds(BaseModel):
     min_efficiency: float = Field(default=0.95, gt=0, le=1, description="knee: achieved/offered at least this")
     green_ms: float = Field(default=1.0, gt=0, le=60_000)
     yellow_ms: float = Field(default=3.0, gt=0, le=60_000)
+
+    @model_validator(mode="after")
+    def _zones_ordered(self) -> Thresholds:
+        if not self.green_ms < self.yellow_ms:
+            raise ValueError("green_ms must be below yellow_ms (green < yellow < red)")
+        return self
 
 
 def point_dict(point: Point) -> dict[str, Any]:

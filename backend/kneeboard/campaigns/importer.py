@@ -9,7 +9,7 @@ import shlex
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, field_validator
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis import ImportFormatError, parse_seed_csv
@@ -28,10 +28,16 @@ _COMMAND = re.compile(r"^\[Status\] Command line: (.+)$", re.M)
 
 
 class ImportFile(BaseModel):
-    """One uploaded file: its name and text."""
+    """One uploaded file: its name (a label: the last path part, without control characters) and text."""
 
     name: str
     text: str
+
+    @field_validator("name")
+    @classmethod
+    def _label(cls, value: str) -> str:
+        label = "".join(c for c in value.replace("\\", "/").rsplit("/", 1)[-1] if first_bad_char(c) is None)
+        return label[:200] or "upload"
 
 
 class ImportRefused(ValueError):
@@ -116,6 +122,7 @@ def from_export(upload: ImportFile) -> tuple[list[Point], dict, dict]:
         raise ImportRefused(upload.name, 1, 1, f"refused: {exc}") from None
     if not isinstance(document, dict) or not isinstance(document.get("points"), list):
         raise ImportRefused(upload.name, 1, 1, "not a Kneeboard export: no campaign and points")
+    _check_head(upload.name, document.get("campaign"))
     if len(document["points"]) > get_settings().max_import_rows:
         raise ImportRefused(upload.name, 1, 1, f"more than {get_settings().max_import_rows} points (MAX_IMPORT_ROWS)")
     try:
@@ -133,6 +140,22 @@ def from_export(upload: ImportFile) -> tuple[list[Point], dict, dict]:
     except (KeyError, TypeError, ValueError) as exc:
         raise ImportRefused(upload.name, 1, 1, f"not a Kneeboard export: missing or wrong field {exc}") from None
     return points, head["plan"], head
+
+
+_HEAD_TYPES = {"name": str, "tool": str, "agent": str, "tags": list, "environment": dict, "target": dict, "plan": dict}
+
+
+def _check_head(file: str, head: Any) -> None:
+    """The export's `campaign` object has the shape the importer reads (else ImportRefused naming the field)."""
+    if not isinstance(head, dict) or not isinstance(head.get("plan"), dict):
+        raise ImportRefused(file, 1, 1, "not a Kneeboard export: campaign.plan missing")
+    for key, kind in _HEAD_TYPES.items():
+        if head.get(key) is not None and not isinstance(head[key], kind):
+            raise ImportRefused(file, 1, 1, f"not a Kneeboard export: campaign.{key} must be a {kind.__name__}")
+    if not isinstance(head["plan"].get("phases", []), list) or not all(isinstance(t, str) for t in head.get("tags") or []):
+        raise ImportRefused(file, 1, 1, "not a Kneeboard export: campaign.plan.phases or campaign.tags malformed")
+    if "name" not in head["plan"] and not head.get("name"):
+        raise ImportRefused(file, 1, 1, "not a Kneeboard export: the campaign has no name")
 
 
 def _no_constant(name: str) -> float:

@@ -20,6 +20,7 @@ from kneeboard.db import session_scope
 from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
+from kneeboard.inputs import MAX_ID
 from kneeboard.policy import service as policy
 
 router = APIRouter(tags=["campaigns"])
@@ -42,7 +43,7 @@ async def import_campaign(
     user: CurrentUser,
     file: list[UploadFile] = File(..., description="seed CSV, Kneeboard JSON export, or raw dnsperf outputs (one per point)"),
     name: str | None = Form(default=None, max_length=200),
-    target_id: int | None = Form(default=None, ge=1),
+    target_id: int | None = Form(default=None, ge=1, le=MAX_ID),
 ):
     """A finished, analysed campaign from results people already have; nothing is stored when a file is malformed."""
     uploads = []
@@ -52,6 +53,11 @@ async def import_campaign(
             uploads.append(ImportFile(name=upload.filename or "upload", text=raw.decode("utf-8")))
         except UnicodeDecodeError as exc:
             raise invalid(("file",), f"{upload.filename}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return await run_in_threadpool(_import, uploads, name, target_id, session, user)
+
+
+def _import(uploads: list[ImportFile], name: str | None, target_id: int | None, session, user) -> dict:  # noqa: ANN001
+    """The CPU-bound part of an import, run in a worker thread so the event loop keeps answering."""
     if target_id is not None:
         from kneeboard.targets.service import get_target
 
@@ -67,13 +73,13 @@ async def import_campaign(
 @router.get("/campaigns", response_model=CampaignPage)
 def list_campaigns(
     session: SessionDep,
-    status: str | None = None,
-    target_id: int | None = None,
-    tool: str | None = None,
-    tag: str | None = None,
+    status: str | None = Query(default=None, max_length=20),
+    target_id: int | None = Query(default=None, ge=1, le=MAX_ID),
+    tool: str | None = Query(default=None, max_length=20),
+    tag: str | None = Query(default=None, max_length=40),
     q: str | None = Query(default=None, max_length=200),
     limit: int = Query(default=20, ge=1, le=200),
-    offset: int = Query(default=0, ge=0),
+    offset: int = Query(default=0, ge=0, le=MAX_ID),
 ):
     """Campaign history, newest first."""
     rows, total = service.list_campaigns(

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import AgentStatus, CampaignStatus, PointStatus
+from kneeboard.inputs import MAX_ID
 from kneeboard.validators import Tag
 
 class CampaignCreate(BaseModel):
@@ -16,7 +17,7 @@ class CampaignCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    plan_id: int = Field(ge=1)
+    plan_id: int = Field(ge=1, le=MAX_ID)
     name: str | None = Field(default=None, min_length=1, max_length=200)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
 

@@ -58,7 +58,7 @@ def _freeze(body: dict, *, session: Session) -> dict:
         return body
     from kneeboard.profiles.service import document_for
 
-    return {**body, "profile_document": document_for(body["params"][param], session=session)}
+    return {**body, "profile_document": document_for(body["params"][param], session=session, loc=(body["tool"], "params", param))}
 
 
 def get_campaign(campaign_id: int, *, session: Session) -> Campaign:

@@ -15,6 +15,7 @@ from kneeboard.campaigns.models import Point
 from kneeboard.campaigns.progress import summary
 from kneeboard.campaigns.service import describe, get_campaign
 from kneeboard.errors import invalid_query
+from kneeboard.inputs import MAX_ID
 
 @dataclass
 class Selection:
@@ -81,7 +82,7 @@ def _delta(value: float | None, first: float | None) -> dict | None:
 def select(selector: str, *, session: Session) -> Selection:
     """`12` is campaign 12; `12@1 queue` is its variant "1 queue" alone."""
     ident, _, variant = selector.partition("@")
-    if not ident.isdigit():
+    if not (ident.isascii() and ident.isdigit() and len(ident) <= 19 and int(ident) <= MAX_ID) or len(variant) > 80:
         raise invalid_query("c", f"{selector!r} is not a campaign id (12) or id@variant (12@1 queue)")
     campaign = get_campaign(int(ident), session=session)
     if not variant:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from kneeboard.plans.phases import phase_loads
+from kneeboard.plans.phases import load_count, phase_loads
 from kneeboard.plans.schemas import AnyPlan, PointPreview
 from kneeboard.tools.registry import adapter
 
 START_OVERHEAD_S = 0.5
+
+
+def count_points(plan: AnyPlan) -> int:
+    """How many points `expand` would make (variants × phase loads × repeats), without expanding: check caps with it first."""
+    return max(1, len(plan.variants)) * sum(load_count(phase) for phase in plan.phases) * plan.repeat
 
 
 def expand(plan: AnyPlan) -> list[PointPreview]:

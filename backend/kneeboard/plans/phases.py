@@ -135,6 +135,18 @@ Phase = Annotated[
 ]
 
 
+def load_count(phase: BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase) -> int:
+    """How many (concurrency, rate) pairs a phase expands to, counted without building them."""
+    if isinstance(phase, ScalabilityPhase):
+        return len(phase.concurrency)
+    if isinstance(phase, RampPhase):
+        return max(0, (phase.max_concurrency // phase.concurrency).bit_length())
+    concurrencies = len(phase.concurrency) if isinstance(phase.concurrency, list) else 1
+    rate = phase.rate
+    rates = int((rate.stop - rate.start) / rate.step + 1e-9) + 1 if isinstance(rate, RateRange) else len(rate) if isinstance(rate, list) else 1
+    return concurrencies * rates
+
+
 def phase_loads(phase: BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase) -> list[tuple[int, float | None]]:
     """The (concurrency, offered rate) pairs a phase expands to, in order."""
     if isinstance(phase, ScalabilityPhase):

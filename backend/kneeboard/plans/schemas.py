@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, create_model, field_validator, model_validator
 
 from kneeboard.config import get_settings
+from kneeboard.inputs import MAX_ID
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase
 from kneeboard.tools import registry
 from kneeboard.tools.contract import ToolAdapter
@@ -36,7 +37,7 @@ class _PlanBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=200)
-    target_id: int = Field(ge=1)
+    target_id: int = Field(ge=1, le=MAX_ID)
     phases: list[Phase] = Field(min_length=1, max_length=50)
     pause_s: float = Field(default=3.0, ge=0)
     repeat: int = Field(default=1, ge=1)

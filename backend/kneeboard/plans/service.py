@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.lab.actions import ActionError, validate_setting
-from kneeboard.plans.expand import estimate_seconds, expand
+from kneeboard.plans.expand import count_points, estimate_seconds, expand
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview
 from kneeboard.targets.models import Target
@@ -31,7 +31,8 @@ def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
     if tool.stored_profile_param:
         from kneeboard.profiles.service import document_for
 
-        document_for(getattr(body.params, tool.stored_profile_param), session=session)
+        param = tool.stored_profile_param
+        document_for(getattr(body.params, param), session=session, loc=(body.tool, "params", param))
     _check_variants(body)
     result = preview(body)
     problems = tool.check_points(body.params, result.points, found.host)
@@ -52,10 +53,10 @@ def _check_variants(body: AnyPlan) -> None:
 
 def preview(body: AnyPlan) -> PlanPreview:
     """A plan's points and estimated seconds; 422 when there are more than MAX_POINTS."""
+    cap, count = get_settings().max_points, count_points(body)
+    if count > cap:  # counted before expanding: a 400×400 phase is refused without building 160,000 points
+        raise invalid((body.tool, "phases"), f"the plan expands to {count} points, more than MAX_POINTS={cap}")
     points = expand(body)
-    cap = get_settings().max_points
-    if len(points) > cap:
-        raise invalid((body.tool, "phases"), f"the plan expands to {len(points)} points, more than MAX_POINTS={cap}")
     return PlanPreview(points=points, point_count=len(points), estimated_s=estimate_seconds(points, body.pause_s))
 
 

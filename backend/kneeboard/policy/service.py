@@ -76,7 +76,7 @@ def check_plan(body: AnyPlan, *, role: str | None, session: Session) -> None:
     if target is not None:
         check_address(target.host, policy, loc=(body.tool, "target_id"))
     for i, monitor in enumerate(body.monitors):
-        if monitor.kind == "ping":
+        if getattr(monitor, "host", None):  # a ping monitor sends traffic too
             check_address(monitor.host, policy, loc=(body.tool, "monitors", i, "host"))
     if role is not None:
         check_caps(expand(body), policy.role_caps.get(role), role=role, tool=body.tool)

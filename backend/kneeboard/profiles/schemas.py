@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from kneeboard.config import get_settings
 
 
 class ProfileCreate(BaseModel):
@@ -13,8 +16,16 @@ class ProfileCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    name: str = Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
     document: dict[str, Any]
+
+    @field_validator("document")
+    @classmethod
+    def _capped(cls, value: dict[str, Any]) -> dict[str, Any]:
+        size, cap = len(json.dumps(value)), get_settings().max_profile_bytes
+        if size > cap:
+            raise ValueError(f"the profile is {size} bytes, more than MAX_PROFILE_BYTES={cap}")
+        return value
 
 
 class ProfileOut(ProfileCreate):

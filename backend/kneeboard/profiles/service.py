@@ -54,13 +54,13 @@ def get_profile(profile_id: int, *, session: Session) -> DeviceProfile:
     return profile
 
 
-def document_for(name: str, *, session: Session) -> dict | None:
-    """The document of an uploaded profile by name; None for a built-in one."""
+def document_for(name: str, *, session: Session, loc: tuple[str, ...] = ("params", "profile")) -> dict | None:
+    """The document of an uploaded profile by name; None for a built-in one; Invalid at `loc` when unknown."""
     if name in BUILT_IN_PROFILES:
         return None
     profile = session.scalar(select(DeviceProfile).where(DeviceProfile.name == name))
     if profile is None:
-        raise invalid(("devsim", "params", "profile"), f"no device profile named {name!r}; upload it first")
+        raise invalid(loc, f"no device profile named {name!r}; upload it first")
     return profile.document
 
 

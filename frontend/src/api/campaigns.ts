@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { API_BASE, api, readJson, unwrap } from "./client";
 import { keys } from "./keys";
-import { ACTIVE_STATUSES, type CampaignOut, type CampaignPage } from "./types";
+import { isActive, type CampaignOut, type CampaignPage } from "./types";
 
 export interface CampaignFilters {
   status?: string;
@@ -20,7 +20,7 @@ export function useCampaigns(filters: CampaignFilters) {
     queryFn: async ({ signal }) =>
       unwrap(await api.GET("/api/v1/campaigns", { params: { query: filters }, signal })) as CampaignPage,
     // keep the list fresh while something on it is still running
-    refetchInterval: (q) => (q.state.data?.items.some((c) => ACTIVE_STATUSES.includes(c.status)) ? 3000 : false),
+    refetchInterval: (q) => (q.state.data?.items.some((c) => isActive(c.status)) ? 3000 : false),
   });
 }
 
@@ -30,7 +30,7 @@ export function useCampaign(id: number) {
     queryFn: async ({ signal }) =>
       unwrap(await api.GET("/api/v1/campaigns/{campaign_id}", { params: { path: { campaign_id: id } }, signal })) as CampaignOut,
     // SSE pushes progress; this slow poll is the fallback if the stream drops
-    refetchInterval: (q) => (q.state.data && ACTIVE_STATUSES.includes(q.state.data.status) ? 5000 : false),
+    refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) ? 5000 : false),
   });
 }
 

@@ -1,9 +1,11 @@
 // Map FastAPI 422 errors to the form fields they name.
 //
-// A plan body's loc looks like ["body", "dnsperf", "phases", 1, "concurrency", 0]; older or
-// non-discriminated responses name the union member instead ("function-after[_no_ramp(), DnsperfPlan]")
-// and may add the phase kind after the index (["phases", 0, "baseline", "duration_s"]).
-// Plan-level checks come back as loc ["body", "dnsperf"] with "Value error, phases[1].rate: …".
+// A plan body's loc looks like ["body", <tool>, "phases", 1, "concurrency", 0]; older or
+// non-discriminated responses name the union member instead ("function-after[_no_ramp(), <Tool>Plan]")
+// and may add the phase kind after the index (["phases", 0, "baseline", "duration_s"]) or the
+// monitor's name (["monitors", 1, <monitor>, "host"]).
+// Plan-level checks come back as loc ["body", <tool>] with "Value error, phases[1].rate: …".
+// The tool and monitor names come from GET /tools (`PlanErrorContext.names`): nothing here names a tool.
 import { ApiError } from "./client";
 
 export interface ValidationItem {
@@ -15,27 +17,32 @@ export interface ValidationItem {
 /** Field path (dot-joined, "" for the whole form) → messages. */
 export type FieldErrors = Record<string, string[]>;
 
-const TOOL_NAMES = ["dnsperf", "wrk", "iperf3", "devsim"];
-const PHASE_KINDS = ["baseline", "scalability", "saturation", "stability", "custom", "ramp"];
-const MONITOR_KINDS = ["mpstat", "ping"];
+/** What a plan body's errors are read against: the plan's tool, and the names of every registered tool and monitor. */
+export interface PlanErrorContext {
+  tool: string;
+  names: readonly string[];
+}
 
-function toolOfSegment(seg: string): string | null {
-  if (TOOL_NAMES.includes(seg)) return seg;
-  const m = /\b(Dnsperf|Wrk|Iperf3|Devsim)Plan(Out)?\b/.exec(seg);
+const PHASE_KINDS = ["baseline", "scalability", "saturation", "stability", "custom", "ramp"];
+
+/** The tool a loc's first segment names: its discriminator tag, or a union member such as "WrkPlanOut". */
+function toolOfSegment(seg: string, names: readonly string[]): string | null {
+  if (names.includes(seg)) return seg;
+  const m = /\b([A-Z][A-Za-z0-9]*)Plan(Out)?\b/.exec(seg);
   return m ? m[1].toLowerCase() : null;
 }
 
 /**
  * The dot path a loc names, or null when it belongs to another union member (another tool).
- * `tool` is the plan's tool for plan bodies, undefined for other bodies.
+ * `plan` is given for plan bodies, undefined for other bodies.
  */
-export function locToPath(loc: (string | number)[], tool?: string): string | null {
+export function locToPath(loc: (string | number)[], plan?: PlanErrorContext): string | null {
   let rest = [...loc];
   if (rest[0] === "body" || rest[0] === "query" || rest[0] === "path") rest = rest.slice(1);
-  if (tool !== undefined && typeof rest[0] === "string") {
-    const t = toolOfSegment(rest[0]);
+  if (plan !== undefined && typeof rest[0] === "string") {
+    const t = toolOfSegment(rest[0], plan.names);
     if (t) {
-      if (t !== tool) return null;
+      if (t !== plan.tool.toLowerCase()) return null;
       rest = rest.slice(1);
     }
   }
@@ -50,7 +57,7 @@ export function locToPath(loc: (string | number)[], tool?: string): string | nul
     const parent = out[out.length - 2];
     // the discriminator tag pydantic inserts after a list index
     if (typeof prev === "number" && parent === "phases" && PHASE_KINDS.includes(seg)) continue;
-    if (typeof prev === "number" && parent === "monitors" && MONITOR_KINDS.includes(seg)) continue;
+    if (typeof prev === "number" && parent === "monitors" && plan?.names.includes(seg)) continue;
     // union member tags such as "list[constrained-float]", "RateRange", "function-after[…]"
     if (!/^[a-z_][a-z0-9_]*$/.test(seg)) continue;
     out.push(seg);
@@ -66,12 +73,13 @@ function splitValueError(msg: string): [string, string] | null {
   return [path, m[2]];
 }
 
+/** A message without pydantic's "Value error, " prefix. */
 function cleanMsg(msg: string): string {
   return msg.replace(/^Value error, /, "");
 }
 
-/** Group a 422's detail by field path, keeping only the errors of `tool` when it is given. */
-export function mapValidationErrors(detail: unknown, tool?: string): FieldErrors {
+/** Group a 422's detail by field path, keeping only the errors of the plan's tool when `plan` is given. */
+export function mapValidationErrors(detail: unknown, plan?: PlanErrorContext): FieldErrors {
   const out: FieldErrors = {};
   if (typeof detail === "string") return { "": [detail] };
   if (!Array.isArray(detail)) return {};
@@ -80,7 +88,7 @@ export function mapValidationErrors(detail: unknown, tool?: string): FieldErrors
     if (!list.includes(msg)) list.push(msg);
   };
   const items = detail.filter((d): d is ValidationItem => !!d && typeof d === "object" && Array.isArray(d.loc));
-  let kept = items.map((d) => [d, locToPath(d.loc, tool)] as const).filter(([, p]) => p !== null);
+  let kept = items.map((d) => [d, locToPath(d.loc, plan)] as const).filter(([, p]) => p !== null);
   // if nothing names this tool (e.g. the tool itself is missing), show everything rather than nothing
   if (kept.length === 0 && items.length > 0) kept = items.map((d) => [d, locToPath(d.loc)] as const);
   for (const [d, p] of kept) {
@@ -94,11 +102,11 @@ export function mapValidationErrors(detail: unknown, tool?: string): FieldErrors
 }
 
 /** FieldErrors from any thrown error: a 422 maps by field, anything else lands on "". */
-export function errorsOf(err: unknown, tool?: string): FieldErrors {
+export function errorsOf(err: unknown, plan?: PlanErrorContext): FieldErrors {
   if (!err) return {};
   if (err instanceof ApiError) {
     if (err.status === 422) {
-      const mapped = mapValidationErrors(err.detail, tool);
+      const mapped = mapValidationErrors(err.detail, plan);
       return Object.keys(mapped).length ? mapped : { "": [err.message] };
     }
     return { "": [err.message] };

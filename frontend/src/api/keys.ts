@@ -18,4 +18,5 @@ export const keys = {
   health: ["health"] as const,
   lab: ["lab"] as const,
   profiles: ["profiles"] as const,
+  tools: ["tools"] as const,
 };

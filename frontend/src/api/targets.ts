@@ -12,9 +12,11 @@ export function useTargets() {
 }
 
 /** Targets of one kind (GET /targets?kind=); filtered here too, in case an older API ignores the parameter. */
-export function useTargetsOfKind(kind: TargetKind) {
+/** The targets of one kind (GET /targets?kind=); an undefined kind disables the query. */
+export function useTargetsOfKind(kind: TargetKind | undefined) {
   return useQuery({
-    queryKey: keys.targetsOfKind(kind),
+    queryKey: keys.targetsOfKind(kind ?? ""),
+    enabled: kind !== undefined,
     queryFn: async ({ signal }) =>
       (unwrap(await api.GET("/api/v1/targets", { params: { query: { kind } }, signal })) as Target[]).filter((t) => t.kind === kind),
   });

@@ -1,15 +1,18 @@
 // Names for the generated schema's types, plus shapes the OpenAPI leaves untyped (analysis).
-import type { components } from "./schema";
+import type { components, operations } from "./schema";
 
 type S = components["schemas"];
+type CreatePlan = operations["create_plan_api_v1_plans_post"];
 
 export type Target = S["TargetOut"];
 export type TargetCreate = S["TargetCreate"];
 export type TargetUpdate = S["TargetUpdate"];
 export type TargetKind = Target["kind"];
 
-export type PlanBody = S["DnsperfPlan"] | S["WrkPlan"] | S["Iperf3Plan"] | S["DevsimPlan"];
-export type Plan = S["DnsperfPlanOut"] | S["WrkPlanOut"] | S["Iperf3PlanOut"] | S["DevsimPlanOut"];
+/** A plan body as POST /plans takes it (a union over the registered tools). */
+export type PlanBody = CreatePlan["requestBody"]["content"]["application/json"];
+/** A stored plan. */
+export type Plan = CreatePlan["responses"][201]["content"]["application/json"];
 export type PlanTemplate = S["PlanTemplate"];
 export type PlanPreview = S["PlanPreview"];
 export type PointPreview = S["PointPreview"];
@@ -31,21 +34,37 @@ export type Agent = S["AgentOut"];
 export type Health = S["Health"];
 export type LabState = S["LabState"];
 
-export const TOOLS: Tool[] = ["dnsperf", "wrk", "iperf3", "devsim"];
 export const TARGET_KINDS: TargetKind[] = ["dns", "http", "net", "device"];
-export const TOOL_KIND: Record<Tool, TargetKind> = { dnsperf: "dns", wrk: "http", iperf3: "net", devsim: "device" };
-export const CAMPAIGN_STATUSES = [
-  "queued",
-  "starting",
-  "running",
-  "cancelling",
-  "completed",
-  "failed",
-  "cancelled",
-  "crashed",
-] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-export const ACTIVE_STATUSES: string[] = ["queued", "starting", "running", "cancelling"];
+
+// --- statuses: the generated unions; the compiler checks each table names every status, and no other ---
+export type CampaignStatus = S["CampaignStatus"];
+export type PointStatus = S["PointStatus"];
+export type AgentStatus = S["AgentStatus"];
+
+/** Per campaign status: is it still going (queued or running), and may it be cancelled. */
+const CAMPAIGN_STATUS: Record<CampaignStatus, { active: boolean; cancellable: boolean }> = {
+  queued: { active: true, cancellable: true },
+  starting: { active: true, cancellable: true },
+  running: { active: true, cancellable: true },
+  cancelling: { active: true, cancellable: false },
+  completed: { active: false, cancellable: false },
+  failed: { active: false, cancellable: false },
+  cancelled: { active: false, cancellable: false },
+  crashed: { active: false, cancellable: false },
+};
+
+/** Every campaign status, in lifecycle order (the filter's choices). */
+export const CAMPAIGN_STATUSES = Object.keys(CAMPAIGN_STATUS) as CampaignStatus[];
+
+/** Whether a campaign in this status is queued or running (so it is polled and followed live). */
+export function isActive(status: CampaignStatus): boolean {
+  return CAMPAIGN_STATUS[status]?.active ?? false;
+}
+
+/** Whether a campaign in this status may be cancelled. */
+export function isCancellable(status: CampaignStatus): boolean {
+  return CAMPAIGN_STATUS[status]?.cancellable ?? false;
+}
 
 // --- analysis (CampaignOut.analysis is a free-form object in the OpenAPI) ---
 export interface Usl {
@@ -77,6 +96,7 @@ export interface Analysis {
   error?: string;
 }
 
+/** The campaign's analysis, or null when it has none yet. */
 export function analysisOf(c: { analysis?: unknown } | undefined | null): Analysis | null {
   const a = c?.analysis;
   if (!a || typeof a !== "object") return null;
@@ -85,7 +105,7 @@ export function analysisOf(c: { analysis?: unknown } | undefined | null): Analys
 
 // --- live events (GET /campaigns/{id}/events) ---
 export interface ProgressEvent {
-  status: string;
+  status: CampaignStatus;
   progress: Progress;
   summary: Summary;
 }
@@ -97,5 +117,5 @@ export interface SampleEvent {
 }
 export interface PointEvent {
   id: number;
-  status: string;
+  status: PointStatus;
 }

@@ -1,7 +1,9 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReactNode } from "react";
 import type { Sample } from "../api/types";
-import { fmtMs, fmtPct } from "../format";
+import { axisUnit, fmtUnit } from "../format";
+import { monitorCharts } from "../tools/monitorCharts";
+import { useTools } from "../tools/useTools";
 import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS } from "./common";
 import { downsample } from "./downsample";
 import { colourAt } from "./palette";
@@ -39,30 +41,24 @@ function SecondsChart({ title, rows, children }: { title: string; rows: Record<s
   );
 }
 
-/** Monitors beside a point: per-CPU softirq share (mpstat) and ping round-trip time. */
+/** Monitors beside a point: one chart per registered monitor with samples (which metric, from the tools module). */
 export default function MonitorCharts({ samples }: { samples: Sample[] }) {
-  const soft = pivot(samples, "soft", (s) => s.startsWith("mpstat.cpu"));
-  const ping = pivot(samples, "rtt_ms", (s) => s === "ping");
-  if (!soft.rows.length && !ping.rows.length) return null;
+  const charts = monitorCharts(useTools().data)
+    .map((c) => ({ ...c, data: pivot(samples, c.metric.name, c.series) }))
+    .filter((c) => c.data.rows.length > 0);
+  if (!charts.length) return null;
   return (
     <div className="chart-grid monitors">
-      {soft.rows.length > 0 && (
-        <SecondsChart title="mpstat: %soft per CPU" rows={soft.rows}>
-          <YAxis domain={[0, 100]} tick={AXIS_STYLE} width={40} tickFormatter={(v) => `${v}%`} />
-          <Tooltip formatter={(v) => fmtPct(Number(v), 1)} labelFormatter={(l) => `t = ${l} s`} />
-          <Legend />
-          {soft.series.map((s, i) => (
-            <Line key={s} dataKey={s} name={s.replace("mpstat.", "")} stroke={colourAt(i)} dot={false} isAnimationActive={false} connectNulls />
+      {charts.map(({ tool, metric, seriesLabel, data }) => (
+        <SecondsChart key={tool.name} title={`${tool.title}: ${metric.title}`} rows={data.rows}>
+          <YAxis domain={metric.unit === "%" ? [0, 100] : undefined} tick={AXIS_STYLE} width={44} tickFormatter={metric.unit === "%" ? (v) => `${v}%` : undefined} label={{ value: axisUnit(metric.unit), angle: -90, position: "insideLeft", fontSize: 11 }} />
+          <Tooltip formatter={(v) => fmtUnit(Number(v), metric.unit)} labelFormatter={(l) => `t = ${l} s`} />
+          {data.series.length > 1 && <Legend />}
+          {data.series.map((name, i) => (
+            <Line key={name} dataKey={name} name={seriesLabel(name)} stroke={colourAt(i)} dot={false} isAnimationActive={false} connectNulls />
           ))}
         </SecondsChart>
-      )}
-      {ping.rows.length > 0 && (
-        <SecondsChart title="ping: round-trip time" rows={ping.rows}>
-          <YAxis tick={AXIS_STYLE} width={44} />
-          <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `t = ${l} s`} />
-          <Line dataKey="ping" name="rtt (ms)" stroke="#0072B2" dot={false} isAnimationActive={false} connectNulls />
-        </SecondsChart>
-      )}
+      ))}
     </div>
   );
 }

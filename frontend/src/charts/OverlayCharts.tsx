@@ -1,7 +1,8 @@
 import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReactNode } from "react";
 import type { Point } from "../api/types";
-import { fmtMs, fmtRate, rateUnit } from "../format";
+import { fmtMs, fmtUnit, metricLabel } from "../format";
+import { headlineOf, rateUnitOf, type ToolInfo } from "../tools/catalog";
 import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
 import { downsample } from "./downsample";
 import { kneeRows, metric, ofPhase, scalabilityRows } from "./pointData";
@@ -35,19 +36,27 @@ function OverlayLines({ title, series, rows, y, children }: { title: string; ser
   );
 }
 
-/** One chart per phase the campaigns share, one colour per campaign (the palette order is the selection order). */
-export default function OverlayCharts({ series, tool }: { series: Series[]; tool: string }) {
+/**
+ * One chart per phase the campaigns share, one colour per campaign (the palette order is the selection order).
+ * Scalability and the baseline/stability bars show the tool's headline metric; the knee is latency vs achieved rate.
+ */
+export default function OverlayCharts({ series, tool }: { series: Series[]; tool: ToolInfo | undefined }) {
   const phases = new Set(series.flatMap((s) => s.points.filter((p) => p.status === "completed").map((p) => p.phase)));
-  const fmt = (v: unknown) => fmtRate(Number(v), tool);
+  const headline = headlineOf(tool);
+  const key = headline?.name ?? "achieved_rate";
+  const title = (headline?.title ?? "Achieved").toLowerCase();
+  const fmt = (v: unknown) => fmtUnit(Number(v), headline?.unit);
+  const fmtRate = (v: unknown) => fmtUnit(Number(v), rateUnitOf(tool));
   const charts = [];
 
   if (phases.has("scalability")) {
-    const ns = series.flatMap((s) => scalabilityRows(s.points).map((r) => r.concurrency));
+    const rowsOf = (points: Point[]) => scalabilityRows(points, key);
+    const ns = series.flatMap((s) => rowsOf(s.points).map((r) => r.concurrency));
     const ticks = ns.length ? concurrencyTicks(Math.min(...ns), Math.max(...ns)) : undefined;
     charts.push(
-      <OverlayLines key="scal" title="Scalability: achieved rate vs concurrency" series={series} rows={scalabilityRows} y="achieved">
+      <OverlayLines key="scal" title={`Scalability: ${title} vs concurrency`} series={series} rows={rowsOf} y="headline">
         <XAxis dataKey="concurrency" type="number" domain={["dataMin", "dataMax"]} ticks={ticks} tick={AXIS_STYLE} allowDecimals={false} allowDuplicatedCategory={false} />
-        <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
+        <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
         <Tooltip formatter={fmt} labelFormatter={(l) => `concurrency ${l}`} />
       </OverlayLines>,
     );
@@ -59,7 +68,7 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
       <OverlayLines key="knee" title="Saturation: latency vs achieved rate" series={series} rows={kneeRows} y="latency">
         <XAxis dataKey="achieved" type="number" domain={kneeDomain} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
         <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
-        <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(Number(l), tool)}`} />
+        <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(l)}`} />
       </OverlayLines>,
     );
   }
@@ -71,17 +80,17 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
         const v = ps.map((p) => metric(p, k)).filter((x): x is number => x != null);
         return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
       };
-      return { name: `#${s.key}`, achieved: avg("achieved_rate"), latency: avg("latency_avg_ms"), colour: colourAt(i) };
+      return { name: `#${s.key}`, headline: avg(key), latency: avg("latency_avg_ms"), colour: colourAt(i) };
     });
-    const title = `${phase[0].toUpperCase()}${phase.slice(1)}`;
-    const bars = (key: "achieved" | "latency", fmtV: (v: number) => string, unit: string) => (
+    const phaseTitle = `${phase[0].toUpperCase()}${phase.slice(1)}`;
+    const bars = (col: "headline" | "latency", fmtV: (v: number) => string, unit: string) => (
       <ResponsiveContainer width="50%" height="100%">
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
           <CartesianGrid stroke={GRID} vertical={false} />
           <XAxis dataKey="name" tick={AXIS_STYLE} />
           <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={48} label={{ value: unit, angle: -90, position: "insideLeft", fontSize: 11 }} />
           <Tooltip formatter={(v) => fmtV(Number(v))} cursor={{ fill: "#f1f5f9" }} />
-          <Bar dataKey={key} name={key === "achieved" ? "achieved rate" : "latency avg"} isAnimationActive={false}>
+          <Bar dataKey={col} name={col === "headline" ? title : "latency avg"} isAnimationActive={false}>
             {rows.map((r) => (
               <Cell key={r.name} fill={r.colour} />
             ))}
@@ -90,9 +99,9 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
       </ResponsiveContainer>
     );
     charts.push(
-      <ChartFrame key={phase} title={`${title}: achieved rate and average latency`} height={220}>
+      <ChartFrame key={phase} title={`${phaseTitle}: ${title} and average latency`} height={220}>
         <div style={{ display: "flex", width: "100%", height: "100%" }}>
-          {bars("achieved", (v) => fmtRate(v, tool), rateUnit(tool))}
+          {bars("headline", fmt, metricLabel(headline))}
           {bars("latency", fmtMs, "ms")}
         </div>
       </ChartFrame>,

@@ -1,5 +1,6 @@
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { fmtMs, fmtRate, rateUnit } from "../format";
+import { axisUnit, fmtUnit, metricLabel } from "../format";
+import { headlineOf, metricOf, type ToolInfo } from "../tools/catalog";
 import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS, tick } from "./common";
 import { downsample } from "./downsample";
 import { relativeTime } from "./pointData";
@@ -9,7 +10,7 @@ export interface SeriesRow {
   values: Record<string, number | null>;
 }
 
-/** Achieved rate (and latency when present) per interval over time. */
+/** The tool's headline metric (and average latency when the samples have it) per interval over time. */
 export default function TimeSeriesChart({
   title,
   rows,
@@ -20,25 +21,30 @@ export default function TimeSeriesChart({
 }: {
   title: string;
   rows: SeriesRow[];
-  tool: string;
+  tool: ToolInfo | undefined;
   empty?: string;
   height?: number;
   note?: string;
 }) {
-  const data = relativeTime(downsample(rows)).map((r) => ({ s: r.s, rate: r.values.achieved_rate ?? null, latency: r.values.latency_avg_ms ?? null }));
+  const headline = headlineOf(tool);
+  const key = headline?.name ?? "achieved_rate";
+  const latencyMetric = metricOf(tool, "latency_avg_ms");
+  const data = relativeTime(downsample(rows)).map((r) => ({ s: r.s, value: r.values[key] ?? null, latency: r.values.latency_avg_ms ?? null }));
   const hasLatency = data.some((d) => d.latency != null);
+  const valueName = (headline?.title ?? "achieved").toLowerCase();
+  const latencyName = (latencyMetric?.title ?? "latency avg").toLowerCase();
   return (
     <ChartFrame title={title} height={height} empty={data.length === 0 && (empty ?? "No samples yet")} note={note}>
       <ResponsiveContainer>
         <ComposedChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
           <XAxis {...SECONDS_AXIS} />
-          <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: rateUnit(tool), angle: -90, position: "insideLeft", fontSize: 11 }} />
-          {hasLatency && <YAxis yAxisId="lat" orientation="right" tick={AXIS_STYLE} width={44} label={{ value: "ms", angle: 90, position: "insideRight", fontSize: 11 }} />}
-          <Tooltip formatter={(v, name) => [name === "latency avg" ? fmtMs(Number(v)) : fmtRate(Number(v), tool), name]} labelFormatter={(l) => `t = ${l} s`} />
+          <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
+          {hasLatency && <YAxis yAxisId="lat" orientation="right" tick={AXIS_STYLE} width={44} label={{ value: axisUnit(latencyMetric?.unit ?? "ms"), angle: 90, position: "insideRight", fontSize: 11 }} />}
+          <Tooltip formatter={(v, name) => [name === latencyName ? fmtUnit(Number(v), "ms") : fmtUnit(Number(v), headline?.unit), name]} labelFormatter={(l) => `t = ${l} s`} />
           <Legend />
-          <Line yAxisId="rate" dataKey="rate" name="achieved rate" stroke="#2563eb" strokeWidth={2} dot={data.length < 60 ? { r: 2 } : false} isAnimationActive={false} connectNulls />
-          {hasLatency && <Line yAxisId="lat" dataKey="latency" name="latency avg" stroke="#d97706" dot={false} isAnimationActive={false} connectNulls />}
+          <Line yAxisId="rate" dataKey="value" name={valueName} stroke="#2563eb" strokeWidth={2} dot={data.length < 60 ? { r: 2 } : false} isAnimationActive={false} connectNulls />
+          {hasLatency && <Line yAxisId="lat" dataKey="latency" name={latencyName} stroke="#d97706" dot={false} isAnimationActive={false} connectNulls />}
         </ComposedChart>
       </ResponsiveContainer>
     </ChartFrame>

@@ -1,11 +1,13 @@
 // Turn campaign points into chart rows.
 import type { Point } from "../api/types";
 
+/** A point's metric as a finite number, or null. */
 export const metric = (p: Point, k: string): number | null => {
   const v = p.metrics?.[k];
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 };
 
+/** The points that completed. */
 export const completed = (points: Point[]) => points.filter((p) => p.status === "completed");
 
 /** The phase whose points drive a chart: the named one when it has completed points. */
@@ -15,14 +17,14 @@ export function ofPhase(points: Point[], phase: string): Point[] {
 
 export interface ScalabilityRow {
   concurrency: number;
-  achieved: number | null;
-  efficiency: number | null; // percent
+  headline: number | null; // the tool's headline metric
+  efficiency: number | null; // the API's ratio (achieved / offered)
   latency: number | null;
   variant: string | null;
 }
 
-/** Scalability-phase points by concurrency (repeats averaged). */
-export function scalabilityRows(points: Point[]): ScalabilityRow[] {
+/** Scalability-phase points by concurrency (repeats averaged), charting `headline` (a metric name). */
+export function scalabilityRows(points: Point[], headline = "achieved_rate"): ScalabilityRow[] {
   const groups = new Map<string, Point[]>();
   for (const p of ofPhase(points, "scalability")) {
     const k = `${p.variant ?? ""}|${p.concurrency}`;
@@ -33,16 +35,13 @@ export function scalabilityRows(points: Point[]): ScalabilityRow[] {
     return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
   };
   return [...groups.values()]
-    .map((ps) => {
-      const eff = mean(ps.map((p) => metric(p, "efficiency")));
-      return {
-        concurrency: ps[0].concurrency,
-        achieved: mean(ps.map((p) => metric(p, "achieved_rate"))),
-        efficiency: eff == null ? null : eff * 100,
-        latency: mean(ps.map((p) => metric(p, "latency_avg_ms"))),
-        variant: ps[0].variant,
-      };
-    })
+    .map((ps) => ({
+      concurrency: ps[0].concurrency,
+      headline: mean(ps.map((p) => metric(p, headline))),
+      efficiency: mean(ps.map((p) => metric(p, "efficiency"))),
+      latency: mean(ps.map((p) => metric(p, "latency_avg_ms"))),
+      variant: ps[0].variant,
+    }))
     .sort((a, b) => a.concurrency - b.concurrency);
 }
 

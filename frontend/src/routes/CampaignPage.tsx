@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { exportUrl, useCampaign, useCancelCampaign } from "../api/campaigns";
 import { usePointSamples, useCampaignPoints } from "../api/points";
-import { ACTIVE_STATUSES, analysisOf, type Analysis, type Point } from "../api/types";
+import { analysisOf, isActive, isCancellable, type Analysis, type Point } from "../api/types";
 import KneeChart from "../charts/KneeChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
 import TimeSeriesChart from "../charts/TimeSeriesChart";
@@ -18,8 +18,11 @@ import CopyLinkButton from "../components/common/CopyLinkButton";
 import { Empty, ErrorState, Loading } from "../components/common/States";
 import StatusBadge from "../components/common/StatusBadge";
 import { fmtDateTime, fmtDuration } from "../format";
+import { findTool, type ToolInfo } from "../tools/catalog";
+import { useTools } from "../tools/useTools";
 
-function StabilityChart({ points, tool }: { points: Point[]; tool: string }) {
+/** The longest stability point's samples over time. */
+function StabilityChart({ points, tool }: { points: Point[]; tool: ToolInfo | undefined }) {
   const stab = points.filter((p) => p.phase === "stability" && p.status === "completed").sort((a, b) => b.duration_s - a.duration_s)[0];
   const samples = usePointSamples(stab?.id ?? null, "point");
   // imported results carry no interval samples: no empty chart for them
@@ -49,7 +52,8 @@ export default function CampaignPage() {
   const { id: idParam } = useParams();
   const id = Number(idParam);
   const campaign = useCampaign(id);
-  const active = !!campaign.data && ACTIVE_STATUSES.includes(campaign.data.status);
+  const tools = useTools();
+  const active = !!campaign.data && isActive(campaign.data.status);
   const points = useCampaignPoints(id, { live: active });
   const { samples, connected } = useCampaignEvents(id, active);
   const cancel = useCancelCampaign();
@@ -57,13 +61,15 @@ export default function CampaignPage() {
   const [params, setParams] = useSearchParams();
 
   if (!Number.isInteger(id)) return <ErrorState error={new Error(`"${idParam}" is not a campaign id`)} />;
-  if (campaign.isPending) return <Loading what="Loading campaign" />;
+  // units and headline metrics come from GET /tools: wait for it (it is fetched once)
+  if (campaign.isPending || tools.isPending) return <Loading what="Loading campaign" />;
   if (campaign.isError) return <ErrorState error={campaign.error} retry={() => campaign.refetch()} />;
 
   const c = campaign.data;
+  const tool = findTool(tools.data, c.tool);
   const allPoints = points.data ?? [];
   const target = c.target as { name?: string; host?: string; port?: number; kind?: string };
-  const canCancel = ["queued", "starting", "running"].includes(c.status);
+  const canCancel = isCancellable(c.status);
   // variants: a tab per label (?variant= keeps the choice in the shareable URL); points and analysis follow it
   const labels = variantLabels(c.plan, allPoints);
   const wanted = params.get("variant");
@@ -90,7 +96,7 @@ export default function CampaignPage() {
           </h1>
           <div className="subline">
             <StatusBadge status={c.status} partial={c.partial} />
-            <span>{c.tool}</span>
+            <span title={c.tool}>{tool?.title ?? c.tool}</span>
             <span>
               → {target?.name ?? "target"} <span className="mono muted">{target?.host}:{target?.port}</span>
             </span>
@@ -142,7 +148,7 @@ export default function CampaignPage() {
       )}
 
       {active ? (
-        <LiveSection campaign={c} points={pts} live={samples} connected={connected} />
+        <LiveSection campaign={c} tool={tool} points={pts} live={samples} connected={connected} />
       ) : (
         <section className="card" aria-label="Progress">
           <div className="progress-meta">
@@ -183,7 +189,7 @@ export default function CampaignPage() {
       )}
 
       <div id="variant-panel" role={variant != null ? "tabpanel" : undefined} aria-labelledby={variant != null ? `variant-tab-${labels.indexOf(variant)}` : undefined} className="stack">
-      <SummaryCards campaign={{ ...c, summary }} analysis={analysis} />
+      <SummaryCards campaign={{ ...c, summary }} analysis={analysis} tool={tool} />
 
       {analysis?.conclusion && (
         <section className="card conclusion" aria-label="Conclusion">
@@ -205,16 +211,16 @@ export default function CampaignPage() {
         <>
           <div className="chart-grid">
             <section className="card">
-              <ScalabilityChart points={pts} tool={c.tool} usl={analysis?.usl} />
+              <ScalabilityChart points={pts} tool={tool} usl={analysis?.usl} />
             </section>
             <section className="card">
-              <KneeChart points={pts} tool={c.tool} analysis={analysis} />
+              <KneeChart points={pts} tool={tool} analysis={analysis} />
             </section>
           </div>
-          <StabilityChart points={pts} tool={c.tool} />
+          <StabilityChart points={pts} tool={tool} />
           <section className="card flush" aria-label="Points">
             <h2 className="pad">Points{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
-            <PointsTable points={pts} tool={c.tool} />
+            <PointsTable points={pts} tool={tool} />
           </section>
         </>
       )}

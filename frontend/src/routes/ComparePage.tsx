@@ -11,11 +11,14 @@ import DifferencesTable from "../components/compare/DifferencesTable";
 import Table from "../components/common/Table";
 import HeadlineTable from "../components/compare/HeadlineTable";
 import { fmtDateTime } from "../format";
+import { findTool } from "../tools/catalog";
+import { useTools } from "../tools/useTools";
 
 export default function ComparePage() {
   const [params, setParams] = useSearchParams();
   const selectors = params.getAll("c").filter(Boolean);
   const cmp = useCompare(selectors);
+  const tools = useTools();
   const [adding, setAdding] = useState("");
 
   const setSelectors = (next: string[]) => {
@@ -98,11 +101,11 @@ export default function ComparePage() {
               <section className="card flush" aria-label="Headline metrics">
                 <h2 className="pad">Headline</h2>
                 <div className="scroll-x">
-                  <HeadlineTable data={data} />
+                  <HeadlineTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
                 </div>
               </section>
               <OverlayCharts
-                tool={data.campaigns[0]?.tool ?? ""}
+                tool={findTool(tools.data, data.campaigns[0]?.tool)}
                 series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))}
               />
               <div className="two-col">

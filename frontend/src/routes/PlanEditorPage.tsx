@@ -4,7 +4,9 @@ import { useLaunchCampaign } from "../api/campaigns";
 import { errorsOf, messagesFor, type FieldErrors } from "../api/errors";
 import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
 import { useTargets, useTargetsOfKind } from "../api/targets";
-import { TOOLS, TOOL_KIND, type PhaseKind, type PlanBody, type Tool } from "../api/types";
+import type { PhaseKind, PlanBody } from "../api/types";
+import { findTool, loadTools, monitorTools, targetKindOf, type ToolInfo } from "../tools/catalog";
+import { useTools } from "../tools/useTools";
 import Field, { FormErrors } from "../components/common/Field";
 import PageHead from "../components/common/PageHead";
 import { ErrorState, Loading } from "../components/common/States";
@@ -20,6 +22,7 @@ export default function PlanEditorPage() {
   const { id: idParam } = useParams();
   const planId = idParam ? Number(idParam) : null;
   const plan = usePlan(planId);
+  const tools = useTools();
   const [draft, setDraft] = useState<PlanDraft | null>(null);
   const [loadedId, setLoadedId] = useState<number | null>(null);
   const [templateName, setTemplateName] = useState<string | null>(null);
@@ -33,15 +36,17 @@ export default function PlanEditorPage() {
       }
       return;
     }
-    if (plan.data && loadedId !== plan.data.id) {
-      setDraft(draftFromPlan(plan.data as unknown as Record<string, unknown>));
+    if (plan.data && tools.data && loadedId !== plan.data.id) {
+      setDraft(draftFromPlan(plan.data as unknown as Record<string, unknown>, tools.data));
       setLoadedId(plan.data.id);
     }
-  }, [planId, plan.data, loadedId]);
+  }, [planId, plan.data, tools.data, loadedId]);
 
   if (planId != null && Number.isNaN(planId)) return <ErrorState error={new Error(`"${idParam}" is not a plan id`)} />;
   if (planId != null && plan.isPending) return <Loading what="Loading plan" />;
   if (planId != null && plan.isError) return <ErrorState error={plan.error} retry={() => plan.refetch()} />;
+  if (tools.isPending) return <Loading what="Loading tools" />;
+  if (tools.isError) return <ErrorState error={tools.error} retry={() => tools.refetch()} />;
 
   return (
     <div className="page plan-editor">
@@ -56,9 +61,10 @@ export default function PlanEditorPage() {
       {draft == null ? (
         planId == null ? (
           <TemplatePicker
+            tools={loadTools(tools.data)}
             onTemplate={(t) => {
               setTemplateName(t.title);
-              setDraft(draftFromPlan(t.plan));
+              setDraft(draftFromPlan(t.plan, tools.data));
             }}
             onBlank={(tool) => setDraft(blankDraft(tool))}
           />
@@ -66,24 +72,28 @@ export default function PlanEditorPage() {
           <Loading what="Loading plan" />
         )
       ) : (
-        <Editor key={loadedId ?? "new"} planId={planId} initial={draft} />
+        <Editor key={loadedId ?? "new"} planId={planId} initial={draft} tools={tools.data} />
       )}
     </div>
   );
 }
 
-function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft }) {
+function Editor({ planId, initial, tools }: { planId: number | null; initial: PlanDraft; tools: ToolInfo[] }) {
   const navigate = useNavigate();
   const save = useSavePlan();
   const launch = useLaunchCampaign();
   const [d, setD] = useState<PlanDraft>(initial);
   // the targets of the tool's kind (GET /targets?kind=); the full list only to name a loaded plan's other-kind target
-  const targets = useTargetsOfKind(TOOL_KIND[d.tool]);
+  const tool = findTool(tools, d.tool);
+  const kind = targetKindOf(tool);
+  const targets = useTargetsOfKind(kind);
   const allTargets = useTargets();
   const [saveErrors, setSaveErrors] = useState<FieldErrors>({});
-  const [savedJson, setSavedJson] = useState<string | null>(planId != null ? JSON.stringify(draftToBody(initial)) : null);
+  const [savedJson, setSavedJson] = useState<string | null>(planId != null ? JSON.stringify(draftToBody(initial, tools)) : null);
+  // the plan's tool and the names of every tool and monitor: how a 422's loc is read
+  const errorContext = useMemo(() => ({ tool: d.tool, names: tools.map((t) => t.name) }), [d.tool, tools]);
 
-  const body = useMemo(() => draftToBody(d), [d]);
+  const body = useMemo(() => draftToBody(d, tools), [d, tools]);
   const bodyJson = JSON.stringify(body);
   const dirty = savedJson !== bodyJson;
   // preview as the user types (debounced); an empty name is no reason to hold the preview back
@@ -93,7 +103,7 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
     return { ...b, name: b.name || "preview" } as PlanBody;
   }, [debounced]);
   const preview = usePlanPreview(previewBody);
-  const previewErrors = preview.isError ? errorsOf(preview.error, d.tool) : {};
+  const previewErrors = preview.isError ? errorsOf(preview.error, errorContext) : {};
   const errors: FieldErrors = Object.keys(saveErrors).length ? saveErrors : previewErrors;
 
   // a default target of the right kind once targets are known
@@ -108,7 +118,7 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
     setD((x) => ({ ...x, ...patch }));
   };
   const updatePhase = (i: number, patch: Partial<PhaseDraft>) => update({ phases: d.phases.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
-  const changeKind = (i: number, kind: PhaseKind) => update({ phases: d.phases.map((p, j) => (j === i ? { ...blankPhase(kind, d.tool), key: p.key, label: p.label } : p)) });
+  const changeKind = (i: number, k: PhaseKind) => update({ phases: d.phases.map((p, j) => (j === i ? { ...blankPhase(k, tool), key: p.key, label: p.label } : p)) });
 
   const doSave = async (): Promise<number | null> => {
     try {
@@ -118,7 +128,7 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
       if (planId == null) navigate(`/plans/${saved.id}`, { replace: true });
       return saved.id;
     } catch (err) {
-      setSaveErrors(errorsOf(err, d.tool));
+      setSaveErrors(errorsOf(err, errorContext));
       return null;
     }
   };
@@ -137,7 +147,6 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
     }
   };
 
-  const kind = TOOL_KIND[d.tool];
   const sameKind = targets.data ?? [];
   // a stored plan may point at a target of another kind (or one deleted since): keep it visible so the API's message explains
   const current = d.targetId && !sameKind.some((t) => String(t.id) === d.targetId) ? allTargets.data?.find((t) => String(t.id) === d.targetId) : undefined;
@@ -152,10 +161,22 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
               <input name="name" value={d.name} onChange={(e) => update({ name: e.target.value })} required autoFocus />
             </Field>
             <Field label="Tool" errors={err("tool")}>
-              <select name="tool" value={d.tool} onChange={(e) => { setSaveErrors({}); setD((x) => withTool(x, e.target.value as Tool)); }}>
-                {TOOLS.map((t) => (
-                  <option key={t}>{t}</option>
+              <select
+                name="tool"
+                value={d.tool}
+                onChange={(e) => {
+                  const next = findTool(tools, e.target.value);
+                  if (!next) return;
+                  setSaveErrors({});
+                  setD((x) => withTool(x, next));
+                }}
+              >
+                {loadTools(tools).map((t) => (
+                  <option key={t.name} value={t.name}>
+                    {t.title}
+                  </option>
                 ))}
+                {!tool && <option value={d.tool}>{d.tool} (not registered)</option>}
               </select>
             </Field>
             <Field label="Target" errors={err("target_id")} hint={targets.data && sameKind.length === 0 ? `no ${kind} target yet` : undefined}>
@@ -187,8 +208,8 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
         </section>
 
         <section className="card">
-          <h2>{d.tool} parameters</h2>
-          <ParamsEditor tool={d.tool} params={d.params} errors={errors} onChange={(k, v) => update({ params: { ...d.params, [k]: v } })} />
+          <h2>{tool?.title ?? d.tool} parameters</h2>
+          <ParamsEditor schema={tool?.params_schema} values={d.params} errors={errors} onChange={(k, v) => update({ params: { ...d.params, [k]: v } })} />
         </section>
 
         <section className="phases" aria-label="Phases">
@@ -202,7 +223,7 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
               phase={p}
               index={i}
               count={d.phases.length}
-              tool={d.tool}
+              tool={tool}
               errors={errors}
               onChange={(patch) => updatePhase(i, patch)}
               onKind={(k) => changeKind(i, k)}
@@ -212,8 +233,8 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
           ))}
           <div className="add-phase">
             <span className="muted small">Add a phase:</span>
-            {phaseKindsFor(d.tool).map((k) => (
-              <button key={k} type="button" className="btn small" onClick={() => update({ phases: [...d.phases, blankPhase(k, d.tool)] })}>
+            {phaseKindsFor(tool).map((k) => (
+              <button key={k} type="button" className="btn small" onClick={() => update({ phases: [...d.phases, blankPhase(k, tool)] })}>
                 + {k}
               </button>
             ))}
@@ -233,7 +254,7 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
               <input name="tags" value={d.tags} onChange={(e) => update({ tags: e.target.value })} />
             </Field>
           </div>
-          <MonitorsEditor mpstat={d.mpstat} ping={d.ping} pingHost={d.pingHost} errors={errors} onChange={(patch) => update(patch)} />
+          {tool?.monitors && <MonitorsEditor monitors={d.monitors} available={monitorTools(tools)} errors={errors} onChange={(monitors) => update({ monitors })} />}
         </section>
 
         <section className="card">
@@ -255,7 +276,7 @@ function Editor({ planId, initial }: { planId: number | null; initial: PlanDraft
             </div>
             {dirty && planId != null && <p className="muted small">Unsaved changes.</p>}
           </div>
-          <PreviewPanel preview={preview.data} tool={d.tool} errors={errors} checking={preview.isFetching} />
+          <PreviewPanel preview={preview.data} tool={tool} errors={errors} checking={preview.isFetching} />
         </div>
       </aside>
     </form>

@@ -2,18 +2,21 @@ import { useMemo } from "react";
 import { usePointSamples } from "../../api/points";
 import type { CampaignOut, Point } from "../../api/types";
 import TimeSeriesChart from "../../charts/TimeSeriesChart";
-import { fmtRate } from "../../format";
+import { fmtUnit } from "../../format";
+import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import ProgressBar from "./ProgressBar";
 import type { LiveSample } from "./useCampaignEvents";
 
 /** Progress and the running point's per-second chart, fed by the stored samples and then the live stream. */
 export default function LiveSection({
   campaign,
+  tool,
   points,
   live,
   connected,
 }: {
   campaign: CampaignOut;
+  tool: ToolInfo | undefined;
   points: Point[];
   live: Record<number, LiveSample[]>;
   connected: boolean;
@@ -40,11 +43,11 @@ export default function LiveSection({
       <TimeSeriesChart
         title={
           running
-            ? `Running point ${running.seq + 1}: ${running.phase}, concurrency ${running.concurrency}${running.offered_rate != null ? `, offered ${fmtRate(running.offered_rate, campaign.tool)}` : ""}`
+            ? `Running point ${running.seq + 1}: ${running.phase}, concurrency ${running.concurrency}${running.offered_rate != null ? `, offered ${fmtUnit(running.offered_rate, rateUnitOf(tool))}` : ""}`
             : "Running point"
         }
         rows={rows}
-        tool={campaign.tool}
+        tool={tool}
         height={220}
         empty={campaign.status === "queued" ? "Waiting to start" : running ? "Waiting for the first interval…" : "Between points"}
       />

@@ -1,29 +1,44 @@
 import { Fragment, useMemo, useState } from "react";
 import type { Point } from "../../api/types";
 import { metric } from "../../charts/pointData";
-import { fmtDuration, fmtMs, fmtPct, fmtRate, fmtRatio } from "../../format";
+import { fmtDuration, fmtUnit } from "../../format";
+import { headlineOf, metricOf, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import StatusBadge from "../common/StatusBadge";
 import Table, { type Column } from "../common/Table";
 import PointEvidence from "./PointEvidence";
 
-type Col = { key: string; label: string; num?: boolean; get: (p: Point) => number | string | null; show: (p: Point, tool: string) => string };
+type Col = { key: string; label: string; num?: boolean; get: (p: Point) => number | string | null; show: (p: Point) => string };
 
-const COLUMNS: Col[] = [
-  { key: "seq", label: "#", num: true, get: (p) => p.seq, show: (p) => String(p.seq + 1) },
-  { key: "phase", label: "Phase", get: (p) => p.phase, show: (p) => p.phase + (p.variant ? ` · ${p.variant}` : "") + (p.repeat ? ` (r${p.repeat + 1})` : "") },
-  { key: "concurrency", label: "Conc.", num: true, get: (p) => p.concurrency, show: (p) => String(p.concurrency) },
-  { key: "offered", label: "Offered", num: true, get: (p) => p.offered_rate, show: (p, t) => (p.offered_rate == null ? "unlimited" : fmtRate(p.offered_rate, t)) },
-  { key: "achieved", label: "Achieved", num: true, get: (p) => metric(p, "achieved_rate"), show: (p, t) => fmtRate(metric(p, "achieved_rate"), t) },
-  { key: "efficiency", label: "Eff.", num: true, get: (p) => metric(p, "efficiency"), show: (p) => fmtRatio(metric(p, "efficiency")) },
-  { key: "lat", label: "Lat. avg", num: true, get: (p) => metric(p, "latency_avg_ms"), show: (p) => fmtMs(metric(p, "latency_avg_ms")) },
-  { key: "p99", label: "p99", num: true, get: (p) => metric(p, "latency_p99_ms"), show: (p) => fmtMs(metric(p, "latency_p99_ms")) },
-  { key: "loss", label: "Loss", num: true, get: (p) => metric(p, "loss_pct"), show: (p) => fmtPct(metric(p, "loss_pct")) },
-  { key: "duration", label: "Dur.", num: true, get: (p) => p.duration_s, show: (p) => fmtDuration(p.duration_s) },
-  { key: "status", label: "Status", get: (p) => p.status, show: () => "" },
-];
+/** The metrics shown per point, when the tool has them: its headline first, then these. */
+const METRIC_COLUMNS = ["achieved_rate", "efficiency", "latency_avg_ms", "latency_p99_ms", "loss_pct"];
+
+/** A column of one of the tool's metrics: its title, formatted by its unit. */
+function metricColumn(name: string, title: string, unit: string): Col {
+  return { key: name, label: title, num: true, get: (p) => metric(p, name), show: (p) => fmtUnit(metric(p, name), unit) };
+}
+
+/** The table's columns for a tool: the point's coordinates, the tool's metrics (titles and units from GET /tools), duration, status. */
+export function columnsFor(tool: ToolInfo | undefined): Col[] {
+  const rateUnit = rateUnitOf(tool);
+  const names = [headlineOf(tool)?.name, ...METRIC_COLUMNS].filter((n, i, all): n is string => !!n && all.indexOf(n) === i);
+  const metrics = names.flatMap((n) => {
+    const m = metricOf(tool, n);
+    return m ? [metricColumn(m.name, m.title, m.unit)] : [];
+  });
+  return [
+    { key: "seq", label: "#", num: true, get: (p) => p.seq, show: (p) => String(p.seq + 1) },
+    { key: "phase", label: "Phase", get: (p) => p.phase, show: (p) => p.phase + (p.variant ? ` · ${p.variant}` : "") + (p.repeat ? ` (r${p.repeat + 1})` : "") },
+    { key: "concurrency", label: "Conc.", num: true, get: (p) => p.concurrency, show: (p) => String(p.concurrency) },
+    { key: "offered", label: "Offered", num: true, get: (p) => p.offered_rate, show: (p) => (p.offered_rate == null ? "unlimited" : fmtUnit(p.offered_rate, rateUnit)) },
+    ...metrics,
+    { key: "duration", label: "Dur.", num: true, get: (p) => p.duration_s, show: (p) => fmtDuration(p.duration_s) },
+    { key: "status", label: "Status", get: (p) => p.status, show: () => "" },
+  ];
+}
 
 /** Every point, sortable by any column; a row opens its evidence. */
-export default function PointsTable({ points, tool }: { points: Point[]; tool: string }) {
+export default function PointsTable({ points, tool }: { points: Point[]; tool: ToolInfo | undefined }) {
+  const COLUMNS = useMemo(() => columnsFor(tool), [tool]);
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 }>({ key: "seq", dir: 1 });
   const [open, setOpen] = useState<number | null>(null);
   const sorted = useMemo(() => {
@@ -36,7 +51,7 @@ export default function PointsTable({ points, tool }: { points: Point[]; tool: s
       if (y == null) return -1;
       return (x < y ? -1 : x > y ? 1 : a.seq - b.seq) * sort.dir;
     });
-  }, [points, sort]);
+  }, [points, sort, COLUMNS]);
   const toggleSort = (key: string) => setSort((s) => (s.key === key ? { key, dir: s.dir === 1 ? -1 : 1 } : { key, dir: 1 }));
   const columns: Column[] = [
     { label: "Evidence", hidden: true },
@@ -76,7 +91,7 @@ export default function PointsTable({ points, tool }: { points: Point[]; tool: s
                 </td>
               ) : (
                 <td key={c.key} className={c.num ? "num" : ""}>
-                  {c.show(p, tool)}
+                  {c.show(p)}
                 </td>
               ),
             )}

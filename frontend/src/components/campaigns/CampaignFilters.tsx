@@ -1,6 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useTargets } from "../../api/targets";
-import { CAMPAIGN_STATUSES, TOOLS } from "../../api/types";
+import { CAMPAIGN_STATUSES } from "../../api/types";
+import { loadTools } from "../../tools/catalog";
+import { useTools } from "../../tools/useTools";
 
 export interface FilterValues {
   status: string;
@@ -43,6 +45,7 @@ function FilterSelect({
 
 /** Filters for the campaign history; text fields apply on Enter, selects at once. */
 export default function CampaignFilters({ values, onChange }: { values: FilterValues; onChange: (v: Partial<FilterValues>) => void }) {
+  const tools = useTools();
   const targets = useTargets();
   const [q, setQ] = useState(values.q);
   const [tag, setTag] = useState(values.tag);
@@ -60,7 +63,7 @@ export default function CampaignFilters({ values, onChange }: { values: FilterVa
         <input type="search" name="q" placeholder="name, notes…" value={q} onChange={(e) => setQ(e.target.value)} onBlur={() => q !== values.q && onChange({ q: q.trim() })} />
       </label>
       <FilterSelect label="Target" name="target_id" value={values.target_id} any="all targets" options={targets.data?.map((t) => [String(t.id), t.name]) ?? []} onChange={onChange} />
-      <FilterSelect label="Tool" name="tool" value={values.tool} any="all tools" options={TOOLS.map((t) => [t, t])} onChange={onChange} />
+      <FilterSelect label="Tool" name="tool" value={values.tool} any="all tools" options={loadTools(tools.data).map((t) => [t.name, t.name])} onChange={onChange} />
       <FilterSelect label="Status" name="status" value={values.status} any="any status" options={CAMPAIGN_STATUSES.map((s) => [s, s])} onChange={onChange} />
       <label>
         <span>Tag</span>

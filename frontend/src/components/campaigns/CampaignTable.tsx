@@ -1,6 +1,8 @@
 import { Link } from "react-router-dom";
-import { ACTIVE_STATUSES, type CampaignBrief } from "../../api/types";
-import { fmtDateTime, fmtMs, fmtPct, fmtRate } from "../../format";
+import { isActive, type CampaignBrief } from "../../api/types";
+import { fmtDateTime, fmtMs, fmtPct, fmtUnit } from "../../format";
+import { findTool, rateUnitOf } from "../../tools/catalog";
+import { useTools } from "../../tools/useTools";
 import StatusBadge from "../common/StatusBadge";
 import Table, { type Column } from "../common/Table";
 
@@ -19,6 +21,7 @@ const COLUMNS: Column[] = [
   "Started",
 ];
 
+/** Campaigns in a table, with a checkbox each to pick them for comparison; rates in each tool's unit. */
 export default function CampaignTable({
   items,
   selected,
@@ -28,13 +31,14 @@ export default function CampaignTable({
   selected: number[];
   onToggle: (id: number) => void;
 }) {
+  const tools = useTools();
   return (
     <Table className="table campaigns" columns={COLUMNS}>
       {items.map((c) => {
         const target = c.target as { name?: string; host?: string; port?: number };
         const checked = selected.includes(c.id);
         // a finished campaign counts what completed (cancelled points count as "done" in progress)
-        const done = ACTIVE_STATUSES.includes(c.status) ? c.progress.done : c.summary.points_completed;
+        const done = isActive(c.status) ? c.progress.done : c.summary.points_completed;
         return (
           <tr key={c.id} className={checked ? "selected" : ""} data-campaign-id={c.id}>
             <td className="check">
@@ -58,7 +62,7 @@ export default function CampaignTable({
                 {done}/{c.progress.total}
               </span>
             </td>
-            <td className="num">{fmtRate(c.summary.max_achieved_rate, c.tool)}</td>
+            <td className="num">{fmtUnit(c.summary.max_achieved_rate, rateUnitOf(findTool(tools.data, c.tool)))}</td>
             <td className="num">{fmtMs(c.summary.baseline_latency_ms)}</td>
             <td className="num">{fmtPct(c.summary.loss_pct)}</td>
             <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>

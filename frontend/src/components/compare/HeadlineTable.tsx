@@ -1,18 +1,16 @@
 import type { Comparison } from "../../api/compare";
-import { fmtByUnit, fmtRate, fmtSignedPct } from "../../format";
+import { fmtSignedPct, fmtUnit } from "../../format";
 import { colourAt } from "../../charts/palette";
-
-function fmtValue(v: number | null | undefined, unit: string, tool: string) {
-  return unit === "rate" ? fmtRate(v, tool) : fmtByUnit(v, unit);
-}
+import { resolveUnit, type ToolInfo } from "../../tools/catalog";
 
 /**
  * The headline metrics side by side; deltas are against the first campaign (the reference), and the
  * verdict column says, per other campaign, whether it is better, worse or indistinguishable.
  */
-export default function HeadlineTable({ data }: { data: Comparison }) {
+export default function HeadlineTable({ data, tool }: { data: Comparison; tool: ToolInfo | undefined }) {
   const keys = data.selectors;
-  const tool = data.campaigns[0]?.tool ?? "";
+  // the API states rates in "rate": the reference campaign's tool says which unit that is
+  const fmtValue = (v: number | null | undefined, unit: string) => fmtUnit(v, resolveUnit(unit, tool));
   const bases = [...new Set(data.headline.flatMap((h) => keys.slice(1).map((k) => h.basis?.[k]).filter((b): b is string => !!b)))];
   return (
     <>
@@ -39,11 +37,11 @@ export default function HeadlineTable({ data }: { data: Comparison }) {
                 const d = h.deltas[k];
                 return (
                   <td key={k} className="num">
-                    <div className="value">{fmtValue(h.values[k], h.unit, tool)}</div>
+                    <div className="value">{fmtValue(h.values[k], h.unit)}</div>
                     {i > 0 && d && (
                       <div className="delta small">
                         {d.abs > 0 ? "+" : d.abs < 0 ? "−" : ""}
-                        {fmtValue(Math.abs(d.abs), h.unit, tool)} · {fmtSignedPct(d.pct)}
+                        {fmtValue(Math.abs(d.abs), h.unit)} · {fmtSignedPct(d.pct)}
                       </div>
                     )}
                   </td>

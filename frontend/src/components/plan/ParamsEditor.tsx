@@ -1,99 +1,80 @@
-import type { Tool } from "../../api/types";
+import { useMemo } from "react";
 import { messagesFor, type FieldErrors } from "../../api/errors";
-import { BUILTIN_PROFILE, profileNames, useProfiles } from "../../api/profiles";
+import { fieldsOf, type ParamField, type ParamValue, type ParamValues } from "../../tools/schemaFields";
+import { useFieldChoices } from "../../tools/useFieldChoices";
 import Field from "../common/Field";
 
-const QTYPES = ["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"];
-
-/** The tool's own parameters. */
-export default function ParamsEditor({
-  tool,
-  params,
-  errors,
-  onChange,
-}: {
-  tool: Tool;
-  params: Record<string, string | boolean>;
-  errors: FieldErrors;
-  onChange: (key: string, value: string | boolean) => void;
-}) {
-  const err = (k: string) => messagesFor(errors, `params.${k}`);
-  const profiles = useProfiles(tool === "devsim");
-  const text = (k: string, label: string, hint?: string, inputMode: "numeric" | "decimal" | "text" = "decimal") => (
-    <Field label={label} errors={err(k)} hint={hint}>
-      <input name={`params-${k}`} value={String(params[k] ?? "")} onChange={(e) => onChange(k, e.target.value)} inputMode={inputMode} />
+/** One parameter's control, chosen by the field's kind (select, checkbox, number, list, text). */
+function SchemaField({ field, name, value, errors, onChange }: { field: ParamField; name: string; value: ParamValue; errors: string[]; onChange: (v: ParamValue) => void }) {
+  const text = typeof value === "string" ? value : "";
+  const { choices, error } = useFieldChoices(field, text);
+  if (field.kind === "checkbox") {
+    return (
+      <div className={`field checkbox ${errors.length ? "invalid" : ""}`}>
+        <label title={field.hint}>
+          <input type="checkbox" name={name} checked={value === true} onChange={(e) => onChange(e.target.checked)} /> {field.label}
+        </label>
+        {errors.length > 0 && <ul className="field-errors" data-testid="field-error">{errors.map((m) => <li key={m}>{m}</li>)}</ul>}
+      </div>
+    );
+  }
+  const options = choices ?? field.options?.map((o) => ({ value: o, label: o }));
+  const hint = error ? `${field.hint ?? ""}${field.hint ? "; " : ""}choices unavailable` : field.hint;
+  let control;
+  if (options) {
+    control = (
+      <select name={name} value={text} onChange={(e) => onChange(e.target.value)}>
+        {field.nullable && <option value="">(default)</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.kind === "list") {
+    control = <textarea name={name} rows={2} value={text} onChange={(e) => onChange(e.target.value)} />;
+  } else if (field.kind === "number") {
+    control = <input name={name} type="number" min={field.min} max={field.max} step={field.integer ? 1 : "any"} inputMode={field.integer ? "numeric" : "decimal"} value={text} onChange={(e) => onChange(e.target.value)} />;
+  } else {
+    control = <input name={name} value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+  }
+  return (
+    <Field label={field.label} errors={errors} hint={hint}>
+      {control}
     </Field>
   );
-  // a stored plan may name a profile deleted since: keep it selectable so the API's message explains
-  const current = String(params.profile ?? "");
-  const names = profileNames(profiles.data);
-  const profileOptions = current && !names.includes(current) ? [...names, current] : names;
-  const optionLabel = (n: string) => {
-    if (n === BUILTIN_PROFILE) return `${n} (built-in)`;
-    const p = profiles.data?.find((x) => x.name === n);
-    if (!p) return profiles.data ? `${n} (not uploaded)` : n;
-    return p.summary ? `${n} — ${p.summary.length > 60 ? `${p.summary.slice(0, 59)}…` : p.summary}` : n;
-  };
-  const general = messagesFor(errors, "params", { exact: true });
+}
+
+/**
+ * A tool's (or a monitor's) own parameters: one field per property of its params JSON Schema.
+ * `path` is where the API's messages for them live ("params", "monitors.1"); `inputName` names each input.
+ */
+export default function ParamsEditor({
+  schema,
+  values,
+  errors,
+  path = "params",
+  inputName = (f) => `params-${f}`,
+  onChange,
+}: {
+  schema: unknown;
+  values: ParamValues;
+  errors: FieldErrors;
+  path?: string;
+  inputName?: (field: string) => string;
+  onChange: (key: string, value: ParamValue) => void;
+}) {
+  const fields = useMemo(() => fieldsOf(schema), [schema]);
+  const general = messagesFor(errors, path, { exact: true });
   return (
     <div className="params">
       {general.length > 0 && <ul className="field-errors">{general.map((m) => <li key={m}>{m}</li>)}</ul>}
-      {tool === "dnsperf" && (
-        <div className="grid-3">
-          <Field label="Query names" errors={err("names")} hint="one per line; one name repeated = cache hits">
-            <textarea name="params-names" rows={2} value={String(params.names ?? "")} onChange={(e) => onChange("names", e.target.value)} />
-          </Field>
-          <Field label="Record type" errors={err("qtype")}>
-            <select name="params-qtype" value={String(params.qtype ?? "A")} onChange={(e) => onChange("qtype", e.target.value)}>
-              {QTYPES.map((q) => (
-                <option key={q}>{q}</option>
-              ))}
-            </select>
-          </Field>
-          {text("timeout_s", "Timeout (s)")}
-        </div>
-      )}
-      {tool === "wrk" && (
-        <div className="grid-3">
-          {text("path", "Path", "e.g. /index.html", "text")}
-          {text("threads", "Threads", undefined, "numeric")}
-          {text("timeout_s", "Timeout (s)")}
-        </div>
-      )}
-      {tool === "iperf3" && (
-        <div className="grid-3">
-          <Field label="Protocol" errors={err("protocol")}>
-            <select name="params-protocol" value={String(params.protocol ?? "tcp")} onChange={(e) => onChange("protocol", e.target.value)}>
-              <option value="tcp">tcp</option>
-              <option value="udp">udp</option>
-            </select>
-          </Field>
-          {text("length", "Datagram/buffer length (bytes)", "empty = iperf3's default", "numeric")}
-          <div className="field checkbox">
-            <label>
-              <input type="checkbox" checked={params.reverse === true} onChange={(e) => onChange("reverse", e.target.checked)} /> Reverse (server sends)
-            </label>
-          </div>
-        </div>
-      )}
-      {tool === "devsim" && (
-        <div className="grid-3">
-          <Field label="Device profile" errors={err("profile")} hint={profiles.isError ? "uploaded profiles unavailable" : "built-in singlelight or an uploaded one (Profiles page)"}>
-            <select name="params-profile" value={String(params.profile ?? BUILTIN_PROFILE)} onChange={(e) => onChange("profile", e.target.value)}>
-              {profileOptions.map((n) => (
-                <option key={n} value={n}>
-                  {optionLabel(n)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {text("start_id", "First device id", undefined, "numeric")}
-          {text("ramp_per_s", "Logins per second", undefined, "numeric")}
-          {text("login_timeout_s", "Login timeout (s)")}
-          {text("procs", "Processes", undefined, "numeric")}
-          {text("source_ips", "Source addresses", undefined, "numeric")}
-        </div>
-      )}
+      <div className="grid-3">
+        {fields.map((f) => (
+          <SchemaField key={f.name} field={f} name={inputName(f.name)} value={values[f.name] ?? ""} errors={messagesFor(errors, `${path}.${f.name}`)} onChange={(v) => onChange(f.name, v)} />
+        ))}
+      </div>
     </div>
   );
 }

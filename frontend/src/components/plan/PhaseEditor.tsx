@@ -1,6 +1,7 @@
-import type { PhaseKind, Tool } from "../../api/types";
+import type { PhaseKind } from "../../api/types";
 import { messagesFor, type FieldErrors } from "../../api/errors";
-import { fmtBits, rateUnit } from "../../format";
+import { fmtUnit, isPrefixedUnit } from "../../format";
+import { concurrencyUnit, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import Field from "../common/Field";
 import { concurrencyIsList, phaseKindsFor, rateModesFor, type PhaseDraft, type RateMode } from "./planModel";
 
@@ -15,6 +16,7 @@ const KIND_HELP: Record<PhaseKind, string> = {
 
 const MODE_LABEL: Record<RateMode, string> = { none: "unlimited", single: "single", list: "list", range: "range" };
 
+/** One phase of a plan: its kind, concurrency, duration and (when the tool takes one) offered rate. */
 export default function PhaseEditor({
   phase,
   index,
@@ -29,7 +31,7 @@ export default function PhaseEditor({
   phase: PhaseDraft;
   index: number;
   count: number;
-  tool: Tool;
+  tool: ToolInfo | undefined;
   errors: FieldErrors;
   onChange: (patch: Partial<PhaseDraft>) => void;
   onKind: (kind: PhaseKind) => void;
@@ -38,13 +40,18 @@ export default function PhaseEditor({
 }) {
   const base = `phases.${index}`;
   const err = (f: string) => messagesFor(errors, `${base}.${f}`);
-  const unit = rateUnit(tool);
+  const unit = rateUnitOf(tool);
   const modes = rateModesFor(phase.kind, tool);
-  const showRate = phase.kind !== "scalability" && phase.kind !== "ramp" && tool !== "wrk";
+  const takesRate = tool?.takes_rate ?? true;
+  const showRate = phase.kind !== "scalability" && phase.kind !== "ramp" && takesRate;
   const own = messagesFor(errors, base, { exact: true }).concat(messagesFor(errors, `${base}.kind`));
   const rateErrors = err("rate");
-  // bits/s are long numbers: say them back in Gbit/s
-  const bitsHint = (v: string) => (tool === "iperf3" && v.trim() && Number.isFinite(Number(v)) ? `= ${fmtBits(Number(v))}` : undefined);
+  // rates in a prefixed unit (bit/s) are long numbers: say them back ("= 1.25 Gbit/s")
+  const sayBack = isPrefixedUnit(unit);
+  const said = (x: string) => (Number.isFinite(Number(x)) ? fmtUnit(Number(x), unit) : x);
+  const bitsHint = (v: string) => (sayBack && v.trim() ? `= ${said(v.trim())}` : undefined);
+  const listHint = sayBack ? `comma-separated; ${phase.rate.split(/[\s,;]+/).filter(Boolean).map(said).join(", ")}` : "comma-separated";
+  const perUnit = tool?.rate_per_concurrency ? ` per ${concurrencyUnit(tool)}` : "";
 
   return (
     <fieldset className={`phase-card phase-${phase.kind}`} data-testid={`phase-${index}`}>
@@ -76,7 +83,7 @@ export default function PhaseEditor({
         <Field
           label={concurrencyIsList(phase.kind) ? "Concurrency list" : phase.kind === "ramp" ? "Start concurrency" : "Concurrency"}
           errors={err("concurrency")}
-          hint={concurrencyIsList(phase.kind) ? "comma-separated, e.g. 1, 2, 4, 8" : undefined}
+          hint={[tool?.concurrency_label, concurrencyIsList(phase.kind) ? "comma-separated, e.g. 1, 2, 4, 8" : undefined].filter(Boolean).join("; ") || undefined}
         >
           <input value={phase.concurrency} onChange={(e) => onChange({ concurrency: e.target.value })} name={`phase-${index}-concurrency`} inputMode={concurrencyIsList(phase.kind) ? "text" : "numeric"} />
         </Field>
@@ -90,8 +97,8 @@ export default function PhaseEditor({
             </Field>
           </>
         )}
-        {phase.kind === "scalability" && tool !== "wrk" && (
-          <Field label={`Unit rate (${unit} per client)`} errors={err("unit_rate")} hint="empty = unlimited">
+        {phase.kind === "scalability" && takesRate && (
+          <Field label={`Unit rate (${unit} per ${concurrencyUnit(tool)})`} errors={err("unit_rate")} hint="empty = unlimited">
             <input value={phase.unitRate} onChange={(e) => onChange({ unitRate: e.target.value })} name={`phase-${index}-unit_rate`} inputMode="decimal" />
           </Field>
         )}
@@ -105,7 +112,7 @@ export default function PhaseEditor({
       {showRate && (
         <div className="rate-row">
           <div className="segmented" role="radiogroup" aria-label={`Phase ${index + 1} offered rate`}>
-            <span className="segmented-label">Offered rate ({unit})</span>
+            <span className="segmented-label">Offered rate ({unit}{perUnit})</span>
             {modes.map((m) => (
               <label key={m} className={phase.rateMode === m ? "on" : ""}>
                 <input type="radio" name={`phase-${index}-rate-mode`} value={m} checked={phase.rateMode === m} onChange={() => onChange({ rateMode: m })} />
@@ -119,7 +126,7 @@ export default function PhaseEditor({
             </Field>
           )}
           {phase.rateMode === "list" && (
-            <Field label="Rates" errors={rateErrors} hint={tool === "iperf3" ? `comma-separated; ${phase.rate.split(/[\s,;]+/).filter(Boolean).map((x) => (Number.isFinite(Number(x)) ? fmtBits(Number(x)) : x)).join(", ")}` : "comma-separated"}>
+            <Field label="Rates" errors={rateErrors} hint={listHint}>
               <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} />
             </Field>
           )}

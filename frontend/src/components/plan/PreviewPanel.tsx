@@ -1,7 +1,8 @@
 import type { PlanPreview } from "../../api/types";
 import { describePath, type FieldErrors } from "../../api/errors";
 import OfferedLoadChart from "../../charts/OfferedLoadChart";
-import { fmtDuration, fmtRate } from "../../format";
+import { fmtDuration, fmtUnit } from "../../format";
+import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
 
 /** What the plan will run: points, a chart of the offered load, the estimated duration, or its problems. */
 export default function PreviewPanel({
@@ -11,7 +12,7 @@ export default function PreviewPanel({
   checking,
 }: {
   preview: PlanPreview | undefined;
-  tool: string;
+  tool: ToolInfo | undefined;
   errors: FieldErrors;
   checking: boolean;
 }) {
@@ -77,7 +78,7 @@ export default function PreviewPanel({
                     </td>
                     {preview.points.some((x) => x.variant) && <td>{p.variant ?? "—"}</td>}
                     <td className="num">{p.concurrency}</td>
-                    <td className="num">{p.offered_rate == null ? "unlimited" : fmtRate(p.offered_rate, tool)}</td>
+                    <td className="num">{p.offered_rate == null ? "unlimited" : fmtUnit(p.offered_rate, rateUnitOf(tool))}</td>
                     <td className="num">{fmtDuration(p.duration_s)}</td>
                   </tr>
                 ))}

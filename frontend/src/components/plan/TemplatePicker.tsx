@@ -1,12 +1,14 @@
 import { useState } from "react";
 import { useTemplates } from "../../api/plans";
-import { TOOLS, type PlanTemplate, type Tool } from "../../api/types";
+import type { PlanTemplate } from "../../api/types";
+import type { ToolInfo } from "../../tools/catalog";
 import { ErrorState, Loading } from "../common/States";
 
 /** Start a new plan from a built-in template or from a blank plan for one tool. */
-export default function TemplatePicker({ onTemplate, onBlank }: { onTemplate: (t: PlanTemplate) => void; onBlank: (tool: Tool) => void }) {
+export default function TemplatePicker({ tools, onTemplate, onBlank }: { tools: ToolInfo[]; onTemplate: (t: PlanTemplate) => void; onBlank: (tool: ToolInfo) => void }) {
   const templates = useTemplates();
-  const [tool, setTool] = useState<Tool>("dnsperf");
+  const [picked, setPicked] = useState<string>("");
+  const tool = tools.find((t) => t.name === picked) ?? tools[0];
   return (
     <div className="template-picker">
       <h2>Start from</h2>
@@ -31,13 +33,15 @@ export default function TemplatePicker({ onTemplate, onBlank }: { onTemplate: (t
           <p className="muted small">One baseline phase; add the phases you need.</p>
           <label className="inline">
             Tool{" "}
-            <select value={tool} onChange={(e) => setTool(e.target.value as Tool)} name="blank-tool">
-              {TOOLS.map((t) => (
-                <option key={t}>{t}</option>
+            <select value={tool?.name ?? ""} onChange={(e) => setPicked(e.target.value)} name="blank-tool">
+              {tools.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.title}
+                </option>
               ))}
             </select>
           </label>
-          <button type="button" className="btn" onClick={() => onBlank(tool)}>
+          <button type="button" className="btn" disabled={!tool} onClick={() => tool && onBlank(tool)}>
             Start blank
           </button>
         </article>

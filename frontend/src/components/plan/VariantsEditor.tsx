@@ -1,40 +1,54 @@
 import { messagesFor, type FieldErrors } from "../../api/errors";
 import Field from "../common/Field";
-import { LAB_ACTIONS, actionOf, blankSetting, blankVariant, nextAction, type SettingDraft, type VariantDraft } from "./planModel";
+import type { ToolInfo } from "../../tools/catalog";
+import type { ParamValue } from "../../tools/schemaFields";
+import ParamsEditor from "./ParamsEditor";
+import { LAB_ACTIONS, actionOf, blankSetting, blankVariant, nextAction, withMonitor, type MonitorDraft, type SettingDraft, type VariantDraft } from "./planModel";
 
-/** Monitors beside every point: mpstat (per-CPU %soft) and ping (rtt, loss) to a host. */
+/**
+ * Monitors beside every point: a checkbox per registered monitor (GET /tools, role "monitor"), and the
+ * ticked ones' own parameters (ping's host…) as fields beside it, with the API's messages.
+ */
 export function MonitorsEditor({
-  mpstat,
-  ping,
-  pingHost,
+  monitors,
+  available,
   errors,
   onChange,
 }: {
-  mpstat: boolean;
-  ping: boolean;
-  pingHost: string;
+  monitors: MonitorDraft[];
+  available: ToolInfo[];
   errors: FieldErrors;
-  onChange: (patch: { mpstat?: boolean; ping?: boolean; pingHost?: string }) => void;
+  onChange: (monitors: MonitorDraft[]) => void;
 }) {
-  // draftToBody lists mpstat first, then ping
-  const pingIndex = mpstat ? 1 : 0;
   const general = messagesFor(errors, "monitors", { exact: true });
-  const hostErrors = messagesFor(errors, `monitors.${pingIndex}.host`);
+  const setParam = (kind: string, key: string, value: ParamValue) =>
+    onChange(monitors.map((m) => (m.kind === kind ? { ...m, params: { ...m.params, [key]: value } } : m)));
   return (
     <fieldset className="monitors" aria-label="Monitors">
       <legend className="label">Monitors beside every point</legend>
       <div className="monitor-row">
-        <label>
-          <input type="checkbox" name="monitor-mpstat" checked={mpstat} onChange={(e) => onChange({ mpstat: e.target.checked })} /> mpstat (per-CPU usr/sys/%soft/idle)
-        </label>
-        <label>
-          <input type="checkbox" name="monitor-ping" checked={ping} onChange={(e) => onChange({ ping: e.target.checked })} /> ping (rtt and loss)
-        </label>
-        {ping && (
-          <Field label="ping host" errors={hostErrors} hint="an address or name; empty is refused">
-            <input name="ping_host" value={pingHost} onChange={(e) => onChange({ pingHost: e.target.value })} placeholder="e.g. 10.99.0.2" />
-          </Field>
-        )}
+        {available.map((tool) => {
+          // the body lists monitors in the draft's order: errors name them by that index
+          const index = monitors.findIndex((m) => m.kind === tool.name);
+          const on = index >= 0;
+          return (
+            <div key={tool.name} className="monitor">
+              <label title={tool.metrics.map((m) => m.title).join(", ")}>
+                <input type="checkbox" name={`monitor-${tool.name}`} checked={on} onChange={(e) => onChange(withMonitor(monitors, tool, e.target.checked))} /> {tool.title}
+              </label>
+              {on && (
+                <ParamsEditor
+                  schema={tool.params_schema}
+                  values={monitors[index].params}
+                  errors={errors}
+                  path={`monitors.${index}`}
+                  inputName={(f) => `${tool.name}_${f}`}
+                  onChange={(k, v) => setParam(tool.name, k, v)}
+                />
+              )}
+            </div>
+          );
+        })}
       </div>
       {general.length > 0 && <ul className="field-errors">{general.map((m) => <li key={m}>{m}</li>)}</ul>}
     </fieldset>

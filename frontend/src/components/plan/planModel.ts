@@ -1,6 +1,11 @@
 // The plan editor's form state: strings as the user typed them, turned into a plan body for the API.
 // Anything that does not parse is sent as typed, so the API's 422 names the field.
-import type { PhaseKind, PlanBody, Tool } from "../../api/types";
+// What each tool takes (its params, whether it takes a rate, ramps) comes from GET /tools.
+import type { PhaseKind, PlanBody } from "../../api/types";
+import { findTool, type ToolInfo } from "../../tools/catalog";
+import { defaultParams, fieldsOf, num, paramsFromApi, paramsToApi, type ParamValues } from "../../tools/schemaFields";
+
+export { num };
 
 export type RateMode = "none" | "single" | "list" | "range";
 
@@ -20,18 +25,22 @@ export interface PhaseDraft {
   label: string;
 }
 
+/** A monitor beside every point: the monitor's name and its own parameters as typed. */
+export interface MonitorDraft {
+  kind: string;
+  params: ParamValues;
+}
+
 export interface PlanDraft {
   name: string;
-  tool: Tool;
+  tool: string;
   targetId: string;
-  params: Record<string, string | boolean>;
+  params: ParamValues;
   phases: PhaseDraft[];
   pause: string;
   repeat: string;
   tags: string;
-  mpstat: boolean;
-  ping: boolean;
-  pingHost: string;
+  monitors: MonitorDraft[];
   variants: VariantDraft[];
 }
 
@@ -107,14 +116,14 @@ export function variantFromApi(v: unknown): VariantDraft {
 
 export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp"];
 
-/** Phase kinds each tool accepts (ramp is for wrk; the API refuses it elsewhere). */
-export function phaseKindsFor(tool: Tool): PhaseKind[] {
-  return tool === "wrk" ? PHASE_KINDS : PHASE_KINDS.filter((k) => k !== "ramp");
+/** Phase kinds a tool accepts: a stress ramp only where the tool allows it (the API refuses it elsewhere). */
+export function phaseKindsFor(tool: ToolInfo | undefined): PhaseKind[] {
+  return tool?.ramp_allowed ? PHASE_KINDS : PHASE_KINDS.filter((k) => k !== "ramp");
 }
 
-/** Rate modes a phase kind accepts; wrk is closed-loop and takes no rate. */
-export function rateModesFor(kind: PhaseKind, tool: Tool): RateMode[] {
-  if (tool === "wrk") return ["none"];
+/** Rate modes a phase kind accepts; a closed-loop tool takes no rate. */
+export function rateModesFor(kind: PhaseKind, tool: ToolInfo | undefined): RateMode[] {
+  if (tool && !tool.takes_rate) return ["none"];
   switch (kind) {
     case "baseline":
     case "stability":
@@ -128,29 +137,31 @@ export function rateModesFor(kind: PhaseKind, tool: Tool): RateMode[] {
   }
 }
 
+/** Whether a phase kind takes a list of concurrencies. */
 export const concurrencyIsList = (kind: PhaseKind) => kind === "scalability" || kind === "custom";
 
-export const PARAM_DEFAULTS: Record<Tool, Record<string, string | boolean>> = {
-  dnsperf: { names: "www.example.lab", qtype: "A", timeout_s: "5" },
-  wrk: { path: "/", threads: "2", timeout_s: "2" },
-  iperf3: { protocol: "tcp", length: "", reverse: false },
-  devsim: { profile: "singlelight", start_id: "1", ramp_per_s: "5000", login_timeout_s: "5", procs: "1", source_ips: "1" },
-};
+/** A tool's parameter defaults as the form holds them (from its params schema). */
+export function defaultParamsOf(tool: ToolInfo | undefined): ParamValues {
+  return tool ? defaultParams(fieldsOf(tool.params_schema)) : {};
+}
 
 let keySeq = 0;
 export const newKey = () => `p${++keySeq}`;
 
-export function blankPhase(kind: PhaseKind, tool: Tool): PhaseDraft {
+/** A new phase of a kind, with defaults that suit the tool. */
+export function blankPhase(kind: PhaseKind, tool: ToolInfo | undefined): PhaseDraft {
   const modes = rateModesFor(kind, tool);
+  // a unit rate per client suits open-loop tools whose rate is not already per unit of concurrency
+  const unitRate = tool && (!tool.takes_rate || tool.rate_per_concurrency) ? "" : "2500";
   const defaults: Record<PhaseKind, Partial<PhaseDraft>> = {
     baseline: { concurrency: "1", rate: "500", duration: "30" },
-    scalability: { concurrency: "1, 2, 4, 8", unitRate: tool === "devsim" || tool === "wrk" ? "" : "2500", duration: "20" },
+    scalability: { concurrency: "1, 2, 4, 8", unitRate, duration: "20" },
     saturation: { concurrency: "20", rateStart: "2000", rateStop: "20000", rateStep: "2000", duration: "20" },
     stability: { concurrency: "100", rate: "11000", duration: "60" },
     custom: { concurrency: "1, 2", duration: "20" },
     ramp: { concurrency: "10", maxConcurrency: "10000", stopErrorPct: "10", duration: "20" },
   };
-  const mode: RateMode = kind === "saturation" ? "range" : modes.includes("single") && tool !== "wrk" ? "single" : modes[0];
+  const mode: RateMode = kind === "saturation" ? "range" : modes.includes("single") ? "single" : modes[0];
   return {
     key: newKey(),
     kind,
@@ -169,19 +180,18 @@ export function blankPhase(kind: PhaseKind, tool: Tool): PhaseDraft {
   };
 }
 
-export function blankDraft(tool: Tool = "dnsperf"): PlanDraft {
+/** A blank plan for a tool: one baseline phase, the tool's default parameters. */
+export function blankDraft(tool: ToolInfo): PlanDraft {
   return {
     name: "",
-    tool,
+    tool: tool.name,
     targetId: "",
-    params: { ...PARAM_DEFAULTS[tool] },
+    params: defaultParamsOf(tool),
     phases: [blankPhase("baseline", tool)],
     pause: "3",
     repeat: "1",
     tags: "",
-    mpstat: false,
-    ping: false,
-    pingHost: "",
+    monitors: [],
     variants: [],
   };
 }
@@ -189,35 +199,32 @@ export function blankDraft(tool: Tool = "dnsperf"): PlanDraft {
 const str = (v: unknown) => (v == null ? "" : String(v));
 const listStr = (v: unknown) => (Array.isArray(v) ? v.join(", ") : str(v));
 
-/** A plan as the API gives it (stored, template or frozen) → the form. */
-export function draftFromPlan(plan: Record<string, unknown>): PlanDraft {
-  const tool = (plan.tool as Tool) ?? "dnsperf";
-  const rawParams = (plan.params as Record<string, unknown>) ?? {};
-  const params: Record<string, string | boolean> = { ...PARAM_DEFAULTS[tool] };
-  for (const [k, v] of Object.entries(rawParams)) {
-    if (typeof v === "boolean") params[k] = v;
-    else if (k === "names" && Array.isArray(v)) params[k] = v.join("\n");
-    else params[k] = listStr(v);
-  }
-  const monitors = (plan.monitors as { kind: string; host?: string }[]) ?? [];
+/** A tool's params (or a monitor's) from the API → form values, typed by its schema. */
+function paramsOf(tools: readonly ToolInfo[], name: string, raw: unknown): ParamValues {
+  return paramsFromApi(fieldsOf(findTool(tools, name)?.params_schema), (raw ?? {}) as Record<string, unknown>);
+}
+
+/** A plan as the API gives it (stored, template or frozen) → the form; `tools` is GET /tools. */
+export function draftFromPlan(plan: Record<string, unknown>, tools: readonly ToolInfo[]): PlanDraft {
+  const name = str(plan.tool);
+  const tool = findTool(tools, name);
+  const monitors = ((plan.monitors as Record<string, unknown>[]) ?? []).map(({ kind, ...rest }) => ({ kind: str(kind), params: paramsOf(tools, str(kind), rest) }));
   const phases = ((plan.phases as Record<string, unknown>[]) ?? []).map((ph) => phaseFromApi(ph, tool));
   return {
     name: str(plan.name),
-    tool,
+    tool: name,
     targetId: str(plan.target_id),
-    params,
+    params: paramsOf(tools, name, plan.params),
     phases: phases.length ? phases : [blankPhase("baseline", tool)],
     pause: str(plan.pause_s ?? 3),
     repeat: str(plan.repeat ?? 1),
     tags: Array.isArray(plan.tags) ? (plan.tags as string[]).join(", ") : "",
-    mpstat: monitors.some((m) => m.kind === "mpstat"),
-    ping: monitors.some((m) => m.kind === "ping"),
-    pingHost: monitors.find((m) => m.kind === "ping")?.host ?? "",
+    monitors,
     variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]).map(variantFromApi) : [],
   };
 }
 
-function phaseFromApi(ph: Record<string, unknown>, tool: Tool): PhaseDraft {
+function phaseFromApi(ph: Record<string, unknown>, tool: ToolInfo | undefined): PhaseDraft {
   const kind = ph.kind as PhaseKind;
   const d = { ...blankPhase(kind, tool), concurrency: "", rate: "", rateStart: "", rateStop: "", rateStep: "", unitRate: "", duration: "", maxConcurrency: "", stopErrorPct: "" };
   d.concurrency = listStr(ph.concurrency);
@@ -244,14 +251,6 @@ function phaseFromApi(ph: Record<string, unknown>, tool: Tool): PhaseDraft {
   return d;
 }
 
-/** "1,204.5" stays a string (the API names it); "" is absent; a number parses. */
-export function num(s: string): number | string | undefined {
-  const t = s.trim().replace(/_/g, "");
-  if (t === "") return undefined;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : t;
-}
-
 /** "1, 2, 4" → [1, 2, 4]; non-numbers are kept for the API to refuse. */
 export function numList(s: string): (number | string)[] {
   return s
@@ -265,6 +264,7 @@ function dropUndefined<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** A phase of the form → the API's phase. */
 export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
   const out: Record<string, unknown> = { kind: p.kind, duration_s: num(p.duration) };
   if (p.label.trim()) out.label = p.label.trim();
@@ -285,29 +285,20 @@ export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
   return dropUndefined(out);
 }
 
-function paramsToApi(tool: Tool, params: Record<string, string | boolean>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (!(k in PARAM_DEFAULTS[tool])) continue;
-    if (typeof v === "boolean") out[k] = v;
-    else if (k === "names") out[k] = v.split(/\n/).map((x) => x.trim()).filter(Boolean);
-    else if (["qtype", "path", "profile", "protocol"].includes(k)) out[k] = v;
-    else out[k] = num(v);
-  }
-  return dropUndefined(out);
+/** A tool's (or a monitor's) form values → its API params, typed by its schema. */
+function paramsFor(tools: readonly ToolInfo[], name: string, values: ParamValues): Record<string, unknown> {
+  return paramsToApi(fieldsOf(findTool(tools, name)?.params_schema), values);
 }
 
-/** The form → a plan body for /plans/preview, POST /plans and PUT /plans/{id}. */
-export function draftToBody(d: PlanDraft): PlanBody {
-  const monitors: Record<string, unknown>[] = [];
-  if (d.mpstat) monitors.push({ kind: "mpstat" });
-  // ping with an empty host is sent as is: the API's 422 names the host field
-  if (d.ping) monitors.push({ kind: "ping", host: d.pingHost.trim() });
+/** The form → a plan body for /plans/preview, POST /plans and PUT /plans/{id}; `tools` is GET /tools. */
+export function draftToBody(d: PlanDraft, tools: readonly ToolInfo[]): PlanBody {
+  // a required monitor field left empty (ping's host) is sent as is: the API's 422 names it
+  const monitors = d.monitors.map((m) => ({ kind: m.kind, ...paramsFor(tools, m.kind, m.params) }));
   const body: Record<string, unknown> = {
     name: d.name,
     tool: d.tool,
     target_id: num(d.targetId),
-    params: paramsToApi(d.tool, d.params),
+    params: paramsFor(tools, d.tool, d.params),
     phases: d.phases.map(phaseToApi),
     pause_s: num(d.pause),
     repeat: num(d.repeat),
@@ -319,12 +310,12 @@ export function draftToBody(d: PlanDraft): PlanBody {
 }
 
 /** Switch tool: reset params and drop rates/kinds the new tool does not take. */
-export function withTool(d: PlanDraft, tool: Tool): PlanDraft {
+export function withTool(d: PlanDraft, tool: ToolInfo): PlanDraft {
   const kinds = phaseKindsFor(tool);
   return {
     ...d,
-    tool,
-    params: { ...PARAM_DEFAULTS[tool] },
+    tool: tool.name,
+    params: defaultParamsOf(tool),
     phases: d.phases
       .filter((p) => kinds.includes(p.kind))
       .map((p) => {
@@ -334,6 +325,14 @@ export function withTool(d: PlanDraft, tool: Tool): PlanDraft {
   };
 }
 
+/** Tick or untick a monitor; a ticked one starts with its default parameters. */
+export function withMonitor(monitors: MonitorDraft[], tool: ToolInfo, on: boolean): MonitorDraft[] {
+  const has = monitors.some((m) => m.kind === tool.name);
+  if (on === has) return monitors;
+  return on ? [...monitors, { kind: tool.name, params: defaultParamsOf(tool) }] : monitors.filter((m) => m.kind !== tool.name);
+}
+
+/** Move a phase from one place to another (out-of-range moves change nothing). */
 export function movePhase(phases: PhaseDraft[], from: number, to: number): PhaseDraft[] {
   if (to < 0 || to >= phases.length || from === to) return phases;
   const next = phases.slice();

@@ -1,0 +1,59 @@
+// What GET /api/v1/tools says about each tool, and the questions the UI asks of it.
+// Nothing here names a tool: every answer comes from the tool's own description.
+import type { components } from "../api/schema";
+import type { TargetKind } from "../api/types";
+
+export type ToolInfo = components["schemas"]["ToolOut"];
+export type MetricInfo = components["schemas"]["MetricOut"];
+export type ToolRole = ToolInfo["role"];
+
+/** The tools that generate load, in the API's order (the plan editor's tool list). */
+export function loadTools(tools: readonly ToolInfo[] | undefined): ToolInfo[] {
+  return (tools ?? []).filter((t) => t.role === "load");
+}
+
+/** The tools that watch beside the load (a plan's monitors). */
+export function monitorTools(tools: readonly ToolInfo[] | undefined): ToolInfo[] {
+  return (tools ?? []).filter((t) => t.role === "monitor");
+}
+
+/** A tool by name, or undefined while the list loads or for a tool no longer registered. */
+export function findTool(tools: readonly ToolInfo[] | undefined, name: string | null | undefined): ToolInfo | undefined {
+  return name ? tools?.find((t) => t.name === name) : undefined;
+}
+
+/** One of the tool's metrics by name. */
+export function metricOf(tool: ToolInfo | undefined, name: string): MetricInfo | undefined {
+  return tool?.metrics.find((m) => m.name === name);
+}
+
+/** The metric a report, a chart and a comparison lead with (throughput for a network tool, answers per second for DNS…). */
+export function headlineOf(tool: ToolInfo | undefined): MetricInfo | undefined {
+  return tool?.headline ? metricOf(tool, tool.headline) : undefined;
+}
+
+/** The unit of a metric of the tool ("" when the tool or the metric is unknown). */
+export function unitOf(tool: ToolInfo | undefined, metric: string): string {
+  return metricOf(tool, metric)?.unit ?? "";
+}
+
+/** The unit of a point's offered and achieved rate. */
+export function rateUnitOf(tool: ToolInfo | undefined): string {
+  return tool?.rate_unit ?? "";
+}
+
+/** A unit as an API answer states it, where "rate" means the tool's rate unit (the compare headline does so). */
+export function resolveUnit(unit: string, tool: ToolInfo | undefined): string {
+  return unit === "rate" ? rateUnitOf(tool) : unit;
+}
+
+/** The target kind a tool runs against (the first it lists). */
+export function targetKindOf(tool: ToolInfo | undefined): TargetKind | undefined {
+  return tool?.target_kinds[0] as TargetKind | undefined;
+}
+
+/** "clients" → "client": one unit of the tool's concurrency. */
+export function concurrencyUnit(tool: ToolInfo | undefined): string {
+  const label = tool?.concurrency_label ?? "concurrency";
+  return label.endsWith("s") ? label.slice(0, -1) : label;
+}
