@@ -8,7 +8,7 @@ import secrets
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
@@ -32,6 +32,8 @@ class Stack:
     dns_port: int
     tmp: Path
     admin_token: str = ""
+    procs: dict = field(default_factory=dict)  # "postgres", "redis": processes a crash-safety test may restart
+    started: list = field(default_factory=list)  # everything the fixture ends, restarted processes included
 
     @property
     def auth(self) -> dict[str, str]:
@@ -53,15 +55,15 @@ def stack():
     tmp = Path(tempfile.mkdtemp(prefix="kb-test-"))
     admin_token = secrets.token_urlsafe(32)
     tmp.chmod(0o755)
-    started = []
+    started, procs = [], {}
     try:
         if os.environ.get("KB_TEST_DATABASE_URL"):
             database_url = os.environ["KB_TEST_DATABASE_URL"]
         else:
-            pg, database_url = services.start_postgres(tmp / "pg")
-            started.append(pg)
-        redis_proc, redis_url = services.start_redis(tmp)
-        started.append(redis_proc)
+            procs["postgres"], database_url = services.start_postgres(tmp / "pg")
+            started.append(procs["postgres"])
+        procs["redis"], redis_url = services.start_redis(tmp)
+        started.append(procs["redis"])
         dns_port = services.free_port()
         started.append(start_unbound("127.0.0.1", dns_port, tmp / "dns"))
         env = {
@@ -71,6 +73,7 @@ def stack():
             "AGENT_NAME": "local",
             "WORKDIR": str(tmp / "work"),
             "GRACE_S": "5",
+            "REDISPATCH_AFTER_S": "8",  # the broker-restart test waits for a lost message to be sent again
             "KB_ADMIN_TOKEN": admin_token,
             "PYTHONPATH": os.pathsep.join([str(ROOT / "backend"), os.environ.get("PYTHONPATH", "")]),
         }
@@ -81,7 +84,7 @@ def stack():
         started.append(api_proc)
         with httpx.Client(base_url=api_url, timeout=30, headers={"Authorization": f"Bearer {admin_token}"}) as client:
             services.wait_for_agent(client, "local")
-            yield Stack(client, api_url, env, "127.0.0.1", dns_port, tmp, admin_token)
+            yield Stack(client, api_url, env, "127.0.0.1", dns_port, tmp, admin_token, procs, started)
     finally:
         for proc in reversed(started):
             services.stop(proc)

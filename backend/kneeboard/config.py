@@ -27,7 +27,11 @@ class Settings(BaseSettings):
     max_repeat: int = 20
     grace_s: float = 10.0
     raw_output_limit: int = 1_048_576
-    heartbeat_s: float = 10.0
+    heartbeat_s: float = 2.0
+    lease_s: float = 20.0
+    reap_every_s: float = 5.0
+    redispatch_after_s: float = 30.0
+    db_retry_s: float = 60.0
 
     max_body_bytes: int = 2 * 1_048_576  # any request body (JSON); the import routes have their own caps
     max_yaml_bytes: int = 1_048_576

@@ -23,6 +23,8 @@ from kneeboard.lab.router import router as lab_router
 from kneeboard.plans.router import router as plans_router
 from kneeboard.policy.router import router as policy_router
 from kneeboard.profiles.router import router as profiles_router
+from kneeboard.runs import reaper
+from kneeboard.runs.router import router as runs_router
 from kneeboard.targets.router import router as targets_router
 from kneeboard.tools.router import router as tools_router
 from kneeboard.worker.tasks import enqueue
@@ -30,7 +32,8 @@ from kneeboard.worker.tasks import enqueue
 
 def create_app() -> FastAPI:
     """Build the application."""
-    app = FastAPI(title="Kneeboard", version=__version__, description="Capacity-test campaigns: plans, sweeps, reports, comparisons.")
+    app = FastAPI(title="Kneeboard", version=__version__, description="Capacity-test campaigns: plans, sweeps, reports, comparisons.",
+                  lifespan=reaper.lifespan)
     install_handlers(app)
     install_limits(app)
     install_security(app)
@@ -39,7 +42,7 @@ def create_app() -> FastAPI:
     api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
     for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router):
         api.include_router(router)
-    for router in (auth_router, tokens_router, users_router, audit_router, tools_router):
+    for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router):
         api.include_router(router)
     app.include_router(api)
     _mount_ui(app, get_settings().frontend_dist)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kneeboard.campaigns import service
-from kneeboard.campaigns.execution import run_campaign
+from kneeboard.runs.execution import run_campaign
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.states import PointStatus

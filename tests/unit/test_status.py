@@ -16,10 +16,12 @@ ALLOWED_CAMPAIGN = {
     ("starting", "running"), ("starting", "failed"), ("starting", "cancelling"), ("starting", "crashed"),
     ("running", "cancelling"), ("running", "completed"), ("running", "failed"), ("running", "crashed"),
     ("cancelling", "cancelled"), ("cancelling", "crashed"),
+    ("crashed", "queued"), ("cancelled", "queued"),  # resume
 }  # fmt: skip
 ALLOWED_POINT = {
     ("pending", "running"), ("pending", "cancelled"),
     ("running", "completed"), ("running", "failed"), ("running", "cancelled"), ("running", "crashed"),
+    ("failed", "pending"), ("cancelled", "pending"), ("crashed", "pending"),  # resume
 }  # fmt: skip
 
 
@@ -31,6 +33,8 @@ def test_campaign_transition(current, new):
         assert campaign.status == new
         if new in {"completed", "failed", "cancelled", "crashed"}:
             assert campaign.ended_at is not None
+        if new == "queued":
+            assert campaign.ended_at is None
     else:
         with pytest.raises(IllegalTransition):
             move_campaign(campaign, new)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from kneeboard.db import Base, utcnow
@@ -35,6 +35,11 @@ class Campaign(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lease_owner: Mapped[str | None] = mapped_column(String(120), nullable=True)  # the agent instance running it
+    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    dispatched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    attempt: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    archived: Mapped[bool] = mapped_column(default=False, server_default=false(), index=True)
 
     points: Mapped[list[Point]] = relationship(
         back_populates="campaign", order_by="Point.seq", cascade="all, delete-orphan", passive_deletes=True
@@ -57,6 +62,7 @@ class Point(Base):
     offered_rate: Mapped[float | None] = mapped_column(Float, nullable=True)
     duration_s: Mapped[float] = mapped_column(Float)
     repeat: Mapped[int] = mapped_column(Integer, default=0)
+    attempt: Mapped[int] = mapped_column(Integer, default=1, server_default="1")  # which run of the campaign measured it
     status: Mapped[str] = mapped_column(String(20), default=PointStatus.PENDING)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list)

@@ -14,7 +14,7 @@ from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.importer import ImportFile
 from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds
-from kneeboard.campaigns.schemas import CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
+from kneeboard.campaigns.schemas import CampaignChange, CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
 from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
 from kneeboard.db import session_scope
 from kneeboard.audit.service import record_by
@@ -29,7 +29,7 @@ router = APIRouter(tags=["campaigns"])
 @router.post("/campaigns", response_model=CampaignOut, status_code=202)
 def launch(session: SessionDep, body: CampaignCreate, user: CurrentUser, enqueue: DispatcherDep):
     """Launch a plan: a queued campaign, enqueued on its agent."""
-    campaign = service.launch(body.plan_id, name=body.name, tags=body.tags, session=session)
+    campaign = service.launch(body.plan_id, name=body.name, tags=body.tags, session=session, agent=body.agent)
     policy.check_launch(campaign.plan, role=user.role, session=session)
     record_by(session, user, "launch", "campaign", campaign.id, campaign.name, {"plan_id": body.plan_id})
     session.commit()
@@ -80,10 +80,11 @@ def list_campaigns(
     q: str | None = Query(default=None, max_length=200),
     limit: int = Query(default=20, ge=1, le=200),
     offset: int = Query(default=0, ge=0, le=MAX_ID),
+    archived: bool = Query(default=False, description="list archived campaigns instead of the others"),
 ):
     """Campaign history, newest first."""
     rows, total = service.list_campaigns(
-        session=session, status=status, target_id=target_id, tool=tool, tag=tag, q=q, limit=limit, offset=offset
+        session=session, status=status, target_id=target_id, tool=tool, tag=tag, q=q, limit=limit, offset=offset, archived=archived
     )
     return {"items": [service.describe(c, session=session) for c in rows], "total": total, "limit": limit, "offset": offset}
 
@@ -92,6 +93,22 @@ def list_campaigns(
 def get_campaign(session: SessionDep, campaign_id: int):
     """Status, progress, summary, environment and analysis (computed on demand for older campaigns)."""
     campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session))
+    return service.describe(campaign, session=session)
+
+
+@router.delete("/campaigns/{campaign_id}", status_code=204)
+def delete_campaign(session: SessionDep, campaign_id: int, user: CurrentUser):
+    """Delete a campaign that is not running, with its points and samples."""
+    campaign = service.delete_campaign(campaign_id, session=session)
+    record_by(session, user, "delete", "campaign", campaign_id, campaign.name)
+    return Response(status_code=204)
+
+
+@router.patch("/campaigns/{campaign_id}", response_model=CampaignOut)
+def change_campaign(session: SessionDep, campaign_id: int, body: CampaignChange, user: CurrentUser):
+    """Archive a campaign (hidden from the default list) or bring it back."""
+    campaign = service.set_archived(campaign_id, body.archived, session=session)
+    record_by(session, user, "archive" if body.archived else "unarchive", "campaign", campaign.id, campaign.name)
     return service.describe(campaign, session=session)
 
 

@@ -20,6 +20,15 @@ class CampaignCreate(BaseModel):
     plan_id: int = Field(ge=1, le=MAX_ID)
     name: str | None = Field(default=None, min_length=1, max_length=200)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
+    agent: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,100}$", description="a registered agent (default: AGENT_NAME)")
+
+
+class CampaignChange(BaseModel):
+    """What may change on a stored campaign."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    archived: bool = Field(description="archived campaigns are hidden from the default list")
 
 
 class Progress(BaseModel):
@@ -59,6 +68,8 @@ class CampaignBrief(BaseModel):
     tags: list[str]
     agent: str
     source: str
+    attempt: int
+    archived: bool
     plan_id: int | None
     target_id: int | None
     target: dict[str, Any]
@@ -157,6 +168,7 @@ class PointOut(PointPreview):
 
     id: int
     campaign_id: int
+    attempt: int
     status: PointStatus
     error: str | None
     warnings: list[str]

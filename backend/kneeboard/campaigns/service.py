@@ -11,7 +11,9 @@ from kneeboard.campaigns.analysis import Thresholds, analyse_campaign
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, CAMPAIGN_TERMINAL, move_campaign, move_point
 from kneeboard.campaigns.downsample import downsample
 from kneeboard.config import get_settings
-from kneeboard.errors import Conflict, NotFound
+from kneeboard.agents.models import Agent
+from kneeboard.db import utcnow
+from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.plans.service import check_plan, get_plan
@@ -28,8 +30,10 @@ def target_snapshot(target: Target) -> dict:
     return {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags")}
 
 
-def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session) -> Campaign:
-    """A queued campaign with a frozen copy of the plan and its pending points."""
+def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session, agent: str | None = None) -> Campaign:
+    """A queued campaign with a frozen copy of the plan and its pending points, for `agent` (default AGENT_NAME)."""
+    if agent is not None and session.get(Agent, agent) is None:
+        raise invalid(("agent",), f"no agent named {agent!r} has registered")
     stored = get_plan(plan_id, session=session)
     plan = _PLAN.validate_python(stored.body)
     check_plan(plan, session=session)
@@ -43,7 +47,8 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session)
         target=target_snapshot(target),
         status=CampaignStatus.QUEUED,
         tags=sorted(set(plan.tags) | set(tags) | set(target.tags)),
-        agent=get_settings().agent_name,
+        agent=agent or get_settings().agent_name,
+        dispatched_at=utcnow(),
     )
     campaign.points = [Point(**p.model_dump()) for p in expand(plan)]
     session.add(campaign)
@@ -100,10 +105,10 @@ def describe(campaign: Campaign, *, session: Session) -> dict:
 
 def list_campaigns(
     *, session: Session, status: str | None, target_id: int | None, tool: str | None,
-    tag: str | None, q: str | None, limit: int, offset: int,
+    tag: str | None, q: str | None, limit: int, offset: int, archived: bool = False,
 ) -> tuple[list[Campaign], int]:  # fmt: skip
-    """Campaigns newest first, filtered; and how many match in all."""
-    query = select(Campaign)
+    """Campaigns newest first, filtered (archived ones only when asked for); and how many match in all."""
+    query = select(Campaign).where(Campaign.archived == archived)
     if status:
         query = query.where(Campaign.status == status)
     if target_id:
@@ -132,6 +137,24 @@ def cancel(campaign_id: int, *, session: Session) -> Campaign:
         move_campaign(campaign, CampaignStatus.CANCELLING)
     elif campaign.status != CampaignStatus.CANCELLING:
         raise Conflict(f"campaign {campaign_id} is {campaign.status}; there is nothing to cancel")
+    session.flush()
+    return campaign
+
+
+def delete_campaign(campaign_id: int, *, session: Session) -> Campaign:
+    """Delete a campaign that is not running, with its points and samples (one transaction)."""
+    campaign = get_campaign(campaign_id, session=session)
+    if campaign.status in CAMPAIGN_ACTIVE:
+        raise Conflict(f"campaign {campaign_id} is {campaign.status}; cancel it before deleting it")
+    session.delete(campaign)
+    session.flush()
+    return campaign
+
+
+def set_archived(campaign_id: int, archived: bool, *, session: Session) -> Campaign:
+    """Archive (hide from the default list) or bring back a campaign."""
+    campaign = get_campaign(campaign_id, session=session)
+    campaign.archived = archived
     session.flush()
     return campaign
 

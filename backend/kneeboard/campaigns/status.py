@@ -14,18 +14,18 @@ CAMPAIGN_TRANSITIONS: dict[CampaignStatus, set[CampaignStatus]] = {
     C.CANCELLING: {C.CANCELLED, C.CRASHED},
     C.COMPLETED: set(),
     C.FAILED: set(),
-    C.CANCELLED: set(),
-    C.CRASHED: set(),
+    C.CANCELLED: {C.QUEUED},  # resume
+    C.CRASHED: {C.QUEUED},  # resume
 }
 POINT_TRANSITIONS: dict[PointStatus, set[PointStatus]] = {
     P.PENDING: {P.RUNNING, P.CANCELLED},
     P.RUNNING: {P.COMPLETED, P.FAILED, P.CANCELLED, P.CRASHED},
     P.COMPLETED: set(),
-    P.FAILED: set(),
-    P.CANCELLED: set(),
-    P.CRASHED: set(),
+    P.FAILED: {P.PENDING},  # resume
+    P.CANCELLED: {P.PENDING},  # resume
+    P.CRASHED: {P.PENDING},  # resume
 }
-CAMPAIGN_TERMINAL = frozenset(s for s, nxt in CAMPAIGN_TRANSITIONS.items() if not nxt)
+CAMPAIGN_TERMINAL = frozenset({C.COMPLETED, C.FAILED, C.CANCELLED, C.CRASHED})
 CAMPAIGN_ACTIVE = frozenset(CAMPAIGN_TRANSITIONS) - CAMPAIGN_TERMINAL
 
 
@@ -46,6 +46,8 @@ def move_campaign(campaign: Campaign, new: str) -> None:
         campaign.started_at = utcnow()
     if new in CAMPAIGN_TERMINAL:
         campaign.ended_at = utcnow()
+    elif new == CampaignStatus.QUEUED:  # resumed: it has not ended
+        campaign.ended_at = None
 
 
 def move_point(point: Point, new: str) -> None:
@@ -54,5 +56,7 @@ def move_point(point: Point, new: str) -> None:
     point.status = PointStatus(new)
     if new == PointStatus.RUNNING:
         point.started_at = utcnow()
+    elif new == PointStatus.PENDING:  # reset for a resumed attempt
+        point.started_at = point.ended_at = None
     elif point.started_at is not None:
         point.ended_at = utcnow()

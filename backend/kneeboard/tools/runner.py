@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
@@ -84,8 +85,24 @@ def stop_group(proc: subprocess.Popen, first: signal.Signals = signal.SIGTERM, w
             continue
 
 
+_PR_SET_PDEATHSIG = 1
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child must not dlopen after fork
+
+
+def _die_with_parent(parent: int) -> Callable[[], None]:
+    """In the child, before exec: ask the kernel for SIGKILL when our parent dies, so a killed
+    worker leaves no load running (and exit at once if the parent is already gone)."""
+
+    def prepare() -> None:
+        _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return prepare
+
+
 def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Start argv (never through a shell) in a new process group with piped text output."""
+    """Start argv (never through a shell) in a new process group with piped text output; it dies with us."""
     return subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -97,6 +114,7 @@ def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] |
         cwd=cwd,
         env={**os.environ, **(env or {})},
         start_new_session=True,
+        preexec_fn=_die_with_parent(os.getpid()),  # noqa: PLW1509 - only prctl and getppid run before exec
     )
 
 

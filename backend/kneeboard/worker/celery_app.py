@@ -13,7 +13,8 @@ settings = get_settings()
 app = Celery("kneeboard", broker=settings.redis_url, include=["kneeboard.worker.tasks"])
 app.conf.update(
     task_ignore_result=True,
-    task_acks_late=False,
+    task_acks_late=True,  # a message lost with a killed worker comes back; the lease stops a second run
+    task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
     worker_concurrency=1,
     broker_connection_retry_on_startup=True,

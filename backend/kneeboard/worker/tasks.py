@@ -1,20 +1,24 @@
-"""Thin tasks: load the campaign, hand it to the execution service. Plus agent registration."""
+"""Thin tasks: hand a campaign to the execution service. Plus the agent's heartbeat, which also
+renews the leases of the campaigns it runs, and its start-up recovery."""
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from celery.signals import worker_ready, worker_shutdown
 
 from kneeboard.agents import service as agents
-from kneeboard.campaigns.execution import run_campaign
-from kneeboard.campaigns.recovery import mark_crashed
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.runs.execution import run_campaign
+from kneeboard.runs.leases import instance_id, renew
+from kneeboard.runs.recovery import crash_expired, redispatch_stale
 from kneeboard.tools.registry import probe_versions
 from kneeboard.worker.celery_app import app
 
 _stop = threading.Event()
+log = logging.getLogger(__name__)
 
 
 @app.task(name="kneeboard.run_campaign")
@@ -29,20 +33,25 @@ def enqueue(campaign_id: int, agent: str) -> None:
 
 
 def _heartbeat(name: str) -> None:
+    owner = instance_id(name)
     while not _stop.wait(get_settings().heartbeat_s):
         try:
             with session_scope() as session:
                 agents.heartbeat(name, session=session)
-        except Exception:  # noqa: BLE001 - the next beat tries again
-            pass
+                renew(owner, session=session)
+        except Exception as exc:  # noqa: BLE001 - the next beat tries again; the lease outlives a short blip
+            log.warning("heartbeat failed: %s", exc)
 
 
 @worker_ready.connect
 def _register(**_kwargs) -> None:
+    """Register, crash only campaigns whose lease expired, and send again this agent's stale queued ones."""
     name = get_settings().agent_name
     with session_scope() as session:
         agents.register(name, probe_versions(), session=session)
-        mark_crashed(name, session=session)
+        crash_expired(session=session)
+    with session_scope() as session:
+        redispatch_stale(enqueue, session=session, agent=name, older_than_s=0)
     threading.Thread(target=_heartbeat, args=(name,), daemon=True).start()
 
 

@@ -162,10 +162,18 @@ export interface paths {
         get: operations["get_campaign_api_v1_campaigns__campaign_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Campaign
+         * @description Delete a campaign that is not running, with its points and samples.
+         */
+        delete: operations["delete_campaign_api_v1_campaigns__campaign_id__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change Campaign
+         * @description Archive a campaign (hidden from the default list) or bring it back.
+         */
+        patch: operations["change_campaign_api_v1_campaigns__campaign_id__patch"];
         trace?: never;
     };
     "/api/v1/campaigns/{campaign_id}/analysis": {
@@ -282,6 +290,26 @@ export interface paths {
         get: operations["list_points_api_v1_campaigns__campaign_id__points_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume Campaign
+         * @description Run the points of a crashed or cancelled campaign that did not complete, on the same campaign.
+         */
+        post: operations["resume_campaign_api_v1_campaigns__campaign_id__resume_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -943,6 +971,10 @@ export interface components {
         CampaignBrief: {
             /** Agent */
             agent: string;
+            /** Archived */
+            archived: boolean;
+            /** Attempt */
+            attempt: number;
             /**
              * Created At
              * Format: date-time
@@ -979,10 +1011,26 @@ export interface components {
             tool: string;
         };
         /**
+         * CampaignChange
+         * @description What may change on a stored campaign.
+         */
+        CampaignChange: {
+            /**
+             * Archived
+             * @description archived campaigns are hidden from the default list
+             */
+            archived: boolean;
+        };
+        /**
          * CampaignCreate
          * @description Launch a stored plan.
          */
         CampaignCreate: {
+            /**
+             * Agent
+             * @description a registered agent (default: AGENT_NAME)
+             */
+            agent?: string | null;
             /** Name */
             name?: string | null;
             /** Plan Id */
@@ -998,6 +1046,10 @@ export interface components {
             /** Agent */
             agent: string;
             analysis: components["schemas"]["Analysis"] | null;
+            /** Archived */
+            archived: boolean;
+            /** Attempt */
+            attempt: number;
             /**
              * Created At
              * Format: date-time
@@ -1671,6 +1723,8 @@ export interface components {
             agent: string | null;
             /** Argv */
             argv: string[];
+            /** Attempt */
+            attempt: number;
             /** Campaign Id */
             campaign_id: number;
             /** Concurrency */
@@ -1724,6 +1778,8 @@ export interface components {
          * @description A point's parameters, status and metrics.
          */
         PointOut: {
+            /** Attempt */
+            attempt: number;
             /** Campaign Id */
             campaign_id: number;
             /** Concurrency */
@@ -2631,6 +2687,8 @@ export interface operations {
                 q?: string | null;
                 limit?: number;
                 offset?: number;
+                /** @description list archived campaigns instead of the others */
+                archived?: boolean;
             };
             header?: never;
             path?: never;
@@ -2734,6 +2792,70 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_campaign_api_v1_campaigns__campaign_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    change_campaign_api_v1_campaigns__campaign_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignChange"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -2932,6 +3054,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PointOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resume_campaign_api_v1_campaigns__campaign_id__resume_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
                 };
             };
             /** @description Validation Error */

@@ -9,6 +9,7 @@ import ConfirmDialog from "./common/ConfirmDialog";
 import PhaseEditor from "./plan/PhaseEditor";
 import { blankPhase } from "./plan/planModel";
 import TargetForm from "./targets/TargetForm";
+import { planContext, tool } from "../tools/__fixtures__";
 
 const progress = { done: 2, total: 6, failed: 0, cancelled: 0, elapsed_s: 12, eta_s: 30, running_point_id: null, queue_position: null };
 
@@ -19,10 +20,10 @@ describe("PhaseEditor", () => {
         { loc: ["body", "dnsperf", "phases", 0, "scalability", "concurrency", 1], msg: "Input should be greater than or equal to 1", type: "x" },
         { loc: ["body", "dnsperf", "phases", 0, "scalability", "duration_s"], msg: "Input should be greater than 0", type: "x" },
       ],
-      "dnsperf",
+      planContext("dnsperf"),
     );
     render(
-      <PhaseEditor phase={blankPhase("scalability", "dnsperf")} index={0} count={1} tool="dnsperf" errors={errors} onChange={() => {}} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />,
+      <PhaseEditor phase={blankPhase("scalability", tool("dnsperf"))} index={0} count={1} tool={tool("dnsperf")} errors={errors} onChange={() => {}} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />,
     );
     const conc = screen.getByLabelText("Concurrency list");
     expect(conc.getAttribute("aria-invalid")).toBe("true");
@@ -34,7 +35,7 @@ describe("PhaseEditor", () => {
 
   it("offers list and range rates for a saturation phase and reports edits", () => {
     const onChange = vi.fn();
-    render(<PhaseEditor phase={blankPhase("saturation", "dnsperf")} index={2} count={3} tool="dnsperf" errors={{}} onChange={onChange} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
+    render(<PhaseEditor phase={blankPhase("saturation", tool("dnsperf"))} index={2} count={3} tool={tool("dnsperf")} errors={{}} onChange={onChange} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
     expect(screen.getByLabelText("From")).toBeTruthy();
     fireEvent.click(screen.getByLabelText("list"));
     expect(onChange).toHaveBeenCalledWith({ rateMode: "list" });
@@ -42,9 +43,19 @@ describe("PhaseEditor", () => {
     expect(onChange).toHaveBeenCalledWith({ rateStep: "500" });
   });
 
-  it("shows no rate for wrk (closed loop)", () => {
-    render(<PhaseEditor phase={blankPhase("baseline", "wrk")} index={0} count={1} tool="wrk" errors={{}} onChange={() => {}} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
+  it("shows no rate for a closed-loop tool", () => {
+    const closed = tool("wrk");
+    expect(closed.takes_rate).toBe(false);
+    render(<PhaseEditor phase={blankPhase("baseline", closed)} index={0} count={1} tool={closed} errors={{}} onChange={() => {}} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
     expect(screen.queryByText(/Offered rate/)).toBeNull();
+  });
+
+  it("says a rate in a prefixed unit back, and names the tool's concurrency", () => {
+    const net = tool("iperf3");
+    render(<PhaseEditor phase={{ ...blankPhase("baseline", net), rate: "1250000000" }} index={0} count={1} tool={net} errors={{}} onChange={() => {}} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
+    expect(screen.getByText("= 1.25 Gbit/s")).toBeTruthy();
+    expect(screen.getByText("Offered rate (bit/s)")).toBeTruthy();
+    expect(screen.getByText("streams")).toBeTruthy();
   });
 });
 
@@ -86,11 +97,12 @@ describe("ProgressBar", () => {
 
 describe("PointsTable", () => {
   const pt = (seq: number, achieved: number, status = "completed", error: string | null = null): Point =>
-    ({ id: seq + 10, campaign_id: 1, seq, variant: null, phase_index: 0, phase: "saturation", concurrency: 20, offered_rate: achieved, duration_s: 20, repeat: 0, status, error, warnings: [], metrics: { achieved_rate: achieved, efficiency: 1, latency_avg_ms: 0.5, loss_pct: 0 }, extra: {}, started_at: null, ended_at: null }) as Point;
+    ({ id: seq + 10, attempt: 0, campaign_id: 1, seq, variant: null, phase_index: 0, phase: "saturation", concurrency: 20, offered_rate: achieved, duration_s: 20, repeat: 0, status, error, warnings: [], metrics: { achieved_rate: achieved, efficiency: 1, latency_avg_ms: 0.5, loss_pct: 0 }, extra: {}, started_at: null, ended_at: null }) as Point;
   it("sorts by a column and shows why a point failed", () => {
-    render(<PointsTable points={[pt(0, 500), pt(1, 2000), pt(2, 1000, "failed", "dnsperf exited 1: connection refused")]} tool="dnsperf" />);
+    render(<PointsTable points={[pt(0, 500), pt(1, 2000), pt(2, 1000, "failed", "dnsperf exited 1: connection refused")]} tool={tool("dnsperf")} />);
     const rows = () => screen.getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell")[1].textContent);
     expect(rows()).toEqual(["1", "2", "3"]);
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent?.trim())).toContain("Efficiency (achieved / offered)");
     fireEvent.click(screen.getByRole("button", { name: /Achieved/ }));
     expect(rows()).toEqual(["1", "3", "2"]);
     fireEvent.click(screen.getByRole("button", { name: /Achieved/ }));

@@ -13,8 +13,12 @@ import { parseProfileJson } from "../routes/ProfilesPage";
 import { VariantFactsTable } from "./campaign/FactsTable";
 import ProgressBar from "./campaign/ProgressBar";
 import VariantsEditor, { MonitorsEditor } from "./plan/VariantsEditor";
-import { blankVariant } from "./plan/planModel";
+import { blankVariant, type MonitorDraft } from "./plan/planModel";
 import { mapValidationErrors } from "../api/errors";
+import { keys } from "../api/keys";
+import { monitorTools } from "../tools/catalog";
+import { TOOLS, planContext } from "../tools/__fixtures__";
+import ParamsEditor from "./plan/ParamsEditor";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -58,7 +62,7 @@ describe("profiles", () => {
 });
 
 const pt = (seq: number, variant: string | null, phase: string, metrics: Record<string, number>, status = "completed"): Point =>
-  ({ id: seq, campaign_id: 1, seq, variant, phase_index: 0, phase, concurrency: 1, offered_rate: null, duration_s: 1, repeat: 0, status, error: null, warnings: [], metrics, extra: {}, started_at: null, ended_at: null }) as Point;
+  ({ id: seq, attempt: 0, campaign_id: 1, seq, variant, phase_index: 0, phase, concurrency: 1, offered_rate: null, duration_s: 1, repeat: 0, status, error: null, warnings: [], metrics, extra: {}, started_at: null, ended_at: null }) as Point;
 
 describe("variants in the report", () => {
   it("labels come from the frozen plan, in its order", () => {
@@ -133,13 +137,60 @@ describe("plan editor: variants and monitors", () => {
         { loc: ["body", "dnsperf", "variants", 0, "set"], msg: "Value error, lab.veth_queues: 99 is out of range 1…2" },
         { loc: ["body", "dnsperf", "monitors", 1, "ping", "host"], msg: "String should have at least 1 character" },
       ],
-      "dnsperf",
+      planContext("dnsperf"),
     );
     render(wrap(<VariantsEditor variants={[blankVariant([])]} errors={errors} onChange={() => {}} />));
     expect(within(screen.getByTestId("variant-0")).getByText("lab.veth_queues: 99 is out of range 1…2")).toBeTruthy();
-    render(<MonitorsEditor mpstat ping pingHost="" errors={errors} onChange={() => {}} />);
-    const host = screen.getByLabelText("ping host");
+    const monitors: MonitorDraft[] = [
+      { kind: "mpstat", params: { interval_s: "1" } },
+      { kind: "ping", params: { host: "" } },
+    ];
+    render(wrap(<MonitorsEditor monitors={monitors} available={monitorTools(TOOLS)} errors={errors} onChange={() => {}} />));
+    const host = screen.getByLabelText("Host");
+    expect(host.getAttribute("name")).toBe("ping_host");
     expect(host.getAttribute("aria-invalid")).toBe("true");
     expect(screen.getByText("String should have at least 1 character")).toBeTruthy();
+  });
+});
+
+describe("plan editor: params from the tool's schema", () => {
+  const find = (name: string) => TOOLS.find((t) => t.name === name)!;
+  it("renders a select, a checkbox and a bounded number from the schema, and reports edits", () => {
+    const onChange = vi.fn();
+    render(wrap(<ParamsEditor schema={find("iperf3").params_schema} values={{ protocol: "tcp", reverse: false, length: "" }} errors={{}} onChange={onChange} />));
+    const protocol = screen.getByLabelText("Protocol") as HTMLSelectElement;
+    expect([...protocol.options].map((o) => o.value)).toEqual(["tcp", "udp"]);
+    const length = screen.getByLabelText("Length (bytes)") as HTMLInputElement;
+    expect([length.type, length.min, length.max, length.name]).toEqual(["number", "16", "1048576", "params-length"]);
+    fireEvent.click(screen.getByLabelText("Reverse (server sends, -R)"));
+    expect(onChange).toHaveBeenCalledWith("reverse", true);
+    fireEvent.change(protocol, { target: { value: "udp" } });
+    expect(onChange).toHaveBeenCalledWith("protocol", "udp");
+  });
+  it("shows the API's message beside the field it names", () => {
+    const errors = mapValidationErrors([{ loc: ["body", "wrk", "params", "threads"], msg: "Input should be less than or equal to 64" }], planContext("wrk"));
+    render(wrap(<ParamsEditor schema={find("wrk").params_schema} values={{ threads: "99" }} errors={errors} onChange={() => {}} />));
+    expect(screen.getByLabelText("Threads").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByText("Input should be less than or equal to 64")).toBeTruthy();
+  });
+  it("offers the stored documents a field names (uploaded profiles), built-in first", async () => {
+    const qc = new QueryClient();
+    qc.setQueryData(keys.profiles, [{ id: 1, name: "lamp", document: {}, summary: "a lamp", created_at: "" }]);
+    render(
+      <QueryClientProvider client={qc}>
+        <ParamsEditor schema={find("devsim").params_schema} values={{ profile: "singlelight" }} errors={{}} onChange={() => {}} />
+      </QueryClientProvider>,
+    );
+    const select = (await screen.findByDisplayValue("singlelight (built-in)")) as HTMLSelectElement;
+    expect(select.name).toBe("params-profile");
+    await screen.findByText("lamp — a lamp");
+    expect([...select.options].map((o) => o.value)).toEqual(["singlelight", "lamp"]);
+  });
+  it("lists the registered monitors and ticks one on with its defaults", () => {
+    const onChange = vi.fn();
+    render(wrap(<MonitorsEditor monitors={[]} available={monitorTools(TOOLS)} errors={{}} onChange={onChange} />));
+    expect(screen.getAllByRole("checkbox").map((c) => c.getAttribute("name"))).toEqual(["monitor-mpstat", "monitor-ping"]);
+    fireEvent.click(screen.getByLabelText("Round trip (ping)"));
+    expect(onChange).toHaveBeenCalledWith([{ kind: "ping", params: { host: "" } }]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { blankDraft, draftFromPlan, draftToBody, movePhase, numList, withTool } from "./planModel";
+import { TOOLS, tool } from "../../tools/__fixtures__";
+import { blankDraft, blankPhase, draftFromPlan, draftToBody, movePhase, numList, phaseKindsFor, rateModesFor, withMonitor, withTool } from "./planModel";
 
 const template = {
   name: "DNS three dimensions",
@@ -19,9 +20,9 @@ const template = {
 
 describe("plan draft", () => {
   it("round-trips a template", () => {
-    const d = draftFromPlan(template);
+    const d = draftFromPlan(template, TOOLS);
     d.targetId = "4";
-    const body = draftToBody(d) as unknown as Record<string, unknown>;
+    const body = draftToBody(d, TOOLS) as unknown as Record<string, unknown>;
     expect(body.target_id).toBe(4);
     expect(body.phases).toEqual(template.phases);
     expect(body.params).toEqual(template.params);
@@ -29,38 +30,47 @@ describe("plan draft", () => {
     expect(body.monitors).toEqual([]);
   });
   it("keeps what does not parse so the API can name it", () => {
-    const d = draftFromPlan(template);
+    const d = draftFromPlan(template, TOOLS);
     d.phases[0].duration = "abc";
     d.phases[1].concurrency = "1, x, 4";
-    const body = draftToBody(d) as unknown as { phases: Record<string, unknown>[] };
+    const body = draftToBody(d, TOOLS) as unknown as { phases: Record<string, unknown>[] };
     expect(body.phases[0].duration_s).toBe("abc");
     expect(body.phases[1].concurrency).toEqual([1, "x", 4]);
   });
   it("drops empty optional fields", () => {
-    const d = blankDraft("dnsperf");
+    const d = blankDraft(tool("dnsperf"));
     d.phases[0].rateMode = "none";
-    const body = draftToBody(d) as unknown as { phases: Record<string, unknown>[]; target_id?: unknown };
+    const body = draftToBody(d, TOOLS) as unknown as { phases: Record<string, unknown>[]; target_id?: unknown };
     expect("rate" in body.phases[0]).toBe(false);
     expect("target_id" in body).toBe(false);
   });
   it("switching to wrk removes rates", () => {
-    const d = withTool(draftFromPlan(template), "wrk");
-    const body = draftToBody(d) as unknown as { phases: Record<string, unknown>[]; params: Record<string, unknown> };
+    const d = withTool(draftFromPlan(template, TOOLS), tool("wrk"));
+    const body = draftToBody(d, TOOLS) as unknown as { phases: Record<string, unknown>[]; params: Record<string, unknown> };
     expect(body.phases.every((p) => !("rate" in p))).toBe(true);
-    expect(body.params).toEqual({ path: "/", threads: 2, timeout_s: 2 });
+    expect(body.params).toEqual({ path: "/", timeout_s: 2, scheme: "http" });
   });
   it("parses lists and moves phases", () => {
     expect(numList("1, 2 4;8")).toEqual([1, 2, 4, 8]);
-    const d = draftFromPlan(template);
+    const d = draftFromPlan(template, TOOLS);
     const moved = movePhase(d.phases, 0, 1);
     expect(moved.map((p) => p.kind).slice(0, 2)).toEqual(["scalability", "baseline"]);
     expect(movePhase(d.phases, 0, -1)).toBe(d.phases);
   });
-  it("adds monitors", () => {
-    const d = blankDraft();
-    d.mpstat = true;
-    d.ping = true;
-    d.pingHost = "127.0.0.1";
-    expect((draftToBody(d) as unknown as { monitors: unknown }).monitors).toEqual([{ kind: "mpstat" }, { kind: "ping", host: "127.0.0.1" }]);
+  it("adds monitors with their own parameters", () => {
+    const d = blankDraft(tool("dnsperf"));
+    d.monitors = withMonitor(withMonitor(d.monitors, tool("mpstat"), true), tool("ping"), true);
+    d.monitors[1].params.host = "127.0.0.1";
+    expect((draftToBody(d, TOOLS) as unknown as { monitors: unknown }).monitors).toEqual([{ kind: "mpstat", interval_s: 1 }, { kind: "ping", host: "127.0.0.1" }]);
+    expect(withMonitor(d.monitors, tool("mpstat"), false).map((m) => m.kind)).toEqual(["ping"]);
+  });
+  it("offers phase kinds and rates by what the tool declares", () => {
+    expect(phaseKindsFor(tool("wrk"))).toContain("ramp");
+    expect(phaseKindsFor(tool("dnsperf"))).not.toContain("ramp");
+    expect(rateModesFor("saturation", tool("wrk"))).toEqual(["none"]);
+    expect(rateModesFor("saturation", tool("iperf3"))).toEqual(["list", "range"]);
+    expect(blankPhase("scalability", tool("dnsperf")).unitRate).toBe("2500");
+    expect(blankPhase("scalability", tool("devsim")).unitRate).toBe("");
+    expect(blankPhase("baseline", tool("wrk")).rateMode).toBe("none");
   });
 });

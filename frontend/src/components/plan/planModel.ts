@@ -61,6 +61,7 @@ export const LAB_ACTIONS: LabAction[] = [
   { name: "lab.threaded_napi", type: "bool", label: "threaded NAPI", description: "threaded NAPI on both ends" },
 ];
 
+/** A registered lab action by name. */
 export const actionOf = (name: string): LabAction | undefined => LAB_ACTIONS.find((a) => a.name === name);
 
 export interface SettingDraft {
@@ -75,6 +76,7 @@ export interface VariantDraft {
   settings: SettingDraft[];
 }
 
+/** A new setting of a variant: the action with a neutral value. */
 export function blankSetting(action: string = LAB_ACTIONS[0].name): SettingDraft {
   return { key: newKey(), action, value: actionOf(action)?.type === "bool" ? "on" : "1" };
 }
@@ -101,10 +103,12 @@ function settingValueFromApi(action: string, v: unknown): string {
   return v == null ? "" : String(v);
 }
 
+/** A variant of the form → the API's `{label, set}`. */
 export function variantToApi(v: VariantDraft): { label: string; set: Record<string, unknown> } {
   return { label: v.label.trim(), set: Object.fromEntries(v.settings.map((s) => [s.action, settingValueToApi(s)])) };
 }
 
+/** A variant from the API → the form. */
 export function variantFromApi(v: unknown): VariantDraft {
   const o = (v ?? {}) as { label?: unknown; set?: Record<string, unknown> };
   return {
@@ -146,6 +150,7 @@ export function defaultParamsOf(tool: ToolInfo | undefined): ParamValues {
 }
 
 let keySeq = 0;
+/** A fresh React key for a form row. */
 export const newKey = () => `p${++keySeq}`;
 
 /** A new phase of a kind, with defaults that suit the tool. */

@@ -12,11 +12,15 @@ from sqlalchemy import select
 from kneeboard.campaigns import live
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
-from kneeboard.campaigns.monitors import LEAD_S, MonitorSet
+from kneeboard.runs.monitors import LEAD_S, MonitorSet
 from kneeboard.campaigns.status import move_campaign, move_point
-from kneeboard.campaigns.variants import apply_variant, environment
+from kneeboard.runs.variants import apply_variant, environment
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.policy.service import recheck
+from kneeboard.runs import spool
+from kneeboard.runs.leases import HELD, claim, holds, instance_id, release
+from kneeboard.runs.retry import is_outage, retrying
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.tools import runner
 from kneeboard.states import CampaignStatus, PointStatus
@@ -29,21 +33,29 @@ log = logging.getLogger(__name__)
 CANCEL_POLL_S = 0.25
 
 
-class _CancelWatch:
-    """Asks the database whether the campaign is being cancelled, at most every CANCEL_POLL_S."""
+class _Watch:
+    """Asks the database, at most every CANCEL_POLL_S, whether the campaign is being cancelled or
+    whether this agent lost its lease (the reaper crashed it); a database blip counts as neither."""
 
-    def __init__(self, campaign_id: int) -> None:
-        self.campaign_id, self.checked, self.cancelled = campaign_id, 0.0, False
+    def __init__(self, campaign_id: int, owner: str) -> None:
+        self.campaign_id, self.owner, self.checked = campaign_id, owner, 0.0
+        self.cancelled = self.lost = False
 
     def __call__(self) -> bool:
-        if not self.cancelled and time.monotonic() - self.checked >= CANCEL_POLL_S:
+        if not (self.cancelled or self.lost) and time.monotonic() - self.checked >= CANCEL_POLL_S:
             self.checked = time.monotonic()
-            with session_scope() as session:
-                status = session.scalar(select(Campaign.status).where(Campaign.id == self.campaign_id))
-            self.cancelled = status in {CampaignStatus.CANCELLING, CampaignStatus.CANCELLED}
-            if self.cancelled:
-                log.info("campaign %s: cancel seen", self.campaign_id)
-        return self.cancelled
+            try:
+                with session_scope() as session:
+                    row = session.execute(select(Campaign.status, Campaign.lease_owner).where(Campaign.id == self.campaign_id)).one()
+            except Exception as exc:  # noqa: BLE001 - the database may be away for a moment: keep measuring
+                if not is_outage(exc):
+                    raise
+                return False
+            self.cancelled = row.status in {CampaignStatus.CANCELLING, CampaignStatus.CANCELLED}
+            self.lost = row.lease_owner != self.owner or row.status not in HELD
+            if self.cancelled or self.lost:
+                log.info("campaign %s: %s", self.campaign_id, "cancel seen" if self.cancelled else "lease lost")
+        return self.cancelled or self.lost
 
     def sleep(self, seconds: float) -> bool:
         """Pause between points; True when a cancel came meanwhile."""
@@ -56,37 +68,56 @@ class _CancelWatch:
 
 
 def run_campaign(campaign_id: int, agent: str) -> str:
-    """Run every pending point of a queued campaign and settle its final status; returns it."""
-    with session_scope() as session:
-        campaign = session.get(Campaign, campaign_id)
-        if campaign is None or campaign.status != CampaignStatus.QUEUED:
-            return campaign.status if campaign else "missing"
-        move_campaign(campaign, CampaignStatus.STARTING)
-        campaign.agent = agent
-        campaign.environment = environment(campaign)
-        move_campaign(campaign, CampaignStatus.RUNNING)
-        pending = [(p.id, p.variant) for p in campaign.points if p.status == PointStatus.PENDING]
-        pause = float(campaign.plan.get("pause_s", 0))
+    """Claim a queued campaign's lease, run its pending points and settle its final status; returns it.
+
+    A campaign another agent holds, or one no longer queued, is left alone (a message sent twice).
+    """
+    owner = instance_id(agent)
+    started = retrying(lambda: _start(campaign_id, agent, owner), "starting the campaign")
+    if isinstance(started, str):
+        return started
+    pending, pause = started
     live.publish(campaign_id, "status", {"status": CampaignStatus.RUNNING})
-    watch, current_variant, variant_error = _CancelWatch(campaign_id), object(), None
+    watch, current_variant, variant_error = _Watch(campaign_id, owner), object(), None
     for index, (point_id, variant) in enumerate(pending):
         if watch() or (index and watch.sleep(pause)):
             break
         if variant != current_variant:
             current_variant, variant_error = variant, apply_variant(campaign_id, variant)
         run_point(point_id, agent, watch, refused=variant_error)
-    return _settle(campaign_id)
+    if watch.lost:
+        return CampaignStatus.CRASHED
+    return retrying(lambda: _settle(campaign_id, owner), "settling the campaign")
 
 
-def _settle(campaign_id: int) -> str:
+def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, str | None]], float] | str:
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
+        if campaign is None:
+            return "missing"
+        if not claim(campaign_id, owner, session=session):
+            return campaign.status
+        session.refresh(campaign)
+        move_campaign(campaign, CampaignStatus.STARTING)
+        campaign.agent = agent
+        campaign.environment = environment(campaign)
+        move_campaign(campaign, CampaignStatus.RUNNING)
+        pending = [(p.id, p.variant) for p in campaign.points if p.status == PointStatus.PENDING]
+        return pending, float(campaign.plan.get("pause_s", 0))
+
+
+def _settle(campaign_id: int, owner: str) -> str:
+    with session_scope() as session:
+        campaign = session.get(Campaign, campaign_id)
+        if not holds(campaign, owner):
+            return campaign.status
         cancelling = campaign.status == CampaignStatus.CANCELLING
         for point in campaign.points:
             if point.status == PointStatus.PENDING:
                 move_point(point, PointStatus.CANCELLED)
         completed = sum(p.status == PointStatus.COMPLETED for p in campaign.points)
         campaign.partial = completed < len(campaign.points)
+        release(campaign)
         if cancelling:
             move_campaign(campaign, CampaignStatus.CANCELLED)
         elif completed == 0:
@@ -105,10 +136,38 @@ def _settle(campaign_id: int) -> str:
 
 def run_point(point_id: int, agent: str, should_cancel, refused: str | None = None) -> None:
     """Run one point (with its monitors) through its tool and store metrics, samples and evidence."""
+    loaded = retrying(lambda: _begin_point(point_id, agent), "starting a point")
+    if loaded is None:
+        return
+    campaign_id, tool, spec, monitors = loaded
+    live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
+    workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    refused = refused or retrying(lambda: _refused_by_policy(spec.host, monitors), "checking the target policy")
+    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused)
+    result.samples += monitor_samples
+    result.extra.setdefault("warnings", [])
+    result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
+    spool.keep(workdir, result, outcome)
+    status = retrying(lambda: _store(point_id, spec, outcome, result, tool), f"storing point {point_id}")
+    spool.stored(workdir)
+    live.publish(campaign_id, "point", {"id": point_id, "status": status})
+
+
+def _refused_by_policy(host: str, monitors: list[dict]) -> str | None:
+    """The target policy, checked again right before anything starts (names resolved anew)."""
+    for address in [host, *(m["host"] for m in monitors if m.get("host"))]:
+        reason = recheck(None, address)
+        if reason:
+            return reason
+    return None
+
+
+def _begin_point(point_id: int, agent: str):
     with session_scope() as session:
         point = session.get(Point, point_id)
         if point.status != PointStatus.PENDING:
-            return
+            return None
         campaign = point.campaign
         plan = _PLAN.validate_python({k: v for k, v in campaign.plan.items() if k != "profile_document"})
         move_point(point, PointStatus.RUNNING)
@@ -118,10 +177,12 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
             rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
             documents=_documents(campaign.plan),
         )  # fmt: skip
-        campaign_id, tool, monitors = campaign.id, adapter(campaign.tool), [m.model_dump() for m in plan.monitors]
-    live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
-    workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
-    workdir.mkdir(parents=True, exist_ok=True)
+        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors]
+
+
+def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec, monitors: list[dict], workdir: Path,
+             should_cancel, refused: str | None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
+    """Build and run the tool beside its monitors; never raises for the tool's sake."""
     outcome, result, monitor_samples, monitor_warnings = None, PointResult(error=refused), [], []
     argv = None
     if not refused:
@@ -148,10 +209,7 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
         result = tool.read(outcome)
         if live_samples:  # every interval as it came: the stored stdout may have lost the middle of a long run
             result.samples = live_samples
-    result.samples += monitor_samples
-    result.extra.setdefault("warnings", [])
-    result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
-    _store(point_id, spec, outcome, result, tool)
+    return result, outcome, monitor_samples, monitor_warnings
 
 
 def _documents(frozen: dict) -> dict:
@@ -169,10 +227,12 @@ def _live_samples(campaign_id: int, point_id: int, tool: ToolAdapter, kept: list
     return on_line
 
 
-def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, result: PointResult, tool: ToolAdapter) -> None:
+def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, result: PointResult, tool: ToolAdapter) -> str:
     with session_scope() as session:
         point = session.get(Point, point_id)
-        campaign_id = point.campaign_id
+        if point.status != PointStatus.RUNNING:  # the reaper crashed the campaign meanwhile; the spool keeps the result
+            log.warning("point %s is %s; its result stays in the spool", point_id, point.status)
+            return point.status
         point.metrics = derive(result.metrics, spec.rate) if result.metrics else {}
         point.extra = result.extra
         point.warnings = list(result.extra.get("warnings", []))
@@ -186,8 +246,7 @@ def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, re
         cancelled = outcome is not None and outcome.cancelled
         move_point(point, PointStatus.CANCELLED if cancelled else PointStatus.FAILED if result.error else PointStatus.COMPLETED)
         _stop_ramp_if_erring(point)
-        status = point.status
-    live.publish(campaign_id, "point", {"id": point_id, "status": status})
+        return point.status
 
 
 def _stop_ramp_if_erring(point: Point) -> None:

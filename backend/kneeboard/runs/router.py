@@ -1,0 +1,26 @@
+"""Resume route: the execution side of a campaign."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from kneeboard.audit.service import record_by
+from kneeboard.auth.deps import CurrentUser
+from kneeboard.campaigns import live, service
+from kneeboard.campaigns.dispatch import DispatcherDep
+from kneeboard.campaigns.schemas import CampaignOut
+from kneeboard.deps import SessionDep
+from kneeboard.runs.resume import resume
+
+router = APIRouter(tags=["campaigns"])
+
+
+@router.post("/campaigns/{campaign_id}/resume", response_model=CampaignOut, status_code=202)
+def resume_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, enqueue: DispatcherDep):
+    """Run the points of a crashed or cancelled campaign that did not complete, on the same campaign."""
+    campaign = resume(campaign_id, session=session)
+    record_by(session, user, "resume", "campaign", campaign.id, campaign.name, {"attempt": campaign.attempt})
+    session.commit()
+    enqueue(campaign.id, campaign.agent)
+    live.publish(campaign_id, "status", {"status": campaign.status})
+    return service.describe(campaign, session=session)
