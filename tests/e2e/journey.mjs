@@ -311,9 +311,11 @@ try {
   });
 
   await step("plan editor: variants and monitors from a template, checked beside their fields", async () => {
+    const net = await api("/targets", { method: "POST", body: JSON.stringify({ name: `iperf3-${Date.now()}`, kind: "net", host: "127.0.0.1", port: 5201 }) });
     await page.goto("/plans/new");
     await page.locator('[data-template-id="nic-queues-iperf3"]').getByRole("button", { name: "Use this template" }).click();
     await page.locator('[data-testid="variant-0"]').waitFor();
+    await page.getByLabel("Target").selectOption(String(net.id)); // variant settings are checked once the plan is whole
     const rows = await page.locator(".variant-row").count();
     assert(rows >= 2, `variant rows loaded (${rows})`);
     assert(await page.locator('input[name="monitor-mpstat"]').isChecked(), "mpstat ticked");
