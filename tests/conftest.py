@@ -74,12 +74,14 @@ def stack():
             "WORKDIR": str(tmp / "work"),
             "GRACE_S": "5",
             "REDISPATCH_AFTER_S": "8",  # the broker-restart test waits for a lost message to be sent again
+            "SCHEDULE_TICK_S": "3",  # the schedule test waits for a tick
             "KB_ADMIN_TOKEN": admin_token,
             "PYTHONPATH": os.pathsep.join([str(ROOT / "backend"), os.environ.get("PYTHONPATH", "")]),
         }
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "AGENT_NAME", "WORKDIR")})
         services.migrate(env)
         started.append(services.start_worker(env, tmp))
+        started.append(services.start_beat(env, tmp))
         api_proc, api_url = services.start_api(env, tmp)
         started.append(api_proc)
         with httpx.Client(base_url=api_url, timeout=30, headers={"Authorization": f"Bearer {admin_token}"}) as client:

@@ -1,4 +1,5 @@
-"""The `kneeboard` command: `up` starts everything, `lab up|down|status` manages the lab."""
+"""The `kneeboard` command: `up` starts everything, `lab up|down|status` manages the lab; run, plans, campaigns and
+import talk to a running server (kneeboard.client)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ def _parser() -> argparse.ArgumentParser:
     up.add_argument("--no-lab", action="store_true", help="do not set up the network-namespace lab")
     lab = sub.add_parser("lab", help="the network-namespace lab (root)")
     lab.add_argument("action", choices=["up", "down", "status"])
+    from kneeboard.client.commands import add_client_commands
+
+    add_client_commands(sub)
     return parser
 
 
@@ -65,6 +69,10 @@ def lab_command(action: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; argparse exits 2 with a message on bad arguments."""
     args = _parser().parse_args(argv)
+    if getattr(args, "handler", None) is not None:
+        from kneeboard.client.commands import dispatch
+
+        return dispatch(args)
     if args.command == "lab":
         return lab_command(args.action)
     from kneeboard.up import run_up

@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     reap_every_s: float = 5.0
     redispatch_after_s: float = 30.0
     db_retry_s: float = 60.0
+    schedule_tick_s: float = 15.0
+    metrics_live_s: float = 30.0
 
     max_body_bytes: int = 2 * 1_048_576  # any request body (JSON); the import routes have their own caps
     max_yaml_bytes: int = 1_048_576

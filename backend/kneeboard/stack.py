@@ -78,6 +78,13 @@ def start_worker(env: dict[str, str], rundir: Path) -> subprocess.Popen:
     return _spawn(argv, rundir / "worker.log", env)
 
 
+def start_beat(env: dict[str, str], rundir: Path) -> subprocess.Popen:
+    """The scheduler: Celery beat embedded in a one-task worker on its own queue (it launches due schedules)."""
+    argv = [sys.executable, "-m", "celery", "-A", "kneeboard.schedules.beat", "worker", "-B", "-Q", "kneeboard.schedules",
+            "-c", "1", "--pool=solo", "--loglevel=INFO", "-n", "schedules@%h", "-s", str(rundir / "celerybeat-schedule")]  # fmt: skip
+    return _spawn(argv, rundir / "beat.log", env)
+
+
 def start_api(env: dict[str, str], rundir: Path, host: str = "127.0.0.1", port: int | None = None) -> tuple[subprocess.Popen, str]:
     """The API (and the built UI) under uvicorn; returns (process, base URL)."""
     port = port or free_port()

@@ -53,6 +53,7 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
         if lab_started:
             register_lab_targets()
         started.append(stack.start_worker(env, rundir))
+        started.append(stack.start_beat(env, rundir))
         api, url = stack.start_api(env, rundir, host, stack.free_port(port))
         started.append(api)
         print(f"Kneeboard is up: {url}", flush=True)

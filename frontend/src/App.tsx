@@ -1,18 +1,19 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useHealth } from "./api/health";
 import UserMenu, { AdminNavLinks } from "./components/UserMenu";
-import AuditPage from "./routes/AuditPage";
-import LoginPage from "./routes/LoginPage";
-import CampaignsPage from "./routes/CampaignsPage";
-import CampaignPage from "./routes/CampaignPage";
-import ComparePage from "./routes/ComparePage";
-import NotFoundPage from "./routes/NotFoundPage";
-import PlanEditorPage from "./routes/PlanEditorPage";
-import PlansPage from "./routes/PlansPage";
-import PolicyPage from "./routes/PolicyPage";
-import ProfilesPage from "./routes/ProfilesPage";
-import TargetsPage from "./routes/TargetsPage";
+const AuditPage = lazy(() => import("./routes/AuditPage"));
+const LoginPage = lazy(() => import("./routes/LoginPage"));
+const CampaignsPage = lazy(() => import("./routes/CampaignsPage"));
+const CampaignPage = lazy(() => import("./routes/CampaignPage"));
+const ComparePage = lazy(() => import("./routes/ComparePage"));
+const NotFoundPage = lazy(() => import("./routes/NotFoundPage"));
+const PlanEditorPage = lazy(() => import("./routes/PlanEditorPage"));
+const PlansPage = lazy(() => import("./routes/PlansPage"));
+const PolicyPage = lazy(() => import("./routes/PolicyPage"));
+const ProfilesPage = lazy(() => import("./routes/ProfilesPage"));
+const TargetsPage = lazy(() => import("./routes/TargetsPage"));
+const SchedulesPage = lazy(() => import("./routes/SchedulesPage"));
 
 function HealthDot() {
   const { data, isError } = useHealth();
@@ -61,6 +62,7 @@ export default function App() {
           <NavLink to="/plans/new">New plan</NavLink>
           <NavLink to="/targets">Targets</NavLink>
           <NavLink to="/profiles">Profiles</NavLink>
+          <NavLink to="/schedules">Schedules</NavLink>
           <NavLink to="/policy">Policy</NavLink>
           <AdminNavLinks />
         </nav>
@@ -68,6 +70,7 @@ export default function App() {
         <UserMenu />
       </header>
       <main className="content">
+        <Suspense fallback={<p className="muted pad">Loading…</p>}>
         <Routes>
           <Route path="/" element={<CampaignsPage />} />
           <Route path="/campaigns" element={<CampaignsPage />} />
@@ -79,10 +82,12 @@ export default function App() {
           <Route path="/targets" element={<TargetsPage />} />
           <Route path="/profiles" element={<ProfilesPage />} />
           <Route path="/policy" element={<PolicyPage />} />
+          <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/login" element={<LoginPage />} />
           <Route path="/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
+        </Suspense>
       </main>
     </div>
   );

@@ -14,7 +14,9 @@ Samples (the stability point's interval series) are dicts {"t", "achieved_rate",
 
 from .knee import ceiling, find_knee, optimal_concurrency
 from .points import baseline_latency, derived, efficiency, inflight, split_by_variant
-from .repeats import bootstrap_ci, compare, direction, summarise_repeats, verdict
+from .capacity import capacity_at_slo
+from .repeats import bootstrap_ci, summarise_repeats
+from .verdicts import compare
 from .report import analyse, json_safe
 from .seed_csv import ImportFormatError, parse_seed_csv
 from .stability import drift, oscillation, oscillation_details
@@ -26,10 +28,10 @@ __all__ = [
     "analyse",
     "baseline_latency",
     "bootstrap_ci",
+    "capacity_at_slo",
     "ceiling",
     "compare",
     "derived",
-    "direction",
     "drift",
     "efficiency",
     "find_knee",
@@ -45,5 +47,4 @@ __all__ = [
     "summarise_repeats",
     "usl_peak",
     "usl_throughput",
-    "verdict",
 ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from .conclusion import conclusion
 from .knee import ceiling, find_knee, optimal_concurrency
+from .capacity import capacity_at_slo
 from .points import Point, aggregate, baseline_latency, finite, of_phase, sorted_by_load, sweep_points, load_of
 from .stability import drift, oscillation
 from .usl import fit_usl
@@ -38,17 +39,19 @@ def analyse(
     min_efficiency: float = 0.95,
     green_ms: float = 1.0,
     yellow_ms: float = 3.0,
+    slo_ms: float | None = None,
     unit: str = "ops/s",
 ) -> dict:
     """Analyse one campaign (one variant): knee, ceiling, USL, zones, stability, conclusion.
 
     points: point dicts (only status "completed" ones count); samples: the interval
     samples of the stability point, if any. k, min_efficiency: the knee rule;
-    green_ms, yellow_ms: the latency thresholds of the SLA zones; unit: the rate unit
+    green_ms, yellow_ms: the latency thresholds of the SLA zones; slo_ms: the latency target
+    of the capacity at SLO (default yellow_ms); unit: the rate unit
     named in the conclusion. Points of several variants must be split first
     (:func:`kneeboard.analysis.points.split_by_variant`): mixing them raises ValueError.
 
-    Returns {"knee", "ceiling", "optimal_concurrency", "usl", "zones", "stability",
+    Returns {"knee", "ceiling", "optimal_concurrency", "usl", "zones", "capacity", "stability",
     "oscillation", "conclusion"} with None for what a missing phase cannot tell, and
     only JSON-safe values (no NaN or infinity).
     """
@@ -88,6 +91,7 @@ def analyse(
             else None
         ),
         "zones": sla_zones(points, green_ms=green_ms, yellow_ms=yellow_ms),
+        "capacity": capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, min_efficiency=min_efficiency),
         "stability": stability,
         "oscillation": oscillation(points),
     }

@@ -24,6 +24,8 @@ class Thresholds(BaseModel):
     min_efficiency: float = Field(default=0.95, gt=0, le=1, description="knee: achieved/offered at least this")
     green_ms: float = Field(default=1.0, gt=0, le=60_000)
     yellow_ms: float = Field(default=3.0, gt=0, le=60_000)
+    slo_ms: float | None = Field(default=None, gt=0, le=60_000,
+                                 description="capacity at SLO: the latency target (default: yellow_ms), read on p99 when measured, else the mean")
 
     @model_validator(mode="after")
     def _zones_ordered(self) -> Thresholds:
@@ -36,6 +38,8 @@ def point_dict(point: Point) -> dict[str, Any]:
     """A stored point in the analysis package's shape."""
     metrics = point.metrics or {}
     return {
+        **metrics,
+        "unsteady": bool((point.extra or {}).get("steady", {}).get("unsteady")),
         "phase": point.phase,
         "concurrency": point.concurrency,
         "offered_rate": point.offered_rate,

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from kneeboard.analysis import ImportFormatError, parse_seed_csv
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid
@@ -214,6 +215,7 @@ def import_campaign(uploads: list[ImportFile], *, name: str | None, target_id: i
                 raise ImportRefused(first.name, 1, 1, f"campaign.{key} is not an ISO time: {str(head[key])[:40]!r}") from None
     campaign.points = points
     campaign.partial = any(p.status != PointStatus.COMPLETED for p in points)
+    store(campaign)
     session.add(campaign)
     session.flush()
     campaign.analysis = analyse_campaign(campaign)

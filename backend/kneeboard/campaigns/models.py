@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, false
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from kneeboard.db import Base, utcnow
 from kneeboard.states import CampaignStatus, PointStatus
@@ -40,10 +40,33 @@ class Campaign(Base):
     dispatched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     attempt: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     archived: Mapped[bool] = mapped_column(default=False, server_default=false(), index=True)
+    # stored by campaigns/progress.store whenever points change, so lists never load points
+    points_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    points_done: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    points_failed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    points_cancelled: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     points: Mapped[list[Point]] = relationship(
         back_populates="campaign", order_by="Point.seq", cascade="all, delete-orphan", passive_deletes=True
     )
+    tag_rows: Mapped[list[CampaignTag]] = relationship(cascade="all, delete-orphan", passive_deletes=True)
+
+    @validates("tags")
+    def _index_tags(self, _key: str, tags: list[str]) -> list[str]:
+        """Keep the campaign_tags rows (what the tag filter reads) equal to `tags`."""
+        self.tag_rows = [CampaignTag(tag=tag) for tag in sorted(set(tags or []))]
+        return tags
+
+
+class CampaignTag(Base):
+    """One tag of a campaign, as a row the tag filter can use an index for (campaigns.tags stays the display copy)."""
+
+    __tablename__ = "campaign_tags"
+    __table_args__ = (Index("ix_campaign_tags_tag_campaign", "tag", "campaign_id"),)
+
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True)
+    tag: Mapped[str] = mapped_column(Text, primary_key=True)
 
 
 class Point(Base):

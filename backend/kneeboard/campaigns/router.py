@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 
-from fastapi import APIRouter, File, Form, Query, Response, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from kneeboard.campaigns import export, importer, live, service
 from kneeboard.campaigns.dispatch import DispatcherDep
+from kneeboard.campaigns.downsample import MAX_SERIES_POINTS
+from kneeboard.history.listing import campaign_page
+from kneeboard.history.query import Filters
 from kneeboard.campaigns.importer import ImportFile
 from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds
@@ -80,13 +84,12 @@ def list_campaigns(
     q: str | None = Query(default=None, max_length=200),
     limit: int = Query(default=20, ge=1, le=200),
     offset: int = Query(default=0, ge=0, le=MAX_ID),
+    cursor: str | None = Query(default=None, max_length=40, description="next_cursor of the previous page (offset is then ignored)"),
     archived: bool = Query(default=False, description="list archived campaigns instead of the others"),
 ):
-    """Campaign history, newest first."""
-    rows, total = service.list_campaigns(
-        session=session, status=status, target_id=target_id, tool=tool, tag=tag, q=q, limit=limit, offset=offset, archived=archived
-    )
-    return {"items": [service.describe(c, session=session) for c in rows], "total": total, "limit": limit, "offset": offset}
+    """Campaign history, newest first: by offset, or by cursor (keyset; cheap at any depth)."""
+    filters = Filters(status=status, target_id=target_id, tool=tool, tag=tag, q=q, archived=archived)
+    return campaign_page(filters, session=session, limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/campaigns/{campaign_id}", response_model=CampaignOut)
@@ -147,9 +150,9 @@ def point_samples(
     session: SessionDep,
     point_id: int,
     series: str | None = Query(default=None, max_length=60),
-    max_points: int = Query(default=2000, ge=10, le=20000),
+    max_points: int = Query(default=MAX_SERIES_POINTS, ge=10, le=MAX_ID, description=f"clamped to {MAX_SERIES_POINTS}"),
 ):
-    """A point's interval series, downsampled to at most max_points per series."""
+    """A point's interval series, downsampled to at most max_points per series (more than the server's cap is clamped)."""
     return service.point_samples(point_id, series=series, max_points=max_points, session=session)
 
 
@@ -176,30 +179,42 @@ def _snapshot(campaign_id: int) -> dict:
         return {"status": described["status"], "progress": described["progress"], "summary": described["summary"]}
 
 
-def _sse(kind: str, data: dict) -> str:
-    return f"event: {kind}\ndata: {json.dumps(data, default=str)}\n\n"
+def _sse(kind: str, data: dict, event_id: int) -> str:
+    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, default=str)}\n\n"
+
+
+SSE_RETRY_MS = 3000  # how long a browser waits before reconnecting a dropped stream
+
+
+def _first_event_id(request: Request) -> int:
+    """Ids go on from the Last-Event-ID a reconnecting browser sends (the stream restarts from a fresh snapshot)."""
+    last = request.headers.get("last-event-id", "")
+    return int(last) + 1 if last.isdigit() else 0
 
 
 @router.get("/campaigns/{campaign_id}/events")
-async def events(campaign_id: int):
-    """Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`."""
+async def events(campaign_id: int, request: Request):
+    """Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`.
+    Each event has an id and the stream a `retry:` hint, so a browser reconnects by itself with Last-Event-ID."""
     first = await run_in_threadpool(_snapshot, campaign_id)
+    ids = itertools.count(_first_event_id(request))
 
     async def stream():
-        yield _sse("progress", first)
+        yield f"retry: {SSE_RETRY_MS}\n\n"
+        yield _sse("progress", first, next(ids))
         if first["status"] in CAMPAIGN_TERMINAL:
-            yield _sse("end", first)
+            yield _sse("end", first, next(ids))
             return
         last = asyncio.get_running_loop().time()
         async for message in live.subscribe(campaign_id):
             if message is not None:
-                yield _sse(message["event"], message["data"])
+                yield _sse(message["event"], message["data"], next(ids))
             if message is None or message["event"] != "sample" or asyncio.get_running_loop().time() - last > 1:
                 last = asyncio.get_running_loop().time()
                 snapshot = await run_in_threadpool(_snapshot, campaign_id)
-                yield _sse("progress", snapshot)
+                yield _sse("progress", snapshot, next(ids))
                 if snapshot["status"] in CAMPAIGN_TERMINAL:
-                    yield _sse("end", snapshot)
+                    yield _sse("end", snapshot, next(ids))
                     return
 
     return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

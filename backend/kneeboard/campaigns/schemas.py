@@ -123,9 +123,23 @@ class Stability(BaseModel):
     latency_drift_pct: float | None
 
 
+class CapacityAtSlo(BaseModel):
+    """The highest achieved rate that keeps a latency target and efficiency, interpolated, with its interval."""
+
+    metric: str
+    limit_ms: float
+    min_efficiency: float
+    capacity: float | None
+    ci_low: float | None
+    ci_high: float | None
+    repeats: int
+    how: str
+
+
 class VariantAnalysis(BaseModel):
     """The analysis of one variant's points (or of the whole campaign)."""
 
+    capacity: CapacityAtSlo | None = None
     knee: Knee | None = None
     ceiling: Ceiling | None = None
     optimal_concurrency: float | None = None
@@ -140,7 +154,7 @@ class VariantAnalysis(BaseModel):
 class Analysis(VariantAnalysis):
     """A campaign's analysis; `variants` holds one per variant when the plan has variants."""
 
-    thresholds: dict[str, float] | None = None
+    thresholds: dict[str, float | None] | None = None
     variants: dict[str, VariantAnalysis] | None = None
 
 
@@ -158,7 +172,8 @@ class CampaignPage(BaseModel):
     items: list[CampaignBrief]
     total: int
     limit: int
-    offset: int
+    offset: int = Field(description="0 when the page was asked for by cursor")
+    next_cursor: str | None = Field(default=None, description="pass as `cursor` for the next (older) page; None on the last page")
 
 
 class PointOut(PointPreview):
@@ -203,4 +218,6 @@ class SampleSeries(BaseModel):
 
     point_id: int
     downsampled: bool
+    max_points: int = Field(description="the cap applied per series: the asked max_points, or the server's cap when it asked for more")
+    clamped: bool = Field(description="max_points asked for more than the server's cap and was lowered to it")
     samples: list[SampleOut]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
-from kneeboard.campaigns.progress import progress, summary
+from kneeboard.campaigns.progress import progress, store, stored_summary
 from kneeboard.campaigns.analysis import Thresholds, analyse_campaign
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, CAMPAIGN_TERMINAL, move_campaign, move_point
-from kneeboard.campaigns.downsample import downsample
+from kneeboard.campaigns.downsample import MAX_SERIES_POINTS, downsample
 from kneeboard.config import get_settings
 from kneeboard.agents.models import Agent
 from kneeboard.db import utcnow
@@ -51,6 +51,7 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session,
         dispatched_at=utcnow(),
     )
     campaign.points = [Point(**p.model_dump()) for p in expand(plan)]
+    store(campaign)
     session.add(campaign)
     session.flush()
     return campaign
@@ -99,7 +100,7 @@ def describe(campaign: Campaign, *, session: Session) -> dict:
     return {
         **columns,
         "progress": progress(campaign, queue_position(campaign, session=session)),
-        "summary": summary(campaign.points),
+        "summary": stored_summary(campaign),
     }
 
 
@@ -107,23 +108,12 @@ def list_campaigns(
     *, session: Session, status: str | None, target_id: int | None, tool: str | None,
     tag: str | None, q: str | None, limit: int, offset: int, archived: bool = False,
 ) -> tuple[list[Campaign], int]:  # fmt: skip
-    """Campaigns newest first, filtered (archived ones only when asked for); and how many match in all."""
-    query = select(Campaign).where(Campaign.archived == archived)
-    if status:
-        query = query.where(Campaign.status == status)
-    if target_id:
-        query = query.where(Campaign.target_id == target_id)
-    if tool:
-        query = query.where(Campaign.tool == tool)
-    if q:
-        like = f"%{q.lower()}%"
-        query = query.where(or_(func.lower(Campaign.name).like(like), func.lower(Campaign.source).like(like)))
-    query = query.order_by(Campaign.id.desc())
-    if tag:  # tags are a JSON list: filtered here, the same on SQLite and Postgres
-        rows = [c for c in session.scalars(query) if tag in (c.tags or [])]
-        return rows[offset : offset + limit], len(rows)
-    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
-    return list(session.scalars(query.limit(limit).offset(offset))), total
+    """Campaigns newest first (list columns only), filtered in SQL (archived ones only when asked for); and how many match."""
+    from kneeboard.history.query import Filters, find
+
+    filters = Filters(status=status, target_id=target_id, tool=tool, tag=tag, q=q, archived=archived)
+    rows, total, _next = find(filters, session=session, limit=limit, offset=offset)
+    return rows, total
 
 
 def cancel(campaign_id: int, *, session: Session) -> Campaign:
@@ -133,6 +123,7 @@ def cancel(campaign_id: int, *, session: Session) -> Campaign:
         move_campaign(campaign, CampaignStatus.CANCELLED)
         for point in campaign.points:
             move_point(point, PointStatus.CANCELLED)
+        store(campaign)
     elif campaign.status in {CampaignStatus.STARTING, CampaignStatus.RUNNING}:
         move_campaign(campaign, CampaignStatus.CANCELLING)
     elif campaign.status != CampaignStatus.CANCELLING:
@@ -173,18 +164,19 @@ def get_point(point_id: int, *, session: Session) -> Point:
 
 
 def point_samples(point_id: int, *, series: str | None, max_points: int, session: Session) -> dict:
-    """A point's samples, each series downsampled to at most `max_points`."""
-    get_point(point_id, session=session)
-    query = select(SampleRow).where(SampleRow.point_id == point_id)
+    """A point's samples, each series downsampled to at most `max_points`, which is clamped to MAX_SERIES_POINTS."""
+    if session.scalar(select(Point.id).where(Point.id == point_id)) is None:
+        raise NotFound("point", point_id)
+    cap = min(max_points, MAX_SERIES_POINTS)
+    query = select(SampleRow.series, SampleRow.t, SampleRow.values).where(SampleRow.point_id == point_id)
     if series:
         query = query.where(SampleRow.series == series)
-    rows = list(session.scalars(query.order_by(SampleRow.series, SampleRow.t)))
-    by_series: dict[str, list[SampleRow]] = {}
-    for row in rows:
-        by_series.setdefault(row.series, []).append(row)
+    by_series: dict[str, list[tuple]] = {}
+    for name, t, values in session.execute(query.order_by(SampleRow.series, SampleRow.t)):
+        by_series.setdefault(name, []).append((t, values))
     samples, reduced = [], False
     for name, group in by_series.items():
-        points = downsample([(r.t, r.values) for r in group], max_points)
+        points = downsample(group, cap)
         reduced |= len(points) < len(group)
         samples += [{"t": t, "series": name, "values": values} for t, values in points]
-    return {"point_id": point_id, "downsampled": reduced, "samples": samples}
+    return {"point_id": point_id, "downsampled": reduced, "max_points": cap, "clamped": cap < max_points, "samples": samples}

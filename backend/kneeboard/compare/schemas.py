@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from kneeboard.campaigns.schemas import CampaignOut, PointOut
 
-Verdict = Literal["better", "worse", "indistinguishable"]
+Verdict = Literal["better", "worse", "no detectable difference", "not enough data", "mixed"]
 
 
 class Delta(BaseModel):
@@ -26,9 +26,29 @@ class Headline(BaseModel):
     unit: str
     better: Literal["higher", "lower"]
     values: dict[str, float | None]
+    intervals: dict[str, list[float] | None] | None = None
     deltas: dict[str, Delta | None]
     verdicts: dict[str, Verdict | None]
     basis: dict[str, str | None]
+
+
+class MetricVerdict(BaseModel):
+    """One metric over a comparison's matched points: the verdict and how many points went which way."""
+
+    verdict: Verdict | None
+    better: int
+    worse: int
+    same: int
+    few: int
+    basis: str
+
+
+class PointVerdicts(BaseModel):
+    """Per matched point and metric (Welch's t-test, Holm-corrected), and per metric overall."""
+
+    confidence: float
+    points: list[dict[str, Any]]
+    overall: dict[str, MetricVerdict]
 
 
 class Difference(BaseModel):
@@ -53,4 +73,5 @@ class Comparison(BaseModel):
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]
+    point_verdicts: dict[str, PointVerdicts]
     differences: Differences

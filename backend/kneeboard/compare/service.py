@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis import compare as compare_points
+from kneeboard.analysis.verdicts import interval_verdict
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.models import Point
@@ -16,6 +17,7 @@ from kneeboard.campaigns.progress import summary
 from kneeboard.campaigns.service import describe, get_campaign
 from kneeboard.errors import invalid_query
 from kneeboard.inputs import MAX_ID
+from kneeboard.tools.registry import adapter
 
 @dataclass
 class Selection:
@@ -31,6 +33,7 @@ class Selection:
 
 # metric, label, unit, which way is better, the per-point metric whose verdict it takes
 HEADLINES = (
+    ("capacity_at_slo", "Capacity at SLO", "rate", "higher", None),
     ("max_achieved_rate", "Max achieved rate", "rate", "higher", "achieved_rate"),
     ("baseline_latency_ms", "Baseline latency", "ms", "lower", "latency_avg_ms"),
     ("loss_pct", "Loss", "%", "lower", "loss_pct"),
@@ -64,7 +67,9 @@ def differences(documents: dict[str, dict]) -> list[dict]:
 def _headline_values(described: dict) -> dict[str, float | None]:
     analysis = described.get("analysis") or {}
     summary = described["summary"]
+    capacity = analysis.get("capacity") or {}
     return {
+        "capacity_at_slo": capacity.get("capacity"),
         "max_achieved_rate": summary["max_achieved_rate"],
         "baseline_latency_ms": summary["baseline_latency_ms"],
         "loss_pct": summary["loss_pct"],
@@ -73,25 +78,56 @@ def _headline_values(described: dict) -> dict[str, float | None]:
     }
 
 
+def _directions(tool: str) -> dict[str, int | None]:
+    """Which way is better for each of the tool's metrics (+1 higher, −1 lower), from the tool contract."""
+    signs = {"higher": +1, "lower": -1, None: None}
+    return {m.name: signs[m.better] for m in adapter(tool).all_metrics() if m.better is not None}
+
+
+def _capacity(described: dict) -> dict | None:
+    return (described.get("analysis") or {}).get("capacity")
+
+
+def _interval(described: dict) -> list[float] | None:
+    capacity = _capacity(described) or {}
+    return [capacity["ci_low"], capacity["ci_high"]] if capacity.get("ci_low") is not None else None
+
+
+def _capacity_verdicts(keys: list[str], described: list[dict]) -> tuple[dict, dict]:
+    """Capacity at SLO against the first campaign: its bootstrap intervals decide."""
+    first = _capacity(described[0])
+    verdicts = {keys[0]: None, **{k: interval_verdict(first, _capacity(d), better=+1) for k, d in zip(keys[1:], described[1:])}}
+    basis = {keys[0]: None, **{k: "95 % bootstrap intervals over repetitions (disjoint = a difference)" for k in keys[1:]}}
+    return verdicts, basis
+
+
 def _delta(value: float | None, first: float | None) -> dict | None:
     if value is None or first is None:
         return None
     return {"abs": value - first, "pct": (value - first) / abs(first) * 100.0 if first else None}
 
 
-def select(selector: str, *, session: Session) -> Selection:
-    """`12` is campaign 12; `12@1 queue` is its variant "1 queue" alone."""
+def _described(campaign: Campaign, session: Session, pinned: dict[int, dict | None] | None) -> dict:
+    """`describe`, with the analysis pinned by a share link in place of the live one."""
+    described = describe(campaign, session=session)
+    if pinned is not None and campaign.id in pinned:
+        described["analysis"] = pinned[campaign.id]
+    return described
+
+
+def select(selector: str, *, session: Session, pinned: dict[int, dict | None] | None = None) -> Selection:
+    """`12` is campaign 12; `12@1 queue` is its variant "1 queue" alone; `pinned` replaces analyses (a share link's)."""
     ident, _, variant = selector.partition("@")
     if not (ident.isascii() and ident.isdigit() and len(ident) <= 19 and int(ident) <= MAX_ID) or len(variant) > 80:
         raise invalid_query("c", f"{selector!r} is not a campaign id (12) or id@variant (12@1 queue)")
     campaign = get_campaign(int(ident), session=session)
     if not variant:
-        return Selection(selector, campaign, None, campaign.points, describe(campaign, session=session), campaign.environment)
+        return Selection(selector, campaign, None, campaign.points, _described(campaign, session, pinned), campaign.environment)
     labels = [v["label"] for v in campaign.plan.get("variants", [])]
     if variant not in labels:
         raise invalid_query("c", f"campaign {ident} has no variant {variant!r} (it has {labels})")
     points = [p for p in campaign.points if p.variant == variant]
-    described = describe(campaign, session=session)
+    described = _described(campaign, session, pinned)
     described.update(summary=summary(points), analysis=(described.get("analysis") or {}).get("variants", {}).get(variant))
     described["name"] = f"{campaign.name} · {variant}"
     environment = {k: v for k, v in campaign.environment.items() if k != "variants"}
@@ -107,25 +143,33 @@ def _plan_of(selection: Selection) -> dict:
     return plan
 
 
-def build(selectors: list[str], *, session: Session) -> dict:
-    """Compare campaigns (or variants of one); deltas and verdicts are against the first one."""
-    selections = [select(s, session=session) for s in selectors]
+def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | None] | None = None) -> dict:
+    """Compare campaigns (or variants of one); deltas and verdicts are against the first one; `pinned` as in `select`."""
+    selections = [select(s, session=session, pinned=pinned) for s in selectors]
     if len({s.key for s in selections}) < len(selections):
         raise invalid_query("c", "the same campaign is selected twice")
     keys = [s.key for s in selections]
     described = [s.described for s in selections]
     values = {key: _headline_values(d) for key, d in zip(keys, described)}
+    tools = {s.campaign.tool for s in selections}
+    if len(tools) > 1:
+        raise invalid_query("c", f"campaigns of different tools ({', '.join(sorted(tools))}) measure different things; compare like with like")
+    directions = _directions(selections[0].campaign.tool)
     base_points = [point_dict(p) for p in selections[0].points]
-    overall = {s.key: compare_points(base_points, [point_dict(p) for p in s.points])["overall"] for s in selections[1:]}
+    verdicts_by = {s.key: compare_points(base_points, [point_dict(p) for p in s.points], directions) for s in selections[1:]}
+    overall = {key: result["overall"] for key, result in verdicts_by.items()}
     headline = []
     for metric, label, unit, better, point_metric in HEADLINES:
         verdicts = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("verdict") if point_metric else None for k in keys[1:]}}
         basis = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("basis") if point_metric else None for k in keys[1:]}}
         first = values[keys[0]][metric]
+        if metric == "capacity_at_slo":
+            verdicts, basis = _capacity_verdicts(keys, described)
         verdicts = {k: v if values[k][metric] is not None and first is not None else None for k, v in verdicts.items()}
         headline.append({
             "metric": metric, "label": label, "unit": unit, "better": better,
             "values": {k: values[k][metric] for k in keys},
+            "intervals": {k: _interval(d) for k, d in zip(keys, described)} if metric == "capacity_at_slo" else None,
             "deltas": {k: _delta(values[k][metric], first) if k != keys[0] else None for k in keys},
             "verdicts": verdicts, "basis": basis,
         })  # fmt: skip
@@ -134,6 +178,7 @@ def build(selectors: list[str], *, session: Session) -> dict:
         "campaigns": described,
         "points": {s.key: s.points for s in selections},
         "headline": headline,
+        "point_verdicts": verdicts_by,
         "differences": {
             "plan": differences({s.key: _plan_of(s) for s in selections}),
             "target": differences({s.key: s.campaign.target for s in selections}),

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from kneeboard.campaigns import live
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.campaigns.progress import store
 from kneeboard.runs.monitors import LEAD_S, MonitorSet
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.runs.variants import apply_variant, environment
@@ -115,6 +116,7 @@ def _settle(campaign_id: int, owner: str) -> str:
         for point in campaign.points:
             if point.status == PointStatus.PENDING:
                 move_point(point, PointStatus.CANCELLED)
+        store(campaign)
         completed = sum(p.status == PointStatus.COMPLETED for p in campaign.points)
         campaign.partial = completed < len(campaign.points)
         release(campaign)
@@ -246,6 +248,7 @@ def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, re
         cancelled = outcome is not None and outcome.cancelled
         move_point(point, PointStatus.CANCELLED if cancelled else PointStatus.FAILED if result.error else PointStatus.COMPLETED)
         _stop_ramp_if_erring(point)
+        store(point.campaign)
         return point.status
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Campaign
+from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, utcnow
@@ -29,6 +30,7 @@ def crash(campaign: Campaign, reason: str) -> None:
         elif point.status == PointStatus.PENDING:
             move_point(point, PointStatus.CANCELLED)
             point.error = "not run: the campaign crashed first (resume runs it)"
+    store(campaign)
     campaign.partial = True
     campaign.error = reason
     release(campaign)

@@ -6,6 +6,7 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Campaign, SampleRow
+from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.service import get_campaign
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.db import utcnow
@@ -33,6 +34,7 @@ def resume(campaign_id: int, *, session: Session) -> Campaign:
         for column, value in _CLEARED.items():
             setattr(point, column, value)
         point.attempt = campaign.attempt
+    store(campaign)
     campaign.error, campaign.analysis, campaign.ended_at, campaign.partial = None, None, None, False
     campaign.lease_owner, campaign.lease_expires_at, campaign.dispatched_at = None, None, utcnow()
     move_campaign(campaign, CampaignStatus.QUEUED)

@@ -9,6 +9,8 @@ export interface CampaignFilters {
   tool?: string;
   tag?: string;
   q?: string;
+  /** true lists the archived campaigns instead of the others */
+  archived?: boolean;
   limit: number;
   offset: number;
 }
@@ -54,6 +56,48 @@ export function useCancelCampaign() {
     onSuccess: (c) => {
       qc.setQueryData(keys.campaign(c.id), c);
       qc.invalidateQueries({ queryKey: keys.campaignPoints(c.id) });
+    },
+  });
+}
+
+/** Resume a crashed or cancelled campaign: its points that did not complete run again, on the same campaign (409 when it cannot). */
+export function useResumeCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) =>
+      unwrap(await api.POST("/api/v1/campaigns/{campaign_id}/resume", { params: { path: { campaign_id: id } } })) as CampaignOut,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaignPoints(c.id) });
+      qc.invalidateQueries({ queryKey: keys.campaignLists });
+    },
+  });
+}
+
+/** Archive a campaign (hidden from the default list) or bring it back. */
+export function useArchiveCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, archived }: { id: number; archived: boolean }) =>
+      unwrap(await api.PATCH("/api/v1/campaigns/{campaign_id}", { params: { path: { campaign_id: id } }, body: { archived } })) as CampaignOut,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaignLists });
+    },
+  });
+}
+
+/** Delete a campaign that is not active, with its points and samples; its cached queries go with it. */
+export function useDeleteCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      unwrap(await api.DELETE("/api/v1/campaigns/{campaign_id}", { params: { path: { campaign_id: id } } }));
+      return id;
+    },
+    onSuccess: (id) => {
+      qc.removeQueries({ queryKey: keys.campaign(id) }); // and its points (a prefix)
+      qc.invalidateQueries({ queryKey: keys.campaignLists });
     },
   });
 }

@@ -8,6 +8,7 @@ export const keys = {
   templates: ["plans", "templates"] as const,
   preview: (body: unknown) => ["plans", "preview", body] as const,
   campaigns: ["campaigns"] as const,
+  campaignLists: ["campaigns", "list"] as const,
   campaignList: (filters: object) => ["campaigns", "list", filters] as const,
   campaign: (id: number) => ["campaigns", id] as const,
   campaignPoints: (id: number) => ["campaigns", id, "points"] as const,

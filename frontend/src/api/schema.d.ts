@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * List Campaigns
-         * @description Campaign history, newest first.
+         * @description Campaign history, newest first: by offset, or by cursor (keyset; cheap at any depth).
          */
         get: operations["list_campaigns_api_v1_campaigns_get"];
         put?: never;
@@ -226,6 +226,7 @@ export interface paths {
         /**
          * Events
          * @description Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`.
+         *     Each event has an id and the stream a `retry:` hint, so a browser reconnects by itself with Last-Event-ID.
          */
         get: operations["events_api_v1_campaigns__campaign_id__events_get"];
         put?: never;
@@ -310,6 +311,26 @@ export interface paths {
          * @description Run the points of a crashed or cancelled campaign that did not complete, on the same campaign.
          */
         post: operations["resume_campaign_api_v1_campaigns__campaign_id__resume_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share Campaign
+         * @description A read-only link to this campaign's report, its analysis pinned as it is now.
+         */
+        post: operations["share_campaign_api_v1_campaigns__campaign_id__shares_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -557,7 +578,7 @@ export interface paths {
         };
         /**
          * Point Samples
-         * @description A point's interval series, downsampled to at most max_points per series.
+         * @description A point's interval series, downsampled to at most max_points per series (more than the server's cap is clamped).
          */
         get: operations["point_samples_api_v1_points__point_id__samples_get"];
         put?: never;
@@ -635,6 +656,142 @@ export interface paths {
          * @description Delete a profile.
          */
         delete: operations["delete_profile_api_v1_profiles__profile_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Schedules
+         * @description Every schedule with its next run, last run, gate and missed runs.
+         */
+        get: operations["list_schedules_api_v1_schedules_get"];
+        put?: never;
+        /**
+         * Create Schedule
+         * @description Schedule a stored plan on a five-field cron expression.
+         */
+        post: operations["create_schedule_api_v1_schedules_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{schedule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Schedule
+         * @description One schedule.
+         */
+        get: operations["get_schedule_api_v1_schedules__schedule_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Schedule
+         * @description Delete a schedule; its campaigns stay.
+         */
+        delete: operations["delete_schedule_api_v1_schedules__schedule_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change Schedule
+         * @description Enable, disable or change a schedule.
+         */
+        patch: operations["change_schedule_api_v1_schedules__schedule_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Shared
+         * @description Public (no login): the report or comparison a link shows, as it was when shared.
+         */
+        get: operations["read_shared_api_v1_shared__token__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/points/{point_id}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Shared Samples
+         * @description Public (no login): samples of a point of the link's campaigns (any other point answers 404).
+         */
+        get: operations["read_shared_samples_api_v1_shared__token__points__point_id__samples_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Shares
+         * @description Links not revoked (expired ones marked), newest first; never their tokens.
+         */
+        get: operations["list_shares_api_v1_shares_get"];
+        put?: never;
+        /**
+         * Share Comparison
+         * @description A read-only link to a comparison of 2–10 campaigns (the first is the reference).
+         */
+        post: operations["share_comparison_api_v1_shares_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shares/{share_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Share
+         * @description Revoke a link: its URL answers 410 from now on.
+         */
+        delete: operations["revoke_share_api_v1_shares__share_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -861,6 +1018,7 @@ export interface components {
          * @description A campaign's analysis; `variants` holds one per variant when the plan has variants.
          */
         Analysis: {
+            capacity?: components["schemas"]["CapacityAtSlo"] | null;
             ceiling?: components["schemas"]["Ceiling"] | null;
             /**
              * Conclusion
@@ -877,7 +1035,7 @@ export interface components {
             stability?: components["schemas"]["Stability"] | null;
             /** Thresholds */
             thresholds?: {
-                [key: string]: number;
+                [key: string]: number | null;
             } | null;
             usl?: components["schemas"]["UslFit"] | null;
             /** Variants */
@@ -1102,7 +1260,15 @@ export interface components {
             items: components["schemas"]["CampaignBrief"][];
             /** Limit */
             limit: number;
-            /** Offset */
+            /**
+             * Next Cursor
+             * @description pass as `cursor` for the next (older) page; None on the last page
+             */
+            next_cursor?: string | null;
+            /**
+             * Offset
+             * @description 0 when the page was asked for by cursor
+             */
             offset: number;
             /** Total */
             total: number;
@@ -1113,6 +1279,28 @@ export interface components {
          * @enum {string}
          */
         CampaignStatus: "queued" | "starting" | "running" | "cancelling" | "completed" | "failed" | "cancelled" | "crashed";
+        /**
+         * CapacityAtSlo
+         * @description The highest achieved rate that keeps a latency target and efficiency, interpolated, with its interval.
+         */
+        CapacityAtSlo: {
+            /** Capacity */
+            capacity: number | null;
+            /** Ci High */
+            ci_high: number | null;
+            /** Ci Low */
+            ci_low: number | null;
+            /** How */
+            how: string;
+            /** Limit Ms */
+            limit_ms: number;
+            /** Metric */
+            metric: string;
+            /** Min Efficiency */
+            min_efficiency: number;
+            /** Repeats */
+            repeats: number;
+        };
         /**
          * Ceiling
          * @description The highest achieved rate.
@@ -1131,12 +1319,29 @@ export interface components {
             differences: components["schemas"]["Differences"];
             /** Headline */
             headline: components["schemas"]["Headline"][];
+            /** Point Verdicts */
+            point_verdicts: {
+                [key: string]: components["schemas"]["PointVerdicts"];
+            };
             /** Points */
             points: {
                 [key: string]: components["schemas"]["PointOut"][];
             };
             /** Selectors */
             selectors: string[];
+        };
+        /**
+         * ComparisonShareCreate
+         * @description A link to a comparison of 2 to 10 campaigns (the first is the reference).
+         */
+        ComparisonShareCreate: {
+            /** Campaign Ids */
+            campaign_ids: number[];
+            /**
+             * Expires In S
+             * @description lifetime of the link in seconds (1 s to 90 days)
+             */
+            expires_in_s: number;
         };
         /**
          * CustomPhase
@@ -1435,6 +1640,10 @@ export interface components {
             deltas: {
                 [key: string]: components["schemas"]["Delta"] | null;
             };
+            /** Intervals */
+            intervals?: {
+                [key: string]: number[] | null;
+            } | null;
             /** Label */
             label: string;
             /** Metric */
@@ -1447,7 +1656,7 @@ export interface components {
             };
             /** Verdicts */
             verdicts: {
-                [key: string]: ("better" | "worse" | "indistinguishable") | null;
+                [key: string]: ("better" | "worse" | "no detectable difference" | "not enough data" | "mixed") | null;
             };
         };
         /**
@@ -1658,6 +1867,24 @@ export interface components {
             unit: string;
         };
         /**
+         * MetricVerdict
+         * @description One metric over a comparison's matched points: the verdict and how many points went which way.
+         */
+        MetricVerdict: {
+            /** Basis */
+            basis: string;
+            /** Better */
+            better: number;
+            /** Few */
+            few: number;
+            /** Same */
+            same: number;
+            /** Verdict */
+            verdict: ("better" | "worse" | "no detectable difference" | "not enough data" | "mixed") | null;
+            /** Worse */
+            worse: number;
+        };
+        /**
          * mpstat parameters
          * @description CPU (mpstat)
          */
@@ -1847,6 +2074,22 @@ export interface components {
          */
         PointStatus: "pending" | "running" | "completed" | "failed" | "cancelled" | "crashed";
         /**
+         * PointVerdicts
+         * @description Per matched point and metric (Welch's t-test, Holm-corrected), and per metric overall.
+         */
+        PointVerdicts: {
+            /** Confidence */
+            confidence: number;
+            /** Overall */
+            overall: {
+                [key: string]: components["schemas"]["MetricVerdict"];
+            };
+            /** Points */
+            points: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
          * Policy
          * @description Where load may go: `networks` (CIDR) and `hosts` (names, or `*.suffix`), plus caps per role.
          *
@@ -2017,8 +2260,18 @@ export interface components {
          * @description A point's samples, downsampled to at most `max_points` per series.
          */
         SampleSeries: {
+            /**
+             * Clamped
+             * @description max_points asked for more than the server's cap and was lowered to it
+             */
+            clamped: boolean;
             /** Downsampled */
             downsampled: boolean;
+            /**
+             * Max Points
+             * @description the cap applied per series: the asked max_points, or the server's cap when it asked for more
+             */
+            max_points: number;
             /** Point Id */
             point_id: number;
             /** Samples */
@@ -2061,6 +2314,214 @@ export interface components {
             label?: string | null;
             /** Unit Rate */
             unit_rate?: number | null;
+        };
+        /**
+         * ScheduleCreate
+         * @description A new schedule for a stored plan.
+         */
+        ScheduleCreate: {
+            /**
+             * Baseline
+             * @description a campaign id or latest-pinned
+             */
+            baseline?: string | null;
+            /**
+             * Cron
+             * @description five fields: minute hour day-of-month month day-of-week
+             */
+            cron: string;
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /** Plan Id */
+            plan_id: number;
+            /** Thresholds */
+            thresholds?: string[];
+            /**
+             * Timezone
+             * @default UTC
+             */
+            timezone: string;
+        };
+        /**
+         * ScheduleFields
+         * @description What may change on a schedule.
+         */
+        ScheduleFields: {
+            /**
+             * Baseline
+             * @description a campaign id or latest-pinned
+             */
+            baseline?: string | null;
+            /**
+             * Cron
+             * @description five fields: minute hour day-of-month month day-of-week
+             */
+            cron?: string | null;
+            /** Enabled */
+            enabled?: boolean | null;
+            /**
+             * Thresholds
+             * @description metric<value … checked on every completed point
+             */
+            thresholds?: string[] | null;
+            /**
+             * Timezone
+             * @description IANA name the cron is read in, e.g. Europe/Paris
+             */
+            timezone?: string | null;
+        };
+        /**
+         * ScheduleOut
+         * @description A schedule with its next run, its last run and what it missed while Kneeboard was down.
+         */
+        ScheduleOut: {
+            /** Baseline */
+            baseline: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Cron */
+            cron: string;
+            /** Enabled */
+            enabled: boolean;
+            /** Id */
+            id: number;
+            /** Last Campaign Id */
+            last_campaign_id: number | null;
+            /** Last Gate */
+            last_gate: string | null;
+            /** Last Missed At */
+            last_missed_at: string | null;
+            /** Last Run At */
+            last_run_at: string | null;
+            /** Last Status */
+            last_status?: string | null;
+            /** Missed */
+            missed: number;
+            /** Next Run At */
+            next_run_at: string | null;
+            /** Plan Id */
+            plan_id: number;
+            /** Skipped */
+            skipped: number;
+            /** Thresholds */
+            thresholds: string[];
+            /** Timezone */
+            timezone: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * ShareCreate
+         * @description A link to one campaign's report.
+         */
+        ShareCreate: {
+            /**
+             * Expires In S
+             * @description lifetime of the link in seconds (1 s to 90 days)
+             */
+            expires_in_s: number;
+        };
+        /**
+         * ShareCreated
+         * @description A new link: `url` holds the token and is shown this once.
+         */
+        ShareCreated: {
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /** Id */
+            id: number;
+            /** Url */
+            url: string;
+        };
+        /**
+         * ShareOut
+         * @description A link as listed: never its token.
+         */
+        ShareOut: {
+            /**
+             * Campaign Ids
+             * @description the campaigns it shows (null: deleted since)
+             */
+            campaign_ids: (number | null)[];
+            /** Campaign Names */
+            campaign_names: string[];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Expired */
+            expired: boolean;
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "campaign" | "comparison";
+        };
+        /**
+         * SharedReport
+         * @description What a share link shows: one campaign's report (`campaign`, `points`) or a comparison, with the tools it needs.
+         */
+        SharedReport: {
+            /**
+             * Analysis Versions
+             * @description campaign id → the analysis version pinned when shared
+             */
+            analysis_versions: {
+                [key: string]: string;
+            };
+            campaign?: components["schemas"]["CampaignOut"] | null;
+            comparison?: components["schemas"]["Comparison"] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "campaign" | "comparison";
+            /**
+             * Newer Analysis Available
+             * @description a campaign's live analysis differs from the one pinned here
+             */
+            newer_analysis_available: boolean;
+            /** Points */
+            points?: components["schemas"]["PointOut"][] | null;
+            /**
+             * Tools
+             * @description GET /tools entries of the tools the report names (that route needs a login)
+             */
+            tools: components["schemas"]["ToolOut"][];
         };
         /**
          * Stability
@@ -2204,6 +2665,11 @@ export interface components {
              * @default 0.95
              */
             min_efficiency: number;
+            /**
+             * Slo Ms
+             * @description capacity at SLO: the latency target (default: yellow_ms), read on p99 when measured, else the mean
+             */
+            slo_ms?: number | null;
             /**
              * Yellow Ms
              * @default 3
@@ -2393,6 +2859,7 @@ export interface components {
          * @description The analysis of one variant's points (or of the whole campaign).
          */
         VariantAnalysis: {
+            capacity?: components["schemas"]["CapacityAtSlo"] | null;
             ceiling?: components["schemas"]["Ceiling"] | null;
             /**
              * Conclusion
@@ -2687,6 +3154,8 @@ export interface operations {
                 q?: string | null;
                 limit?: number;
                 offset?: number;
+                /** @description next_cursor of the previous page (offset is then ignored) */
+                cursor?: string | null;
                 /** @description list archived campaigns instead of the others */
                 archived?: boolean;
             };
@@ -3098,6 +3567,41 @@ export interface operations {
             };
         };
     };
+    share_campaign_api_v1_campaigns__campaign_id__shares_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     compare_api_v1_compare_get: {
         parameters: {
             query: {
@@ -3492,6 +3996,7 @@ export interface operations {
         parameters: {
             query?: {
                 series?: string | null;
+                /** @description clamped to 2000 */
                 max_points?: number;
             };
             header?: never;
@@ -3665,6 +4170,316 @@ export interface operations {
             header?: never;
             path: {
                 profile_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_schedules_api_v1_schedules_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"][];
+                };
+            };
+        };
+    };
+    create_schedule_api_v1_schedules_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_schedule_api_v1_schedules__schedule_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_schedule_api_v1_schedules__schedule_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    change_schedule_api_v1_schedules__schedule_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleFields"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_shared_api_v1_shared__token__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedReport"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_shared_samples_api_v1_shared__token__points__point_id__samples_get: {
+        parameters: {
+            query?: {
+                series?: string | null;
+                max_points?: number;
+            };
+            header?: never;
+            path: {
+                point_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleSeries"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_shares_api_v1_shares_get: {
+        parameters: {
+            query?: {
+                /** @description only links naming all of these */
+                campaign_id?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    share_comparison_api_v1_shares_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComparisonShareCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    revoke_share_api_v1_shares__share_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: number;
             };
             cookie?: never;
         };

@@ -41,16 +41,16 @@ export type CampaignStatus = S["CampaignStatus"];
 export type PointStatus = S["PointStatus"];
 export type AgentStatus = S["AgentStatus"];
 
-/** Per campaign status: is it still going (queued or running), and may it be cancelled. */
-const CAMPAIGN_STATUS: Record<CampaignStatus, { active: boolean; cancellable: boolean }> = {
-  queued: { active: true, cancellable: true },
-  starting: { active: true, cancellable: true },
-  running: { active: true, cancellable: true },
-  cancelling: { active: true, cancellable: false },
-  completed: { active: false, cancellable: false },
-  failed: { active: false, cancellable: false },
-  cancelled: { active: false, cancellable: false },
-  crashed: { active: false, cancellable: false },
+/** Per campaign status: is it still going (queued or running), may it be cancelled, may it be resumed. */
+const CAMPAIGN_STATUS: Record<CampaignStatus, { active: boolean; cancellable: boolean; resumable: boolean }> = {
+  queued: { active: true, cancellable: true, resumable: false },
+  starting: { active: true, cancellable: true, resumable: false },
+  running: { active: true, cancellable: true, resumable: false },
+  cancelling: { active: true, cancellable: false, resumable: false },
+  completed: { active: false, cancellable: false, resumable: false },
+  failed: { active: false, cancellable: false, resumable: false },
+  cancelled: { active: false, cancellable: false, resumable: true },
+  crashed: { active: false, cancellable: false, resumable: true },
 };
 
 /** Every campaign status, in lifecycle order (the filter's choices). */
@@ -64,6 +64,11 @@ export function isActive(status: CampaignStatus): boolean {
 /** Whether a campaign in this status may be cancelled. */
 export function isCancellable(status: CampaignStatus): boolean {
   return CAMPAIGN_STATUS[status]?.cancellable ?? false;
+}
+
+/** Whether a campaign in this status may be resumed (POST /campaigns/{id}/resume runs the points that did not complete). */
+export function isResumable(status: CampaignStatus): boolean {
+  return CAMPAIGN_STATUS[status]?.resumable ?? false;
 }
 
 // --- analysis (CampaignOut.analysis is a free-form object in the OpenAPI) ---

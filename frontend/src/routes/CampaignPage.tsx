@@ -7,6 +7,8 @@ import KneeChart from "../charts/KneeChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
 import TimeSeriesChart from "../charts/TimeSeriesChart";
 import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
+import AttemptsNote from "../components/campaign/AttemptsNote";
+import CampaignActions from "../components/campaign/CampaignActions";
 import FactsTable, { VariantFactsTable } from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
 import PointsTable from "../components/campaign/PointsTable";
@@ -55,7 +57,7 @@ export default function CampaignPage() {
   const tools = useTools();
   const active = !!campaign.data && isActive(campaign.data.status);
   const points = useCampaignPoints(id, { live: active });
-  const { samples, connected } = useCampaignEvents(id, active);
+  const { samples, stream } = useCampaignEvents(id, active);
   const cancel = useCancelCampaign();
   const [confirming, setConfirming] = useState(false);
   const [params, setParams] = useSearchParams();
@@ -126,6 +128,7 @@ export default function CampaignPage() {
               Cancel campaign
             </button>
           )}
+          <CampaignActions campaign={c} />
           <a className="btn" href={exportUrl(c.id, "csv")} download>
             Export CSV
           </a>
@@ -146,9 +149,10 @@ export default function CampaignPage() {
           <strong>{c.status === "cancelled" ? "Cancelled" : "Error"}:</strong> {c.error}
         </div>
       )}
+      <AttemptsNote campaign={c} points={allPoints} />
 
       {active ? (
-        <LiveSection campaign={c} tool={tool} points={pts} live={samples} connected={connected} />
+        <LiveSection campaign={c} tool={tool} points={pts} live={samples} stream={stream} />
       ) : (
         <section className="card" aria-label="Progress">
           <div className="progress-meta">
@@ -220,7 +224,7 @@ export default function CampaignPage() {
           <StabilityChart points={pts} tool={tool} />
           <section className="card flush" aria-label="Points">
             <h2 className="pad">Points{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
-            <PointsTable points={pts} tool={tool} />
+            <PointsTable points={pts} tool={tool} showAttempt={c.attempt > 1} />
           </section>
         </>
       )}

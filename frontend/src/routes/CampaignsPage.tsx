@@ -8,7 +8,7 @@ import PageHead from "../components/common/PageHead";
 import { QueryView } from "../components/common/States";
 
 const PAGE = 20;
-const FILTER_KEYS: (keyof FilterValues)[] = ["status", "target_id", "tool", "tag", "q"];
+const FILTER_KEYS: (keyof FilterValues)[] = ["status", "target_id", "tool", "tag", "q", "archived"];
 
 export default function CampaignsPage() {
   const [params, setParams] = useSearchParams();
@@ -19,6 +19,7 @@ export default function CampaignsPage() {
     tool: params.get("tool") ?? "",
     tag: params.get("tag") ?? "",
     q: params.get("q") ?? "",
+    archived: params.get("archived") ?? "",
   };
   const page = Math.max(1, Number(params.get("page")) || 1);
   // the compare selection lives in the URL (?c=1&c=2) and in local state, so a checkbox answers at once
@@ -35,6 +36,7 @@ export default function CampaignsPage() {
       tool: values.tool || undefined,
       tag: values.tag || undefined,
       q: values.q || undefined,
+      archived: values.archived ? true : undefined,
       limit: PAGE,
       offset: (page - 1) * PAGE,
     }),

@@ -5,7 +5,16 @@ import TimeSeriesChart from "../../charts/TimeSeriesChart";
 import { fmtUnit } from "../../format";
 import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import ProgressBar from "./ProgressBar";
+import type { StreamState } from "./liveStream";
 import type { LiveSample } from "./useCampaignEvents";
+
+/** What the live dot says, and its tooltip, for each state of the stream. */
+const STREAM_LABELS: Record<StreamState, [label: string, title: string]> = {
+  connecting: ["connecting…", "opening the live stream"],
+  live: ["live", "receiving live events"],
+  reconnecting: ["reconnecting…", "the live stream dropped; reconnecting"],
+  polling: ["reconnecting…", "the live stream is down; polling every 2 s while it reconnects"],
+};
 
 /** Progress and the running point's per-second chart, fed by the stored samples and then the live stream. */
 export default function LiveSection({
@@ -13,13 +22,13 @@ export default function LiveSection({
   tool,
   points,
   live,
-  connected,
+  stream,
 }: {
   campaign: CampaignOut;
   tool: ToolInfo | undefined;
   points: Point[];
   live: Record<number, LiveSample[]>;
-  connected: boolean;
+  stream: StreamState;
 }) {
   const runningId = campaign.progress.running_point_id ?? points.find((p) => p.status === "running")?.id ?? null;
   const running = points.find((p) => p.id === runningId);
@@ -35,8 +44,8 @@ export default function LiveSection({
     <section className="card live" aria-label="Live progress">
       <div className="section-head">
         <h2>Live</h2>
-        <span className={`live-dot ${connected ? "on" : ""}`} title={connected ? "receiving live events" : "not connected to the live stream; polling"}>
-          {connected ? "live" : "polling"}
+        <span className={`live-dot ${stream === "live" ? "on" : ""}`} data-testid="live-state" data-state={stream} title={STREAM_LABELS[stream][1]}>
+          {STREAM_LABELS[stream][0]}
         </span>
       </div>
       <ProgressBar campaign={campaign} />

@@ -17,8 +17,14 @@ function metricColumn(name: string, title: string, unit: string): Col {
   return { key: name, label: title, num: true, get: (p) => metric(p, name), show: (p) => fmtUnit(metric(p, name), unit) };
 }
 
-/** The table's columns for a tool: the point's coordinates, the tool's metrics (titles and units from GET /tools), duration, status. */
-export function columnsFor(tool: ToolInfo | undefined): Col[] {
+/** The attempt a point ran in, for a resumed campaign. */
+const ATTEMPT_COLUMN: Col = { key: "attempt", label: "Attempt", num: true, get: (p) => p.attempt, show: (p) => String(p.attempt) };
+
+/**
+ * The table's columns for a tool: the point's coordinates, the tool's metrics (titles and units from GET /tools), duration, status;
+ * with `showAttempt` (a resumed campaign), the attempt each point ran in.
+ */
+export function columnsFor(tool: ToolInfo | undefined, showAttempt = false): Col[] {
   const rateUnit = rateUnitOf(tool);
   const names = [headlineOf(tool)?.name, ...METRIC_COLUMNS].filter((n, i, all): n is string => !!n && all.indexOf(n) === i);
   const metrics = names.flatMap((n) => {
@@ -31,14 +37,15 @@ export function columnsFor(tool: ToolInfo | undefined): Col[] {
     { key: "concurrency", label: "Conc.", num: true, get: (p) => p.concurrency, show: (p) => String(p.concurrency) },
     { key: "offered", label: "Offered", num: true, get: (p) => p.offered_rate, show: (p) => (p.offered_rate == null ? "unlimited" : fmtUnit(p.offered_rate, rateUnit)) },
     ...metrics,
+    ...(showAttempt ? [ATTEMPT_COLUMN] : []),
     { key: "duration", label: "Dur.", num: true, get: (p) => p.duration_s, show: (p) => fmtDuration(p.duration_s) },
     { key: "status", label: "Status", get: (p) => p.status, show: () => "" },
   ];
 }
 
-/** Every point, sortable by any column; a row opens its evidence. */
-export default function PointsTable({ points, tool }: { points: Point[]; tool: ToolInfo | undefined }) {
-  const COLUMNS = useMemo(() => columnsFor(tool), [tool]);
+/** Every point, sortable by any column; a row opens its evidence. `showAttempt` adds the attempt column (a resumed campaign). */
+export default function PointsTable({ points, tool, showAttempt = false }: { points: Point[]; tool: ToolInfo | undefined; showAttempt?: boolean }) {
+  const COLUMNS = useMemo(() => columnsFor(tool, showAttempt), [tool, showAttempt]);
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 }>({ key: "seq", dir: 1 });
   const [open, setOpen] = useState<number | null>(null);
   const sorted = useMemo(() => {

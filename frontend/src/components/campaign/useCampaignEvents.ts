@@ -4,6 +4,7 @@ import { eventsUrl } from "../../api/campaigns";
 import { keys } from "../../api/keys";
 import type { CampaignOut, ProgressEvent, SampleEvent } from "../../api/types";
 import { appendBounded } from "../../charts/downsample";
+import { openLiveStream, type StreamState } from "./liveStream";
 
 export interface LiveSample {
   t: number;
@@ -13,19 +14,21 @@ export interface LiveSample {
 /**
  * Follow a campaign's server-sent events while it is active: progress goes straight into the
  * campaign query's cache, samples into a bounded per-point buffer, and `point`/`status`/`end`
- * refetch the campaign and its points.
+ * refetch the campaign and its points. A dropped stream reconnects by itself (see liveStream.ts):
+ * `stream` says where it stands, a reconnect refetches the campaign and its points, and while the
+ * stream stays down the campaign is polled every 2 s.
  */
 export function useCampaignEvents(id: number, active: boolean) {
   const qc = useQueryClient();
   const [samples, setSamples] = useState<Record<number, LiveSample[]>>({});
-  const [connected, setConnected] = useState(false);
+  const [stream, setStream] = useState<StreamState>("connecting");
   const pending = useRef<SampleEvent[]>([]);
 
   useEffect(() => {
     if (!active || typeof EventSource === "undefined") return;
-    const es = new EventSource(eventsUrl(id));
+    const refetchCampaign = () => qc.invalidateQueries({ queryKey: keys.campaign(id), exact: true });
     const invalidate = () => {
-      qc.invalidateQueries({ queryKey: keys.campaign(id), exact: true });
+      refetchCampaign();
       qc.invalidateQueries({ queryKey: keys.campaignPoints(id) });
     };
     const parse = <T,>(e: MessageEvent): T | null => {
@@ -35,26 +38,31 @@ export function useCampaignEvents(id: number, active: boolean) {
         return null;
       }
     };
-    es.onopen = () => setConnected(true);
-    es.onerror = () => setConnected(false);
-    es.addEventListener("progress", (e) => {
-      const data = parse<ProgressEvent>(e as MessageEvent);
-      if (!data) return;
-      qc.setQueryData<CampaignOut>(keys.campaign(id), (old) =>
-        old ? { ...old, status: data.status ?? old.status, progress: data.progress ?? old.progress, summary: data.summary ?? old.summary } : old,
-      );
-    });
-    es.addEventListener("sample", (e) => {
-      const data = parse<SampleEvent>(e as MessageEvent);
-      if (data && (data.series ?? "point") === "point") pending.current.push(data);
-    });
-    es.addEventListener("point", () => invalidate());
-    es.addEventListener("status", () => invalidate());
-    es.addEventListener("end", () => {
-      invalidate();
-      qc.invalidateQueries({ queryKey: keys.campaigns, exact: false });
-      es.close();
-      setConnected(false);
+    const live = openLiveStream(eventsUrl(id), {
+      onState: setStream,
+      onReconnect: invalidate,
+      onPoll: refetchCampaign,
+      on: {
+        progress: (e) => {
+          const data = parse<ProgressEvent>(e);
+          if (!data) return;
+          qc.setQueryData<CampaignOut>(keys.campaign(id), (old) =>
+            old ? { ...old, status: data.status ?? old.status, progress: data.progress ?? old.progress, summary: data.summary ?? old.summary } : old,
+          );
+        },
+        sample: (e) => {
+          const data = parse<SampleEvent>(e);
+          if (data && (data.series ?? "point") === "point") pending.current.push(data);
+        },
+        point: invalidate,
+        status: invalidate,
+        end: () => {
+          invalidate();
+          qc.invalidateQueries({ queryKey: keys.campaigns, exact: false });
+          live.close();
+          setStream("connecting");
+        },
+      },
     });
     // batch sample updates: at most a few renders per second however fast samples arrive
     const flush = window.setInterval(() => {
@@ -69,10 +77,10 @@ export function useCampaignEvents(id: number, active: boolean) {
     }, 250);
     return () => {
       window.clearInterval(flush);
-      es.close();
-      setConnected(false);
+      live.close();
+      setStream("connecting");
     };
   }, [id, active, qc]);
 
-  return { samples, connected };
+  return { samples, stream };
 }

@@ -10,6 +10,8 @@ export interface FilterValues {
   tool: string;
   tag: string;
   q: string;
+  /** "1" lists the archived campaigns instead of the others */
+  archived: string;
 }
 
 /** A select that applies at once; the empty option (`any`) means no filter. */
@@ -69,11 +71,15 @@ export default function CampaignFilters({ values, onChange }: { values: FilterVa
         <span>Tag</span>
         <input name="tag" placeholder="e.g. nic-queues" value={tag} onChange={(e) => setTag(e.target.value)} onBlur={() => tag !== values.tag && onChange({ tag: tag.trim() })} />
       </label>
+      <label className="check">
+        <input type="checkbox" name="archived" checked={!!values.archived} onChange={(e) => onChange({ archived: e.target.checked ? "1" : "" })} />
+        <span>Show archived</span>
+      </label>
       <button type="submit" className="btn">
         Apply
       </button>
       {any && (
-        <button type="button" className="btn link" onClick={() => onChange({ status: "", target_id: "", tool: "", tag: "", q: "" })}>
+        <button type="button" className="btn link" onClick={() => onChange({ status: "", target_id: "", tool: "", tag: "", q: "", archived: "" })}>
           Clear
         </button>
       )}

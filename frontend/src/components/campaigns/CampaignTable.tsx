@@ -3,6 +3,7 @@ import { isActive, type CampaignBrief } from "../../api/types";
 import { fmtDateTime, fmtMs, fmtPct, fmtUnit } from "../../format";
 import { findTool, rateUnitOf } from "../../tools/catalog";
 import { useTools } from "../../tools/useTools";
+import ArchiveButton from "../campaign/ArchiveButton";
 import StatusBadge from "../common/StatusBadge";
 import Table, { type Column } from "../common/Table";
 
@@ -21,7 +22,7 @@ const COLUMNS: Column[] = [
   "Started",
 ];
 
-/** Campaigns in a table, with a checkbox each to pick them for comparison; rates in each tool's unit. */
+/** Campaigns in a table, with a checkbox each to pick them for comparison and an Archive/Unarchive button; rates in each tool's unit. */
 export default function CampaignTable({
   items,
   selected,
@@ -33,7 +34,7 @@ export default function CampaignTable({
 }) {
   const tools = useTools();
   return (
-    <Table className="table campaigns" columns={COLUMNS}>
+    <Table className="table campaigns" columns={COLUMNS} actions="Archive">
       {items.map((c) => {
         const target = c.target as { name?: string; host?: string; port?: number };
         const checked = selected.includes(c.id);
@@ -66,6 +67,9 @@ export default function CampaignTable({
             <td className="num">{fmtMs(c.summary.baseline_latency_ms)}</td>
             <td className="num">{fmtPct(c.summary.loss_pct)}</td>
             <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>
+            <td className="actions">
+              <ArchiveButton campaign={c} small />
+            </td>
           </tr>
         );
       })}

@@ -1,0 +1,86 @@
+"""What the commands print: progress (a bar on a terminal, plain lines otherwise), tables and summaries."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from typing import Any, TextIO
+
+
+def fmt(value: Any) -> str:
+    """A number compactly (4 significant digits), anything else as text, None as a dash."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def point_label(point: dict[str, Any]) -> str:
+    """`#3 saturation c=4 rate=2000` (with the variant and repeat when there are any)."""
+    rate = point.get("offered_rate")
+    text = f"#{point['seq']} {point['phase']} c={point['concurrency']}" + (f" rate={rate:g}" if rate is not None else "")
+    if point.get("variant"):
+        text += f" [{point['variant']}]"
+    return text + (f" r{point['repeat']}" if point.get("repeat") else "")
+
+
+def table(rows: list[list[Any]], header: list[str], out: TextIO = sys.stdout) -> None:
+    """Aligned columns."""
+    cells = [header] + [[fmt(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    for row in cells:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip(), file=out)
+
+
+class Progress:
+    """Shows a running campaign: a redrawn bar with current point, ETA and headline metric on a TTY; a line per change otherwise."""
+
+    def __init__(self, out: TextIO = sys.stdout, tty: bool | None = None) -> None:
+        self.out = out
+        self.tty = out.isatty() if tty is None else tty
+        self.last_line = ""
+
+    def show(self, campaign: dict[str, Any], points: list[dict[str, Any]], headline: str | None) -> None:
+        """Render one poll of the campaign."""
+        progress = campaign["progress"]
+        running = next((p for p in points if p["status"] == "running"), None)
+        finished = [p for p in points if p["status"] == "completed" and headline and (p.get("metrics") or {}).get(headline) is not None]
+        parts = [campaign["status"], f"{progress['done']}/{progress['total']} points"]
+        if running:
+            parts.append(f"point {point_label(running)}")
+        if progress.get("eta_s") is not None:
+            parts.append(f"ETA {progress['eta_s']:.0f}s")
+        if finished:
+            parts.append(f"{headline}={fmt(finished[-1]['metrics'][headline])}")
+        text = " · ".join(parts)
+        if self.tty:
+            width = shutil.get_terminal_size((100, 20)).columns
+            bar_width = 20
+            filled = int(bar_width * progress["done"] / max(progress["total"], 1))
+            line = f"[{'#' * filled}{'-' * (bar_width - filled)}] {text}"[: width - 1]
+            self.out.write("\r" + line.ljust(len(self.last_line)))
+            self.out.flush()
+            self.last_line = line
+        elif text != self.last_line:
+            print(text, file=self.out, flush=True)
+            self.last_line = text
+
+    def end(self) -> None:
+        """Leave the bar's line."""
+        if self.tty and self.last_line:
+            self.out.write("\n")
+            self.out.flush()
+
+
+def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
+    """The campaign's headline figures and conclusion."""
+    s, progress = campaign["summary"], campaign["progress"]
+    print(f"campaign {campaign['id']} {campaign['name']!r}: {campaign['status']}"
+          + (f" ({campaign['error']})" if campaign.get("error") else ""), file=out)  # fmt: skip
+    print(f"  points: {s['points_completed']} completed, {s['points_failed']} failed of {progress['total']}", file=out)
+    print(f"  max achieved rate {fmt(s['max_achieved_rate'])} · baseline latency {fmt(s['baseline_latency_ms'])} ms"
+          f" · loss {fmt(s['loss_pct'])} %", file=out)  # fmt: skip
+    conclusion = (campaign.get("analysis") or {}).get("conclusion")
+    if conclusion:
+        print(f"  {conclusion}", file=out)

@@ -1,0 +1,1 @@
+"""GET /metrics: Prometheus text exposition, every name prefixed `kneeboard_`."""

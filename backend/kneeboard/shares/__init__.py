@@ -1,0 +1,1 @@
+"""Read-only share links to a report or a comparison."""

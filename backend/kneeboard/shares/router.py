@@ -1,0 +1,72 @@
+"""Share-link routes: create, list and revoke (signed in), and the public read under /shared/{token}."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Path, Query, Request, Response
+
+from kneeboard.audit.service import record_by
+from kneeboard.auth.deps import CurrentUser
+from kneeboard.campaigns.schemas import SampleSeries
+from kneeboard.deps import SessionDep
+from kneeboard.inputs import MAX_ID
+from kneeboard.shares import service
+from kneeboard.shares.models import Share
+from kneeboard.shares.schemas import ComparisonShareCreate, SharedReport, ShareCreate, ShareCreated, ShareOut
+
+router = APIRouter(tags=["shares"])
+Token = Path(min_length=1, max_length=200, description="the token a share link's URL holds")
+
+
+def _created(request: Request, session, user, share: Share, token: str) -> dict:  # noqa: ANN001
+    """Audit the new share and answer its URL (the only time the token is shown)."""
+    ids = [c.campaign_id for c in share.campaigns]
+    record_by(session, user, "share", "share", share.id, service.label(share), {"campaign_ids": ids, "expires_at": share.expires_at.isoformat()})
+    return {"id": share.id, "url": service.url_of(str(request.base_url), token), "expires_at": share.expires_at}
+
+
+@router.post("/campaigns/{campaign_id}/shares", response_model=ShareCreated, status_code=201)
+def share_campaign(session: SessionDep, request: Request, campaign_id: int, body: ShareCreate, user: CurrentUser):
+    """A read-only link to this campaign's report, its analysis pinned as it is now."""
+    share, token = service.create([campaign_id], body.expires_in_s, created_by=user.actor, session=session, comparison=False)
+    return _created(request, session, user, share, token)
+
+
+@router.post("/shares", response_model=ShareCreated, status_code=201)
+def share_comparison(session: SessionDep, request: Request, body: ComparisonShareCreate, user: CurrentUser):
+    """A read-only link to a comparison of 2–10 campaigns (the first is the reference)."""
+    share, token = service.create(body.campaign_ids, body.expires_in_s, created_by=user.actor, session=session, comparison=True)
+    return _created(request, session, user, share, token)
+
+
+@router.get("/shares", response_model=list[ShareOut])
+def list_shares(session: SessionDep, campaign_id: list[int] = Query(default=[], max_length=10, description="only links naming all of these")):
+    """Links not revoked (expired ones marked), newest first; never their tokens."""
+    if any(not 1 <= c <= MAX_ID for c in campaign_id):
+        return []
+    return [service.describe_share(s) for s in service.list_shares(campaign_id, session=session)]
+
+
+@router.delete("/shares/{share_id}", status_code=204)
+def revoke_share(session: SessionDep, share_id: int, user: CurrentUser):
+    """Revoke a link: its URL answers 410 from now on."""
+    share = service.revoke(share_id, session=session)
+    record_by(session, user, "revoke", "share", share.id, service.label(share))
+    return Response(status_code=204)
+
+
+@router.get("/shared/{token}", response_model=SharedReport)
+def read_shared(session: SessionDep, token: str = Token):
+    """Public (no login): the report or comparison a link shows, as it was when shared."""
+    return service.shared_report(token, session=session)
+
+
+@router.get("/shared/{token}/points/{point_id}/samples", response_model=SampleSeries)
+def read_shared_samples(
+    session: SessionDep,
+    point_id: int,
+    token: str = Token,
+    series: str | None = Query(default=None, max_length=60),
+    max_points: int = Query(default=2000, ge=10, le=20000),
+):
+    """Public (no login): samples of a point of the link's campaigns (any other point answers 404)."""
+    return service.shared_samples(token, point_id, series=series, max_points=max_points, session=session)
