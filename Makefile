@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-history lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -27,6 +27,10 @@ bench: bench-devsim
 
 bench-devsim:
 	simulator/bench/bench.sh
+
+# Campaign history at 1,000 and 10,000 campaigns in a private Postgres; writes docs/performance/history.md (FULL=1: 5M samples).
+bench-history:
+	.venv/bin/python tests/bench/history.py $(if $(FULL),--full,)
 
 lab-up:
 	.venv/bin/kneeboard lab up

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+UNDECIDED = ("not enough data", "insufficient data")
 _EXPR = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
 
@@ -23,9 +24,10 @@ class Threshold:
     metric: str
     op: str
     value: float
+    text: str = field(default="", compare=False)  # as written (without spaces)
 
     def __str__(self) -> str:
-        return f"{self.metric}{self.op}{self.value:g}"
+        return self.text or f"{self.metric}{self.op}{self.value:g}"
 
 
 @dataclass
@@ -59,7 +61,7 @@ def parse_threshold(text: str, metrics: set[str] | None = None) -> Threshold:
         raise ValueError(f"{text!r}: the value must be a finite number")
     if metrics is not None and metric not in metrics:
         raise ValueError(f"{text!r}: unknown metric {metric!r} (this tool measures {', '.join(sorted(metrics))})")
-    return Threshold(metric, op, value)
+    return Threshold(metric, op, value, f"{metric}{op}{found.group(3)}")
 
 
 def _point_name(point: dict[str, Any]) -> str:
@@ -88,27 +90,28 @@ def check_thresholds(thresholds: list[Threshold], points: list[dict[str, Any]]) 
 
 
 def baseline_outcome(comparison: dict[str, Any], key: str) -> BaselineOutcome:
-    """Read GET /compare's headline verdicts for selector `key` against the first (the baseline).
+    """Read GET /compare's headline verdicts for selector `key` against the first one (the baseline).
 
-    A "worse" verdict decided on confidence intervals is a regression; verdicts decided without
-    repeats (a tolerance, not statistics) or no comparable point at all are inconclusive.
-    This is the one place the CLI and schedules interpret a verdict.
+    The one place the CLI and schedules interpret a verdict. "worse" (or "mixed": some point
+    significantly worse) decided by the comparison's statistics is a regression; when no headline
+    could be decided ("not enough data": too few repetitions, or no matching point) the outcome
+    is inconclusive; otherwise it passes. A verdict decided without repeats (an older server's
+    tolerance rule, "no repeats" in its basis) counts as undecided.
     """
-    regressions, weak, decided = [], [], 0
+    regressions, undecided, decided = [], [], []
     for row in comparison.get("headline", []):
         verdict, basis = (row.get("verdicts") or {}).get(key), (row.get("basis") or {}).get(key) or ""
+        label = row.get("label") or row.get("metric")
         if verdict is None:
             continue
-        decided += 1
-        statistical = "no repeats" not in basis and row.get("significant", True) is not False
-        if verdict == "worse" and statistical:
-            regressions.append(f"{row.get('label', row.get('metric'))} worse ({basis})")
-        elif not statistical:
-            weak.append(f"{row.get('label', row.get('metric'))}: {basis}")
+        if verdict in UNDECIDED or "no repeats" in basis:
+            undecided.append(f"{label}: {verdict}")
+        elif verdict in ("worse", "mixed"):
+            regressions.append(f"{label} {verdict} ({basis})")
+        else:
+            decided.append(f"{label}: {verdict}")
     if regressions:
         return BaselineOutcome("regression", "; ".join(regressions))
     if not decided:
-        return BaselineOutcome("inconclusive", "no point of the campaign matches one of the baseline")
-    if weak:
-        return BaselineOutcome("inconclusive", "not enough repetitions: " + "; ".join(weak))
-    return BaselineOutcome("pass", "no significant regression against the baseline")
+        return BaselineOutcome("inconclusive", "not enough repetitions to decide: " + ("; ".join(undecided) or "no matching point"))
+    return BaselineOutcome("pass", "no significant regression: " + "; ".join(decided))

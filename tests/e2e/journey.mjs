@@ -514,6 +514,47 @@ try {
     await shot(page, "campaign-cancelled");
   });
 
+  // --- crash safety (issue 13): resume a cancelled campaign from its report, archive it, delete it ---
+  const resumeName = `e2e resume ${stamp}`;
+  let resumedId = null;
+  await step("resume: a cancelled campaign is resumed from its report and completes", async () => {
+    // a short copy of the plan (the third campaign's plan has a 60 s point), launched and cancelled at once
+    const { id: _id, created_at: _c, updated_at: _u, ...body } = await api(`/plans/${planId}`);
+    body.name = resumeName;
+    body.phases = body.phases.map((ph) => (ph.duration_s != null ? { ...ph, duration_s: Math.min(ph.duration_s, 2) } : ph));
+    const plan = await api("/plans", { method: "POST", body: JSON.stringify(body) });
+    resumedId = (await api("/campaigns", { method: "POST", body: JSON.stringify({ plan_id: plan.id, name: resumeName }) })).id;
+    await api(`/campaigns/${resumedId}/cancel`, { method: "POST" });
+    await page.goto(`/campaigns/${resumedId}`);
+    await waitStatus(page, ["cancelled"], 60_000);
+    await page.getByRole("button", { name: "Resume", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Resume this campaign?" });
+    assert(/^[1-6] points? that did not complete will run again/.test(await dialog.getByTestId("resume-count").innerText()), "the confirm counts the points");
+    await dialog.getByRole("button", { name: "Resume", exact: true }).click();
+    const status = await waitStatus(page, ["completed", "failed", "crashed"]);
+    assert(status === "completed", `resumed campaign ${resumedId} ended ${status}`);
+    await page.locator('[data-testid="attempts-note"]', { hasText: "Resumed: attempt 2" }).waitFor();
+    const c = await api(`/campaigns/${resumedId}`);
+    assert(c.attempt === 2 && c.summary.points_completed === c.progress.total, `attempt ${c.attempt}, ${c.summary.points_completed}/${c.progress.total} completed`);
+  });
+
+  await step("archive hides a campaign from the list, Show archived shows it, delete removes it", async () => {
+    await page.getByRole("button", { name: "Archive", exact: true }).click();
+    await page.getByRole("button", { name: "Unarchive", exact: true }).waitFor();
+    await page.goto("/campaigns");
+    await page.locator(`[data-campaign-id="${campaigns[0]}"]`).waitFor();
+    assert((await page.locator(`[data-campaign-id="${resumedId}"]`).count()) === 0, "an archived campaign is hidden");
+    await page.getByLabel("Show archived").check();
+    await page.waitForURL(/[?&]archived=1/);
+    await page.locator(`[data-campaign-id="${resumedId}"]`).waitFor();
+    await page.getByRole("link", { name: resumeName }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete campaign" }).click();
+    await page.waitForURL(/\/campaigns$/);
+    const gone = await fetch(`${BASE}/api/v1/campaigns/${resumedId}`, { headers: TOKEN ? { authorization: `Bearer ${TOKEN}` } : {} });
+    assert(gone.status === 404, `deleted campaign answers ${gone.status}`);
+  });
+
   await step("deep links work on reload", async () => {
     for (const path of [`/campaigns/${campaigns[0]}`, `/plans/${planId}`, "/targets", "/profiles", `/compare?c=${campaigns[0]}&c=${campaigns[1]}`]) {
       const res = await page.goto(path);

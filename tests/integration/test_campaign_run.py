@@ -93,7 +93,7 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
         assert point["extra"]["rcodes"] == {"NOERROR": metrics["completed"]}
 
     evidence = stack.api.get(f"/api/v1/points/{points[3]['id']}").json()
-    assert evidence["argv"][:1] == ["dnsperf"] and "-S" in evidence["argv"] and evidence["argv"][evidence["argv"].index("-c") + 1] == "4"
+    assert evidence["argv"][:3] == ["stdbuf", "-oL", "dnsperf"] and "-S" in evidence["argv"] and evidence["argv"][evidence["argv"].index("-c") + 1] == "4"
     assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == "1"
     assert "Queries per second" in evidence["stdout"] and evidence["agent"] == "local"
     assert evidence["started_at"] < evidence["ended_at"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kneeboard.lab.actions import apply_setting, read_setting
+
 from tests.integration.conftest import skip_without_lab
 from tests.integration.test_campaign_run import wait_status
 
@@ -77,7 +79,9 @@ def test_wrk_sweep_and_ramp_under_gro_variants(stack, lab):
         "monitors": [{"kind": "mpstat"}],
         "variants": [{"label": "gro off", "set": {"lab.gro": False}}, {"label": "gro on", "set": {"lab.gro": True}}],
     }  # fmt: skip
+    apply_setting("lab.gro", False)  # as found: the campaign's last variant turns GRO on, and the end restores it
     campaign, points = run(stack, plan)
+    assert campaign["environment"]["restored"] == {"lab.gro": False} and read_setting("lab.gro") is False
     assert campaign["status"] == "completed", [p["error"] for p in points]
     assert len(points) == 2 * (2 + 3)
     for p in points:

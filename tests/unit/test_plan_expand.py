@@ -38,7 +38,10 @@ def test_phases_expand_in_order_with_offered_rates():
 def test_repetitions_and_variants_multiply_points():
     points = expand(plan(repeat=2, variants=[{"label": "1 queue", "set": {"lab.veth_queues": 1}}, {"label": "off", "set": {"lab.gro": False}}]))
     assert len(points) == 2 * 2 * 8
-    assert [p.repeat for p in points[:2]] == [0, 1] and points[0].variant == "1 queue" and points[-1].variant == "off"
+    # whole passes, variants alternating inside each: A, B, A, B
+    passes = [(p.repeat, p.variant) for p in points if p.seq % 8 == 0]
+    assert passes == [(0, "1 queue"), (0, "off"), (1, "1 queue"), (1, "off")]
+    assert len({(p.variant, p.phase_index, p.concurrency, p.offered_rate, p.repeat) for p in points}) == len(points)
 
 
 def test_seed_template_is_a_valid_plan():

@@ -15,28 +15,23 @@ def count_points(plan: AnyPlan) -> int:
 
 
 def expand(plan: AnyPlan) -> list[PointPreview]:
-    """Every point: for each variant, each phase, each load, each repetition, in run order."""
+    """Every point in run order: for each repetition, each variant, each phase, each load.
+
+    Repetitions are whole passes and variants alternate inside each pass (A, B, A, B…), so a
+    slow drift of the system or the machine hits both sides of a comparison alike.
+    """
     variants = [v.label for v in plan.variants] or [None]
     per_unit = adapter(plan.tool).rate_per_concurrency
     points: list[PointPreview] = []
-    for variant in variants:
-        for index, phase in enumerate(plan.phases):
-            for concurrency, rate in phase_loads(phase):
-                if per_unit and rate is not None and phase.kind != "scalability":
-                    rate = rate * concurrency  # a per-device rate (scalability's unit_rate already is); points offer the total
-                for repeat in range(plan.repeat):
-                    points.append(
-                        PointPreview(
-                            seq=len(points),
-                            variant=variant,
-                            phase_index=index,
-                            phase=phase.kind,
-                            concurrency=concurrency,
-                            offered_rate=rate,
-                            duration_s=phase.duration_s,
-                            repeat=repeat,
-                        )
-                    )
+    for repeat in range(plan.repeat):
+        for variant in variants:
+            for index, phase in enumerate(plan.phases):
+                for concurrency, rate in phase_loads(phase):
+                    if per_unit and rate is not None and phase.kind != "scalability":
+                        rate = rate * concurrency  # a per-device rate (scalability's unit_rate already is); points offer the total
+                    points.append(PointPreview(seq=len(points), variant=variant, phase_index=index, phase=phase.kind,
+                                               concurrency=concurrency, offered_rate=rate, duration_s=phase.duration_s,
+                                               repeat=repeat))  # fmt: skip
     return points
 
 

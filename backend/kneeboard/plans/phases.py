@@ -66,6 +66,7 @@ class _Phase(BaseModel):
 
     duration_s: Duration
     label: str | None = Field(default=None, max_length=80)
+    warmup_s: float | None = Field(default=None, ge=0, le=3600, description="left out of each point's steady window (default: the tool's)")
 
 
 class BaselinePhase(_Phase):

@@ -10,12 +10,13 @@ from pydantic import TypeAdapter
 from sqlalchemy import select
 
 from kneeboard.campaigns import live
+from kneeboard.analysis.steady import steady_window
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.progress import store
-from kneeboard.runs.monitors import LEAD_S, MonitorSet
+from kneeboard.runs.monitors import MonitorSet
 from kneeboard.campaigns.status import move_campaign, move_point
-from kneeboard.runs.variants import apply_variant, environment
+from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.policy.service import recheck
@@ -77,21 +78,24 @@ def run_campaign(campaign_id: int, agent: str) -> str:
     started = retrying(lambda: _start(campaign_id, agent, owner), "starting the campaign")
     if isinstance(started, str):
         return started
-    pending, pause = started
+    pending, pause, before = started
     live.publish(campaign_id, "status", {"status": CampaignStatus.RUNNING})
     watch, current_variant, variant_error = _Watch(campaign_id, owner), object(), None
-    for index, (point_id, variant) in enumerate(pending):
-        if watch() or (index and watch.sleep(pause)):
-            break
-        if variant != current_variant:
-            current_variant, variant_error = variant, apply_variant(campaign_id, variant)
-        run_point(point_id, agent, watch, refused=variant_error)
+    try:
+        for index, (point_id, variant) in enumerate(pending):
+            if watch() or (index and watch.sleep(pause)):
+                break
+            if variant != current_variant:
+                current_variant, variant_error = variant, apply_variant(campaign_id, variant)
+            run_point(point_id, agent, watch, refused=variant_error)
+    finally:  # after a cancel or a failure too: the lab is left as it was found
+        retrying(lambda: restore(campaign_id, before), "restoring the lab")
     if watch.lost:
         return CampaignStatus.CRASHED
     return retrying(lambda: _settle(campaign_id, owner), "settling the campaign")
 
 
-def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, str | None]], float] | str:
+def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, str | None]], float, dict] | str:
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
         if campaign is None:
@@ -104,7 +108,7 @@ def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, st
         campaign.environment = environment(campaign)
         move_campaign(campaign, CampaignStatus.RUNNING)
         pending = [(p.id, p.variant) for p in campaign.points if p.status == PointStatus.PENDING]
-        return pending, float(campaign.plan.get("pause_s", 0))
+        return pending, float(campaign.plan.get("pause_s", 0)), lab_settings_before(campaign.plan)
 
 
 def _settle(campaign_id: int, owner: str) -> str:
@@ -194,8 +198,6 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             result.error = f"cannot build the {tool.name} command: {exc}"
     if argv is not None:
         watchers = MonitorSet(monitors, spec.duration_s, workdir)
-        if monitors:
-            time.sleep(LEAD_S)
         live_samples: list[Sample] = []
         outcome = runner.run(
             argv,
@@ -204,6 +206,7 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             should_cancel=should_cancel,
             cwd=workdir,
             env=tool.env(),
+            line_buffered=tool.line_buffered,
             output_limit=tool.output_limit or get_settings().raw_output_limit,
             stop_signal=tool.stop_signal,
         )
@@ -245,11 +248,20 @@ def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, re
             point.stdout, point.stderr = outcome.stdout, outcome.stderr
             point.tool_version = tool.parse_version(outcome.stdout + outcome.stderr)
         session.add_all(SampleRow(point_id=point_id, series=s.series, t=s.t, values=s.values) for s in result.samples)
+        point.extra = {**point.extra, "steady": _steadiness(point, tool, result.samples)}
         cancelled = outcome is not None and outcome.cancelled
         move_point(point, PointStatus.CANCELLED if cancelled else PointStatus.FAILED if result.error else PointStatus.COMPLETED)
         _stop_ramp_if_erring(point)
         store(point.campaign)
         return point.status
+
+
+def _steadiness(point: Point, tool: ToolAdapter, samples: list[Sample]) -> dict | None:
+    """The point's headline series judged on its steady window (warm-up from the phase, else the tool)."""
+    metric = tool.headline.name if tool.headline else "achieved_rate"
+    series = [(s.t, s.values.get(metric, s.values.get("achieved_rate"))) for s in samples if s.series == "point"]
+    warmup = point.campaign.plan["phases"][point.phase_index].get("warmup_s")
+    return steady_window(series, tool.warmup_s if warmup is None else warmup)
 
 
 def _stop_ramp_if_erring(point: Point) -> None:
@@ -263,6 +275,7 @@ def _stop_ramp_if_erring(point: Point) -> None:
         return
     point.warnings = [*point.warnings, f"ramp stopped here: error rate {rate:.1f} % passed {phase.get('stop_error_pct', 10.0):g} %"]
     for later in point.campaign.points:
-        if later.status == PointStatus.PENDING and later.phase_index == point.phase_index and later.variant == point.variant:
+        same_pass = later.phase_index == point.phase_index and later.variant == point.variant and later.repeat == point.repeat
+        if later.status == PointStatus.PENDING and same_pass:
             move_point(later, PointStatus.CANCELLED)
             later.error = f"not run: the ramp stopped at {point.concurrency} connections ({rate:.1f} % errors)"

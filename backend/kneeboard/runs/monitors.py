@@ -1,4 +1,4 @@
-"""Monitors beside a point (mpstat, ping): started before it, stopped with SIGINT after it."""
+"""Monitors beside a point (mpstat, ping): started with it (no lead sleep), stopped with SIGINT after it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from kneeboard.tools import runner
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
 from kneeboard.tools.registry import adapter
 
-LEAD_S = 1.0  # monitors start this long before the point and run this long after it
+TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is stopped as soon as the point ends
 
 
 class MonitorSet:
@@ -26,7 +26,7 @@ class MonitorSet:
     def _start(self, monitor: dict, duration_s: float, workdir: Path) -> None:
         kind = monitor["kind"]
         params = {k: v for k, v in monitor.items() if k != "kind"}
-        spec = PointSpec(host=params.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + 4 * LEAD_S, params=params)
+        spec = PointSpec(host=params.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + TAIL_S, params=params)
         try:
             argv = adapter(kind).build(spec, workdir)
         except ToolInputError as exc:

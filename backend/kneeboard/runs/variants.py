@@ -6,7 +6,7 @@ from kneeboard.campaigns.models import Campaign
 from kneeboard.db import session_scope
 from kneeboard.environment import collect_facts
 from kneeboard.lab import namespace
-from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting
+from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, read_setting
 
 
 def environment(campaign: Campaign) -> dict:
@@ -43,3 +43,34 @@ def apply_variant(campaign_id: int, label: str | None) -> str | None:
             facts["setting.error"] = error
         campaign.environment = {**campaign.environment, "variants": {**campaign.environment.get("variants", {}), label: facts}}
     return error
+
+
+def lab_settings_before(plan: dict) -> dict[str, int | bool | None]:
+    """The lab's current value of every setting the plan's variants change (read before the first variant)."""
+    names = sorted({name for variant in plan.get("variants", []) for name in variant.get("set", {})})
+    before = {}
+    for name in names:
+        try:
+            before[name] = read_setting(name)
+        except (ActionError, ActionFailed):
+            before[name] = None
+    return before
+
+
+def restore(campaign_id: int, before: dict[str, int | bool | None]) -> dict:
+    """Put the lab back as it was before the campaign; the outcome goes into the campaign's evidence."""
+    if not before:
+        return {}
+    restored: dict = {}
+    for name, value in before.items():
+        if value is None:
+            restored[name] = "unknown before the campaign: left as the last variant set it"
+            continue
+        try:
+            restored[name] = apply_setting(name, value)
+        except (ActionError, ActionFailed) as exc:
+            restored[name] = f"could not restore {value}: {exc}"
+    with session_scope() as session:
+        campaign = session.get(Campaign, campaign_id)
+        campaign.environment = {**campaign.environment, "restored": restored}
+    return restored

@@ -78,6 +78,9 @@ class ToolAdapter(ABC):
     version_argv: ClassVar[list[str]] = []
     version_pattern: ClassVar[re.Pattern[str] | None] = None
     stop_signal: ClassVar[signal.Signals] = signal.SIGTERM
+    line_buffered: ClassVar[bool] = False  # run under `stdbuf -oL`: its stdio buffers whole blocks on a pipe
+    warmup_s: ClassVar[float] = 1.0  # the start of a point left out of its steady window (connections, caches)
+    live_samples: ClassVar[bool] = False  # prints per-interval lines that parse_interval reads (else: progress only)
     output_limit: ClassVar[int | None] = None  # None: the configured RAW_OUTPUT_LIMIT
     parser_version: ClassVar[str] = "1"
 
@@ -200,7 +203,7 @@ class ToolAdapter(ABC):
             "headline": self.headline.name if self.headline else None, "concurrency_label": self.concurrency_label,
             "max_concurrency": self.max_concurrency, "takes_rate": self.takes_rate,
             "rate_per_concurrency": self.rate_per_concurrency, "whole_seconds": self.whole_seconds,
-            "ramp_allowed": self.ramp_allowed, "monitors": self.role is Role.LOAD,
+            "ramp_allowed": self.ramp_allowed, "monitors": self.role is Role.LOAD, "live_samples": self.live_samples, "warmup_s": self.warmup_s,
             "rate_unit": self.rate_unit,
         }  # fmt: skip
 

@@ -128,8 +128,15 @@ def run(
     env: dict[str, str] | None = None,
     output_limit: int = 1_048_576,
     stop_signal: signal.Signals = signal.SIGTERM,
+    line_buffered: bool = False,
 ) -> RunOutcome:
-    """Run argv to the end, a timeout, or a cancel; stdout lines go to `on_line` as they come."""
+    """Run argv to the end, a timeout, or a cancel; stdout lines go to `on_line` as they come.
+
+    `line_buffered` runs it under `stdbuf -oL` (when coreutils' stdbuf is there), so a tool whose
+    stdio buffers whole blocks on a pipe hands over each line as it prints it.
+    """
+    if line_buffered and shutil.which(argv[0]) and shutil.which("stdbuf"):
+        argv = ["stdbuf", "-oL", *argv]
     outcome = RunOutcome(argv=list(argv))
     try:
         proc = start(argv, cwd=cwd, env=env)

@@ -36,4 +36,6 @@ class ToolOut(BaseModel):
     whole_seconds: bool
     ramp_allowed: bool
     monitors: bool
+    live_samples: bool
+    warmup_s: float
     rate_unit: str

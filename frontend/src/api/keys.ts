@@ -20,4 +20,7 @@ export const keys = {
   lab: ["lab"] as const,
   profiles: ["profiles"] as const,
   tools: ["tools"] as const,
+  sharesAll: ["shares"] as const,
+  shares: (campaignIds: number[]) => ["shares", ...campaignIds] as const,
+  shared: (token: string) => ["shared", token] as const,
 };

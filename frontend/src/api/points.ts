@@ -1,7 +1,9 @@
+import { useContext } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
 import { useById } from "./query";
+import { SharedTokenContext, sharedSamples } from "./shares";
 import type { Point, PointEvidence, SampleSeries } from "./types";
 
 /** Charts never ask for more than this many samples per series. */
@@ -26,10 +28,14 @@ export function usePointEvidence(pointId: number | null) {
 
 export function usePointSamples(pointId: number | null | undefined, series?: string, maxPoints = MAX_SAMPLES) {
   const max = Math.min(maxPoints, MAX_SAMPLES);
+  // on a shared page (/s/{token}) samples come through the link, never the signed-in route
+  const token = useContext(SharedTokenContext);
   return useById(
-    (id) => keys.samples(id, series, max),
+    (id) => (token ? [...keys.shared(token), ...keys.samples(id, series, max)] : keys.samples(id, series, max)),
     pointId,
     async (point_id, signal) =>
-      unwrap(await api.GET("/api/v1/points/{point_id}/samples", { params: { path: { point_id }, query: { series, max_points: max } }, signal })) as SampleSeries,
+      (token
+        ? await sharedSamples(token, point_id, series, max, signal)
+        : unwrap(await api.GET("/api/v1/points/{point_id}/samples", { params: { path: { point_id }, query: { series, max_points: max } }, signal }))) as SampleSeries,
   );
 }

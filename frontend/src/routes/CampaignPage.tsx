@@ -1,17 +1,18 @@
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { exportUrl, useCampaign, useCancelCampaign } from "../api/campaigns";
-import { usePointSamples, useCampaignPoints } from "../api/points";
-import { analysisOf, isActive, isCancellable, type Analysis, type Point } from "../api/types";
+import { useCampaignPoints } from "../api/points";
+import { analysisOf, isActive, isCancellable } from "../api/types";
 import KneeChart from "../charts/KneeChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
-import TimeSeriesChart from "../charts/TimeSeriesChart";
 import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
 import AttemptsNote from "../components/campaign/AttemptsNote";
 import CampaignActions from "../components/campaign/CampaignActions";
 import FactsTable, { VariantFactsTable } from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
 import PointsTable from "../components/campaign/PointsTable";
+import ShareButton from "../components/share/ShareButton";
+import StabilityChart, { variantAnalysis } from "../components/campaign/StabilityChart";
 import SummaryCards from "../components/campaign/SummaryCards";
 import ThresholdsForm from "../components/campaign/ThresholdsForm";
 import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
@@ -20,35 +21,8 @@ import CopyLinkButton from "../components/common/CopyLinkButton";
 import { Empty, ErrorState, Loading } from "../components/common/States";
 import StatusBadge from "../components/common/StatusBadge";
 import { fmtDateTime, fmtDuration } from "../format";
-import { findTool, type ToolInfo } from "../tools/catalog";
+import { findTool } from "../tools/catalog";
 import { useTools } from "../tools/useTools";
-
-/** The longest stability point's samples over time. */
-function StabilityChart({ points, tool }: { points: Point[]; tool: ToolInfo | undefined }) {
-  const stab = points.filter((p) => p.phase === "stability" && p.status === "completed").sort((a, b) => b.duration_s - a.duration_s)[0];
-  const samples = usePointSamples(stab?.id ?? null, "point");
-  // imported results carry no interval samples: no empty chart for them
-  if (!stab || (samples.isSuccess && samples.data.samples.length === 0 && !(stab.duration_s > 0))) return null;
-  return (
-    <section className="card">
-    <TimeSeriesChart
-      title={`Stability: point ${stab.seq + 1} over ${fmtDuration(stab.duration_s)}`}
-      rows={samples.data?.samples ?? []}
-      tool={tool}
-      empty={samples.isPending ? "Loading samples…" : samples.isError ? `Samples unavailable: ${samples.error.message}` : "No samples recorded"}
-      note={samples.data?.downsampled ? "downsampled" : undefined}
-    />
-    </section>
-  );
-}
-
-/** One variant's analysis; the top-level analysis is the first variant's, and keeps the thresholds. */
-function variantAnalysis(analysis: Analysis | null, label: string | null, first: string | null): Analysis | null {
-  if (!analysis || label == null) return analysis;
-  const own = analysis.variants?.[label];
-  if (own) return { ...own, thresholds: analysis.thresholds } as Analysis;
-  return label === first ? analysis : null;
-}
 
 export default function CampaignPage() {
   const { id: idParam } = useParams();
@@ -136,6 +110,7 @@ export default function CampaignPage() {
             Export JSON
           </a>
           <CopyLinkButton url={`${window.location.origin}/campaigns/${c.id}`} />
+          <ShareButton campaignIds={[c.id]} />
           {c.plan_id != null && (
             <Link className="btn link" to={`/plans/${c.plan_id}`}>
               Plan

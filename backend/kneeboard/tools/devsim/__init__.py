@@ -99,6 +99,7 @@ class Devsim(ToolAdapter):
     stop_signal = signal.SIGINT  # devsim prints its summary on SIGINT/SIGTERM alike; SIGINT is its documented stop
     version_pattern = _VERSION
     parser_version = PARSER_VERSION
+    live_samples = True
     metrics = (
         Metric("achieved_rate", "Acked", "reports/s", "higher", headline=True),
         Metric("latency_avg_ms", "Ack latency avg", "ms", "lower"),

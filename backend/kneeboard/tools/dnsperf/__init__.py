@@ -94,6 +94,7 @@ class Dnsperf(ToolAdapter):
     name, title, target_kinds = "dnsperf", "DNS (dnsperf)", ("dns",)
     Params = DnsperfParams
     concurrency_label = "clients"
+    line_buffered = live_samples = True  # -S 1 lines reach the browser as printed, not in 4 kB blocks
     version_argv, version_pattern = ["dnsperf", "-c", "0"], _VERSION  # "invalid clients: 0", rc 1, banner first
     parser_version = PARSER_VERSION
     metrics = (

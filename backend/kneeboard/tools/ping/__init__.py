@@ -105,6 +105,7 @@ class Ping(ToolAdapter):
     Params = PingParams
     version_argv, version_pattern = ["ping", "-V"], _RE_VERSION
     parser_version = PARSER_VERSION
+    live_samples = True
     metrics = (
         Metric("rtt_ms", "Round trip", "ms", "lower"),
         Metric("loss_pct", "Loss", "%", "lower"),
