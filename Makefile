@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-history lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-harness bench-history lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -23,7 +23,10 @@ api-types:
 	.venv/bin/python scripts/dump_openapi.py > frontend/openapi.json
 	cd frontend && npm run --silent gen:api
 
-bench: bench-devsim
+bench: bench-devsim bench-harness bench-history
+
+bench-harness:
+	.venv/bin/python tests/bench/harness.py
 
 bench-devsim:
 	simulator/bench/bench.sh

@@ -1,9 +1,11 @@
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { BrowserRouter } from "react-router-dom";
+import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { ApiError } from "./api/client";
 import App from "./App";
+
+const SharedPage = lazy(() => import("./routes/SharedPage"));
 import "./styles.css";
 
 const queryClient = new QueryClient({
@@ -21,7 +23,11 @@ createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <App />
+        <Routes>
+          {/* a share link's page: no login, none of the app's navigation */}
+          <Route path="/s/:token" element={<Suspense fallback={null}><SharedPage /></Suspense>} />
+          <Route path="*" element={<App />} />
+        </Routes>
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,

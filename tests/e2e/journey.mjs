@@ -455,6 +455,36 @@ try {
     currentPage = page;
   });
 
+  await step("share: a link opens the report with no login; revoked, it answers expired or revoked", async () => {
+    await page.goto(`/campaigns/${campaigns[0]}`);
+    await page.locator('.campaign-page[data-status="completed"]').waitFor();
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: /Share this report/ });
+    await dialog.getByLabel("Expires after").selectOption({ label: "1 day" });
+    await dialog.getByRole("button", { name: "Create link" }).click();
+    const url = await dialog.locator('[data-testid="share-url"]').inputValue();
+    assert(/\/s\/[A-Za-z0-9_-]{43,}$/.test(url), `share URL ${url}`);
+    await dialog.locator('[data-testid="share-list"] tbody tr').first().waitFor();
+    const visitor = await newPage({ signIn: false });
+    await visitor.goto(url);
+    await visitor.locator('.campaign-page.shared[data-status="completed"]').waitFor();
+    await visitor.locator("svg.recharts-surface").nth(1).waitFor();
+    assert((await visitor.locator("svg.recharts-surface").count()) >= 2, "the shared report draws its charts");
+    await visitor.locator('[data-testid="points-table"] tbody tr').first().waitFor();
+    for (const name of ["Cancel campaign", "Share", "Delete", "Resume", "Archive"]) {
+      assert((await visitor.getByRole("button", { name, exact: true }).count()) === 0, `no ${name} button on the shared page`);
+    }
+    assert((await visitor.getByRole("navigation").count()) === 0 && !/\/login/.test(visitor.url()), "no login and no navigation that needs one");
+    await shot(visitor, "shared-report");
+    await dialog.getByRole("button", { name: /^Revoke link/ }).first().click();
+    await dialog.getByText("No links yet.").waitFor();
+    await visitor.reload();
+    await visitor.getByText(/expired or was revoked/).waitFor();
+    await visitor.context().close();
+    currentPage = page;
+    await dialog.getByRole("button", { name: "Close" }).click();
+  });
+
   await step("a second campaign of the same plan completes", async () => {
     await page.goto(`/plans/${planId}`);
     await page.getByRole("button", { name: "Launch", exact: true }).click();

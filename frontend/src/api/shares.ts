@@ -72,3 +72,11 @@ export async function sharedSamples(token: string, point_id: number, series: str
     await api.GET("/api/v1/shared/{token}/points/{point_id}/samples", { params: { path: { token, point_id }, query: { series, max_points } }, signal }),
   );
 }
+
+/** The Share button's campaigns for the compare page's selectors; variants ("12@x") and fewer than two cannot be shared. */
+export function comparisonShare(selectors: string[]): { campaignIds: number[]; disabledWhy?: string } {
+  const ids = selectors.filter((s) => /^\d+$/.test(s)).map(Number);
+  if (ids.length < selectors.length) return { campaignIds: ids, disabledWhy: "Only whole campaigns can be shared, not variants" };
+  if (ids.length < 2) return { campaignIds: ids, disabledWhy: "Pick two or more campaigns to share a comparison" };
+  return { campaignIds: ids };
+}

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { useCompare } from "../api/compare";
+import { comparisonShare } from "../api/shares";
 import OverlayCharts from "../charts/OverlayCharts";
 import { colourAt } from "../charts/palette";
 import CopyLinkButton from "../components/common/CopyLinkButton";
 import PageHead from "../components/common/PageHead";
+import ShareButton from "../components/share/ShareButton";
 import { Empty, QueryView } from "../components/common/States";
 import StatusBadge from "../components/common/StatusBadge";
 import DifferencesTable from "../components/compare/DifferencesTable";
@@ -46,6 +48,7 @@ export default function ComparePage() {
           </button>
         </form>
         <CopyLinkButton />
+        <ShareButton {...comparisonShare(selectors)} />
       </PageHead>
       {selectors.length < 2 ? (
         <Empty>

@@ -43,8 +43,8 @@ export function columnsFor(tool: ToolInfo | undefined, showAttempt = false): Col
   ];
 }
 
-/** Every point, sortable by any column; a row opens its evidence. `showAttempt` adds the attempt column (a resumed campaign). */
-export default function PointsTable({ points, tool, showAttempt = false }: { points: Point[]; tool: ToolInfo | undefined; showAttempt?: boolean }) {
+/** Every point, sortable by any column; a row opens its evidence (not with `evidence={false}`, as on a shared page). `showAttempt` adds the attempt column (a resumed campaign). */
+export default function PointsTable({ points, tool, showAttempt = false, evidence = true }: { points: Point[]; tool: ToolInfo | undefined; showAttempt?: boolean; evidence?: boolean }) {
   const COLUMNS = useMemo(() => columnsFor(tool, showAttempt), [tool, showAttempt]);
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 }>({ key: "seq", dir: 1 });
   const [open, setOpen] = useState<number | null>(null);
@@ -61,7 +61,7 @@ export default function PointsTable({ points, tool, showAttempt = false }: { poi
   }, [points, sort, COLUMNS]);
   const toggleSort = (key: string) => setSort((s) => (s.key === key ? { key, dir: s.dir === 1 ? -1 : 1 } : { key, dir: 1 }));
   const columns: Column[] = [
-    { label: "Evidence", hidden: true },
+    ...(evidence ? [{ label: "Evidence", hidden: true }] : []),
     ...COLUMNS.map((c): Column => ({
       className: c.num ? "num" : "",
       sort: sort.key === c.key ? (sort.dir === 1 ? "ascending" : "descending") : "none",
@@ -79,7 +79,7 @@ export default function PointsTable({ points, tool, showAttempt = false }: { poi
       {sorted.map((p) => (
         <Fragment key={p.id}>
           <tr className={`${p.status === "failed" ? "failed" : ""} ${open === p.id ? "selected" : ""}`}>
-            <td>
+            {evidence && <td>
               <button
                 type="button"
                 className="btn icon"
@@ -89,7 +89,7 @@ export default function PointsTable({ points, tool, showAttempt = false }: { poi
               >
                 {open === p.id ? "▾" : "▸"}
               </button>
-            </td>
+            </td>}
             {COLUMNS.map((c) =>
               c.key === "status" ? (
                 <td key={c.key}>
