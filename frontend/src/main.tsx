@@ -4,9 +4,9 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { ApiError } from "./api/client";
 import App from "./App";
+import "./styles.css";
 
 const SharedPage = lazy(() => import("./routes/SharedPage"));
-import "./styles.css";
 
 const queryClient = new QueryClient({
   defaultOptions: {

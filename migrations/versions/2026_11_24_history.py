@@ -27,7 +27,8 @@ _tags = sa.table("campaign_tags", sa.column("campaign_id", sa.Integer), sa.colum
 
 
 def upgrade() -> None:
-    """The campaign_tags table, the stored counts and summary, trigram indexes on Postgres; then fill them for existing rows."""
+    """The campaign_tags table, the stored counts and summary, a partial index of the listed ids, trigram indexes
+    on Postgres; then fill them for existing rows."""
     op.create_table(
         "campaign_tags",
         sa.Column("campaign_id", sa.Integer(), sa.ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True),
@@ -38,6 +39,8 @@ def upgrade() -> None:
         for column in STORED:
             batch.add_column(sa.Column(column, sa.Integer(), nullable=True))
         batch.add_column(sa.Column("summary", sa.JSON(), nullable=True))
+    shown = sa.text("NOT archived")
+    op.create_index("ix_campaigns_shown", "campaigns", ["id"], postgresql_where=shown, sqlite_where=shown)
     if op.get_bind().dialect.name == "postgresql":
         op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         for index, column in TRIGRAM.items():
@@ -69,6 +72,7 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         for index in TRIGRAM:
             op.execute(f"DROP INDEX IF EXISTS {index}")
+    op.drop_index("ix_campaigns_shown", table_name="campaigns")
     with op.batch_alter_table("campaigns") as batch:
         for column in ("summary", *reversed(STORED)):
             batch.drop_column(column)

@@ -177,8 +177,9 @@ def seed(engine: Engine, templates: list[Template], count: int, *, samples_per_p
                              "started_at, ended_at", point_rows)  # fmt: skip
         _copy(cur, "samples", "point_id, series, t, values", sample_rows)
         raw.commit()
-        cur.execute("ANALYZE")
-        raw.commit()
+        raw.driver_connection.autocommit = True
+        raw.driver_connection.execute("VACUUM ANALYZE")  # what autovacuum does soon after a bulk load: statistics, visibility map, GIN lists
+        raw.driver_connection.autocommit = False
     finally:
         raw.close()
     picked["campaigns"] = campaign_ids

@@ -173,3 +173,15 @@ def test_delete_and_archive(stack, dns_target, status):
     audit = stack.api.get("/api/v1/audit", params={"kind": "campaign"}).json()
     actions = {(e["action"], e["obj_id"]) for e in audit["items"]} if isinstance(audit, dict) else set()
     assert ("delete", str(campaign_id)) in actions and ("archive", str(campaign_id)) in actions
+
+
+def test_run_again_makes_a_new_campaign_from_the_frozen_plan(stack, dns_target):
+    original = _launch(stack, _plan(stack, dns_target["id"], points=1, duration_s=1))
+    _wait(stack, original, {"completed"}, timeout_s=60)
+    again = stack.api.post(f"/api/v1/campaigns/{original}/rerun")
+    assert again.status_code == 202, again.text
+    copy = again.json()
+    assert copy["id"] != original and copy["plan"] == _get(stack, original)["plan"] and copy["name"].endswith("(again)")
+    assert _wait(stack, copy["id"], {"completed", "failed"}, timeout_s=60)["status"] == "completed"
+    compared = stack.api.get("/api/v1/compare", params=[("c", original), ("c", copy["id"])])
+    assert compared.status_code == 200

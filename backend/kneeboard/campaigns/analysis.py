@@ -39,7 +39,7 @@ def point_dict(point: Point) -> dict[str, Any]:
     metrics = point.metrics or {}
     return {
         **metrics,
-        "unsteady": bool((point.extra or {}).get("steady", {}).get("unsteady")),
+        "unsteady": bool(((point.extra or {}).get("steady") or {}).get("unsteady")),
         "phase": point.phase,
         "concurrency": point.concurrency,
         "offered_rate": point.offered_rate,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from kneeboard.db import Base, utcnow
@@ -16,6 +16,8 @@ class Campaign(Base):
     """One launch of a plan, with a frozen copy of it and of its target."""
 
     __tablename__ = "campaigns"
+    # the ids a list shows (not archived): counts and deep pages read this index alone
+    __table_args__ = (Index("ix_campaigns_shown", "id", postgresql_where=text("NOT archived"), sqlite_where=text("NOT archived")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200))

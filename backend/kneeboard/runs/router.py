@@ -1,4 +1,4 @@
-"""Resume route: the execution side of a campaign."""
+"""Resume and run-again routes: the execution side of a campaign."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from kneeboard.campaigns import live, service
 from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.schemas import CampaignOut
 from kneeboard.deps import SessionDep
+from kneeboard.policy import service as policy
+from kneeboard.runs.rerun import rerun
 from kneeboard.runs.resume import resume
 
 router = APIRouter(tags=["campaigns"])
@@ -23,4 +25,15 @@ def resume_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, en
     session.commit()
     enqueue(campaign.id, campaign.agent)
     live.publish(campaign_id, "status", {"status": campaign.status})
+    return service.describe(campaign, session=session)
+
+
+@router.post("/campaigns/{campaign_id}/rerun", response_model=CampaignOut, status_code=202)
+def rerun_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, enqueue: DispatcherDep):
+    """Run a campaign again as a new campaign (same frozen plan and target), to compare with the original."""
+    campaign = rerun(campaign_id, session=session)
+    policy.check_launch(campaign.plan, role=user.role, session=session)
+    record_by(session, user, "rerun", "campaign", campaign.id, campaign.name, {"from": campaign_id})
+    session.commit()
+    enqueue(campaign.id, campaign.agent)
     return service.describe(campaign, session=session)

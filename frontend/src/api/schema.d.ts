@@ -1109,6 +1109,11 @@ export interface components {
             label?: string | null;
             /** Rate */
             rate?: number | null;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /** Body_import_campaign_api_v1_campaigns_import_post */
         Body_import_campaign_api_v1_campaigns_import_post: {
@@ -1361,6 +1366,11 @@ export interface components {
             label?: string | null;
             /** Rate */
             rate?: number | number[] | components["schemas"]["RateRange"] | null;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /**
          * Delta
@@ -2210,6 +2220,11 @@ export interface components {
              * @default 10
              */
             stop_error_pct: number;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /**
          * RateRange
@@ -2295,6 +2310,11 @@ export interface components {
             label?: string | null;
             /** Rate */
             rate: number[] | components["schemas"]["RateRange"];
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /**
          * ScalabilityPhase
@@ -2314,6 +2334,11 @@ export interface components {
             label?: string | null;
             /** Unit Rate */
             unit_rate?: number | null;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /**
          * ScheduleCreate
@@ -2553,6 +2578,11 @@ export interface components {
             label?: string | null;
             /** Rate */
             rate?: number | null;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /**
          * Summary
@@ -2739,6 +2769,8 @@ export interface components {
             concurrency_label: string;
             /** Headline */
             headline: string | null;
+            /** Live Samples */
+            live_samples: boolean;
             /** Max Concurrency */
             max_concurrency: number;
             /** Metrics */
@@ -2764,6 +2796,8 @@ export interface components {
             target_kinds: string[];
             /** Title */
             title: string;
+            /** Warmup S */
+            warmup_s: number;
             /** Whole Seconds */
             whole_seconds: boolean;
         };
