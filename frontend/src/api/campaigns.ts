@@ -26,6 +26,12 @@ export function useCampaigns(filters: CampaignFilters) {
   });
 }
 
+/** The page after `cursor` (a page's next_cursor): "load more" walks the history by keyset, cheap at any depth. */
+export async function fetchCampaignsAfter(filters: CampaignFilters, cursor: string): Promise<CampaignPage> {
+  const query = { ...filters, offset: undefined, cursor };
+  return unwrap(await api.GET("/api/v1/campaigns", { params: { query } })) as CampaignPage;
+}
+
 export function useCampaign(id: number) {
   return useQuery({
     queryKey: keys.campaign(id),

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
+import { fetchCampaignsAfter, useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
+import type { CampaignBrief } from "../api/types";
 import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
 import CampaignTable from "../components/campaigns/CampaignTable";
 import ImportDialog from "../components/campaigns/ImportDialog";
@@ -44,6 +45,15 @@ export default function CampaignsPage() {
     [queryKey],
   );
   const list = useCampaigns(filters);
+  // "load more" appends older pages by cursor below the current page; a new filter or page starts over
+  const [more, setMore] = useState<{ items: CampaignBrief[]; cursor: string | null } | null>(null);
+  useEffect(() => setMore(null), [queryKey]);
+  const nextCursor = more ? more.cursor : (list.data?.next_cursor ?? null);
+  const loadMore = async () => {
+    if (!nextCursor) return;
+    const next = await fetchCampaignsAfter(filters, nextCursor);
+    setMore((m) => ({ items: [...(m?.items ?? []), ...next.items], cursor: next.next_cursor ?? null }));
+  };
 
   const update = (mut: (p: URLSearchParams) => void) => {
     const next = new URLSearchParams(params);
@@ -123,10 +133,15 @@ export default function CampaignsPage() {
             )
           }
         >
-          {(data) => <CampaignTable items={data.items} selected={selected} onToggle={toggle} />}
+          {(data) => <CampaignTable items={[...data.items, ...(more?.items ?? [])]} selected={selected} onToggle={toggle} />}
         </QueryView>
       </section>
       {importing && <ImportDialog open onClose={() => setImporting(false)} onImported={(c) => navigate(`/campaigns/${c.id}`)} />}
+      {nextCursor && (
+        <button type="button" className="btn small load-more" onClick={loadMore}>
+          Load {PAGE} more
+        </button>
+      )}
       {total > PAGE && (
         <nav className="pager" aria-label="Pages">
           <button type="button" className="btn small" disabled={page <= 1} onClick={() => goPage(page - 1)}>

@@ -149,13 +149,9 @@ class Devsim(ToolAdapter):
             raise ToolInputError(f"params.profile: {params.profile!r} is not built in and no profile document was given")
         return argv + ["--profile", params.profile]
 
-    def parse_interval(self, line: str) -> Sample | None:
-        """An NDJSON interval line of the reporting phase."""
-        return parse_line(line)
+    parse_interval = staticmethod(parse_line)
 
-    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
-        """The summary line (see `parse`)."""
-        return parse(stdout, stderr, exit_code)
+    parse_final = staticmethod(parse)
 
 
 ADAPTER = Devsim()

@@ -120,13 +120,9 @@ class Dnsperf(ToolAdapter):
             argv += ["-Q", str(max(1, round(spec.rate)))]
         return argv + ["-l", f"{spec.duration_s:g}", "-t", f"{params.timeout_s:g}", "-S", "1"]
 
-    def parse_interval(self, line: str) -> Sample | None:
-        """A `-S 1` interval line."""
-        return parse_line(line)
+    parse_interval = staticmethod(parse_line)
 
-    def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
-        """The summary (see `parse`)."""
-        return parse(stdout, stderr, exit_code)
+    parse_final = staticmethod(parse)
 
 
 ADAPTER = Dnsperf()
