@@ -31,9 +31,9 @@ bench-harness:
 bench-devsim:
 	simulator/bench/bench.sh
 
-# Campaign history at 1,000 and 10,000 campaigns in a private Postgres; writes docs/performance/history.md (FULL=1: 5M samples).
+# Campaign history at 1,000 and 10,000 campaigns (5M samples) in a private Postgres; writes docs/performance/history.md (LIGHT=1: 1M samples).
 bench-history:
-	.venv/bin/python tests/bench/history.py $(if $(FULL),--full,)
+	.venv/bin/python tests/bench/history.py $(if $(LIGHT),--light,)
 
 lab-up:
 	.venv/bin/kneeboard lab up

@@ -162,10 +162,10 @@ def test_iperf3_udp_total_rate(iperf3_port, tmp_path):
 
 
 @needs("iperf3")
-def test_iperf3_refused_reports_the_error_with_exit_code_zero(tmp_path):
+def test_iperf3_refused_reports_the_error(tmp_path):
     stdout, stderr, code = run(iperf3.build(point(free_port(), duration_s=1), tmp_path), 1)
-    assert code == 0  # sic: the error is only in the JSON
-    assert "Connection refused" in iperf3.parse(stdout, stderr, code).error
+    assert code == 1  # in text mode iperf3 exits 1 and says why on stderr
+    assert iperf3.parse(stdout, stderr, code).error == "iperf3: unable to connect to server: Connection refused"
 
 
 @needs("iperf3")

@@ -16,6 +16,7 @@ from kneeboard.config import get_settings
 from kneeboard.agents.models import Agent
 from kneeboard.db import utcnow
 from kneeboard.errors import Conflict, NotFound, invalid
+from kneeboard.history.query import Filters, find
 from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.plans.service import check_plan, get_plan
@@ -111,8 +112,6 @@ def list_campaigns(
     tag: str | None, q: str | None, limit: int, offset: int, archived: bool = False,
 ) -> tuple[list[Campaign], int]:  # fmt: skip
     """Campaigns newest first (list columns only), filtered in SQL (archived ones only when asked for); and how many match."""
-    from kneeboard.history.query import Filters, find
-
     filters = Filters(status=status, target_id=target_id, tool=tool, tag=tag, q=q, archived=archived)
     rows, total, _next = find(filters, session=session, limit=limit, offset=offset)
     return rows, total

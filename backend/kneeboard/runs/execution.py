@@ -223,8 +223,10 @@ def _documents(frozen: dict) -> dict:
 
 
 def _live_samples(campaign_id: int, point_id: int, tool: ToolAdapter, kept: list[Sample]):
+    read = tool.interval_reader(time.time())
+
     def on_line(line: str) -> None:
-        sample = tool.parse_interval(line)
+        sample = read(line)
         if sample is not None:
             kept.append(sample)
             live.publish(campaign_id, "sample", {"point_id": point_id, "t": sample.t, "series": sample.series, "values": sample.values})

@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
@@ -139,6 +140,10 @@ class ToolAdapter(ABC):
     def parse_interval(self, line: str) -> Sample | None:
         """One line of output as a live sample, or None (default: no live samples)."""
         return None
+
+    def interval_reader(self, started_at: float) -> Callable[[str], Sample | None]:
+        """What reads one run's lines live (a tool whose lines need the run's context returns its own)."""
+        return self.parse_interval
 
     @abstractmethod
     def parse_final(self, stdout: str, stderr: str, exit_code: int | None) -> PointResult:
