@@ -127,16 +127,23 @@ function variantExport(exported) {
     kernel: "e2e",
     variants: Object.fromEntries(labels.map((l, i) => [l, { "cpu.count": "2", "setting.lab.veth_queues": String(i + 1) }])),
   };
+  doc.campaign.plan.repeat = 3;
   let seq = 0;
-  doc.points = labels.flatMap((label, i) =>
-    exported.points.map((p) => {
-      const q = structuredClone(p);
-      q.variant = label;
-      q.seq = seq++;
-      // the second variant scales further before it saturates
-      if (i === 1 && q.metrics.achieved_rate != null) q.metrics.achieved_rate = Math.min(q.metrics.achieved_rate * 1.5, q.offered_rate ?? Infinity);
-      return q;
-    }),
+  // three interleaved passes (A, B, A, B, A, B) with ±1 % between repetitions: enough for a verdict
+  doc.points = [0, 1, 2].flatMap((repeat) =>
+    labels.flatMap((label, i) =>
+      exported.points.map((p) => {
+        const q = structuredClone(p);
+        q.variant = label;
+        q.seq = seq++;
+        q.repeat = repeat;
+        const jitter = 1 + (repeat - 1) * 0.01;
+        for (const k of ["achieved_rate", "latency_avg_ms"]) if (q.metrics[k] != null) q.metrics[k] *= jitter;
+        // the second variant scales further before it saturates
+        if (i === 1 && q.metrics.achieved_rate != null) q.metrics.achieved_rate = Math.min(q.metrics.achieved_rate * 1.5, (q.offered_rate ?? Infinity) * jitter);
+        return q;
+      }),
+    ),
   );
   return doc;
 }
@@ -199,9 +206,9 @@ try {
     const scal = page.locator('figure[aria-label^="Scalability"]');
     await knee.locator("svg.recharts-surface[role=application]").waitFor();
     await scal.locator("svg.recharts-surface[role=application]").waitFor();
-    // the knee is near 11,000 offered qps; the ceiling near 16,800; USL peak near 16,300 at N ≈ 26
+    // the knee is at 10,000 offered qps (9,984 achieved: 2 × R0 = 0.842 ms); the ceiling near 16,800; USL peak near 16,300 at N ≈ 26
     const kneeCard = await page.locator('[data-testid="card-knee"]').innerText();
-    assert(/1[01],\d{3} qps/.test(kneeCard), `knee card: ${kneeCard}`);
+    assert(/(9,9\d\d|10,\d{3}) qps/.test(kneeCard), `knee card: ${kneeCard}`);
     assert(/16,[78]\d\d qps/.test(await page.locator('[data-testid="card-max-rate"]').innerText()), "ceiling ≈ 16,800 qps");
     const usl = await page.locator(".stat-card", { hasText: "USL peak" }).innerText();
     assert(/N\* ≈ 2[5-7]/.test(usl) && /16,[0-5]\d\d qps/.test(usl), `USL peak card: ${usl}`);
@@ -210,7 +217,7 @@ try {
     const zones = await knee.locator(".recharts-reference-area").count();
     assert(zones === 3, `three SLA zone bands (found ${zones})`);
     for (const z of ["green", "yellow", "red"]) assert((await knee.getByText(z, { exact: true }).count()) === 1, `zone label ${z}`);
-    assert(/knee at 11,\d{3} qps offered/.test(await knee.locator(".chart-note").innerText()), "knee note in offered load");
+    assert(/knee at 10,\d{3} qps offered/.test(await knee.locator(".chart-note").innerText()), "knee note in offered load");
     const uslPath = scal.locator('.recharts-line path.recharts-curve[stroke="#7c3aed"]');
     assert((await uslPath.count()) === 1, "USL curve drawn");
     assert(((await uslPath.getAttribute("d")) ?? "").length > 200, "USL curve has many segments");
@@ -239,7 +246,8 @@ try {
     await page.locator("svg.recharts-surface").first().waitFor();
     const verdicts = await headline.locator('[data-testid="verdict"]').allInnerTexts();
     assert(verdicts.length >= 1, `verdicts shown (${verdicts.join(", ")})`);
-    assert(verdicts.every((v) => v === "indistinguishable"), `the same results compare as indistinguishable: ${verdicts.join(", ")}`);
+    // one run per load: no verdict is claimed either way (3 repetitions a side are needed)
+    assert(verdicts.every((v) => v === "not enough data"), `the same single-run results give no verdict: ${verdicts.join(", ")}`);
     await page.mouse.move(1, 799);
     await page.waitForTimeout(300);
     await shot(page, "compare-verdicts");
