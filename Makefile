@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-harness bench-history lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-harness bench-history bench-dns-capture lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -23,13 +23,17 @@ api-types:
 	.venv/bin/python scripts/dump_openapi.py > frontend/openapi.json
 	cd frontend && npm run --silent gen:api
 
-bench: bench-devsim bench-harness bench-history
+bench: bench-devsim bench-harness bench-history bench-dns-capture
 
 bench-harness:
 	.venv/bin/python tests/bench/harness.py
 
 bench-devsim:
 	simulator/bench/bench.sh
+
+# dnsperf's highest rate with latency capture on (through the runner) against plain dnsperf by hand; writes docs/performance/dns-capture.md.
+bench-dns-capture:
+	.venv/bin/python tests/bench/dns_capture.py
 
 # Campaign history at 1,000 and 10,000 campaigns (5M samples) in a private Postgres; writes docs/performance/history.md (LIGHT=1: 1M samples).
 bench-history:

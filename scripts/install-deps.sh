@@ -37,9 +37,10 @@ fi
 
 if command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ]; then
   GO=$(command -v go || echo /usr/local/go/bin/go)
-  (cd simulator && "$GO" build -o bin/devsim ./cmd/devsim)
+  # devsim, and kblat (dnsperf's latency reader); the first build fetches hdrhistogram-go from the Go module proxy
+  (cd simulator && "$GO" build -o bin/devsim ./cmd/devsim && "$GO" build -o bin/kblat ./cmd/kblat)
 else
-  echo "kneeboard: Go is not installed, so devsim (device campaigns) is unavailable; install Go 1.22 or newer (Debian 12: golang-1.22 from bookworm-backports, or go.dev/doc/install) and rerun" >&2
+  echo "kneeboard: Go is not installed, so devsim (device campaigns) and kblat (DNS latency percentiles) are unavailable; install Go 1.23 or newer (Debian 12: golang-1.23 from bookworm-backports, or go.dev/doc/install) and rerun" >&2
 fi
 
 if command -v npm >/dev/null 2>&1; then

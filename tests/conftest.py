@@ -47,6 +47,15 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
+def _forget_cached_settings() -> None:
+    from kneeboard import db
+    from kneeboard.campaigns import live
+    from kneeboard.config import get_settings
+
+    for cached in (get_settings, db.get_engine, db.get_sessionmaker, live._client):
+        cached.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def stack():
     """Start everything once; end only what was started here, by PID."""
@@ -79,6 +88,7 @@ def stack():
             "PYTHONPATH": os.pathsep.join([str(ROOT / "backend"), os.environ.get("PYTHONPATH", "")]),
         }
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "AGENT_NAME", "WORKDIR")})
+        _forget_cached_settings()  # unit tests earlier in this process cached the defaults (SQLite)
         services.migrate(env)
         started.append(services.start_worker(env, tmp))
         started.append(services.start_beat(env, tmp))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -10,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from kneeboard.lab import namespace
+
+LOCK_FILE = Path(tempfile.gettempdir()) / "kneeboard-lab-test.lock"
 
 
 def skip_without_lab() -> None:
@@ -23,11 +26,19 @@ def skip_without_lab() -> None:
 
 @pytest.fixture(scope="module")
 def lab():
-    """The lab, up for one module and down after it (this replaces a lab `make up` started)."""
-    namespace.down()
-    workdir = Path(tempfile.mkdtemp(prefix="kneeboard-lab-test-"))
-    os.chmod(workdir, 0o755)  # nginx workers run as nobody
-    status = namespace.up(workdir)
-    yield workdir, status
-    namespace.down()
-    shutil.rmtree(workdir, ignore_errors=True)
+    """The lab, up for one module and down after it (this replaces a lab `make up` started); skips where it cannot be.
+
+    There is one lab per machine: test runs side by side on one box take turns (a lock file held
+    while the lab is up), so one run's teardown does not pull the link from under another's test.
+    """
+    skip_without_lab()
+    with open(LOCK_FILE, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        namespace.down()
+        workdir = Path(tempfile.mkdtemp(prefix="kneeboard-lab-test-"))
+        os.chmod(workdir, 0o755)  # nginx workers run as nobody
+        try:
+            yield workdir, namespace.up(workdir)
+        finally:
+            namespace.down()
+            shutil.rmtree(workdir, ignore_errors=True)

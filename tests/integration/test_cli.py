@@ -1,25 +1,30 @@
 """`kneeboard run` as a subprocess against the real API and worker: each exit code, JUnit XML, the other commands.
 
-The 98 case compares with an honest synthetic baseline: campaign A is really run, exported as
-Kneeboard JSON, its latencies halved, and imported (POST /campaigns/import, a real feature) as B;
-running the same plan again against B must be a significant latency regression.
+The 98 case runs the same plan twice against the lab's unbound: first as the baseline, then
+with a token bucket (tc tbf) on the lab's veth slower than the queries, so they queue and the
+latency grows well past twice the baseline's (it needs root for the lab; skipped otherwise).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
+import uuid
 import xml.etree.ElementTree as ET
 
 import pytest
 import yaml
 
+from kneeboard.lab import namespace
+
 IMPOSSIBLE = "latency_avg_ms<0.000001"
+SLOW_LINK = ["tbf", "rate", "96kbit", "burst", "1600", "latency", "50ms"]  # 80 % of 200 queries/s in 75-byte frames
 
 
 def plan_doc(target_id: int, name: str, rate: int = 200, duration_s: float = 1, **extra) -> dict:
-    """Three repetitions of one short low-rate point against the suite's unbound."""
+    """Three repetitions of one short low-rate dnsperf point."""
     return {"name": name, "tool": "dnsperf", "target_id": target_id,
             "params": {"names": ["www.example.lab"], "qtype": "A", "timeout_s": 1},
             "phases": [{"kind": "baseline", "concurrency": 1, "rate": rate, "duration_s": duration_s}],
@@ -32,16 +37,41 @@ def kb(stack, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kneeboard.cli", *args], env=env, capture_output=True, text=True, timeout=timeout)
 
 
+def write_plan(folder, target_id: int, name: str, **extra) -> str:
+    """Write a plan YAML into `folder` and return its path."""
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(plan_doc(target_id, name, **extra)))
+    return str(path)
+
+
 @pytest.fixture()
 def plan_file(tmp_path, dns_target):
-    """Write a plan YAML and return its path."""
+    """Write a plan YAML against the suite's unbound and return its path."""
+    return lambda name, **extra: write_plan(tmp_path, dns_target["id"], name, **extra)
 
-    def write(name: str, **extra) -> str:
-        path = tmp_path / f"{name}.yaml"
-        path.write_text(yaml.safe_dump(plan_doc(dns_target["id"], name, **extra)))
-        return str(path)
 
-    return write
+@pytest.fixture()
+def lab_dns(stack, lab) -> dict:
+    """A dns target on the lab's unbound (10.77.0.2:53, behind the veth kbh0<->kbl0)."""
+    body = {"name": f"lab-dns-{uuid.uuid4().hex[:8]}", "kind": "dns", "host": namespace.LAB_ADDR, "port": namespace.DNS_PORT, "tags": ["lab"]}
+    response = stack.api.post("/api/v1/targets", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+@contextlib.contextmanager
+def shaped(dev: str):
+    """A token bucket on `dev` below the plan's offered bytes: queries queue up to tbf's latency cap."""
+    subprocess.run(["tc", "qdisc", "add", "dev", dev, "root", *SLOW_LINK], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["tc", "qdisc", "del", "dev", dev, "root"], check=False)
+
+
+def latencies(stack, campaign_id: int) -> list[float]:
+    """latency_avg_ms of each of a campaign's points."""
+    return [p["metrics"]["latency_avg_ms"] for p in stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()]
 
 
 def test_run_passes_then_reuses_the_plan(stack, plan_file, tmp_path):
@@ -67,26 +97,23 @@ def test_impossible_threshold_from_the_plan_file_exits_99_with_junit(stack, plan
     assert suite.get("failures") == "1" and suite.get("tests") == "3"
 
 
-def test_regression_against_a_baseline_with_half_the_latency_exits_98(stack, plan_file, tmp_path):
-    path = plan_file("cli baseline", rate=1000, duration_s=2, repeat=5)  # steadier means: the test has the power to see 2×
-    assert kb(stack, "run", path).returncode == 0  # a warm-up: the first run after start-up is slower (cold unbound, CPU)
+def test_the_same_plan_on_a_slowed_lab_exits_98(stack, lab_dns, tmp_path):
+    path = write_plan(tmp_path, lab_dns["id"], "cli baseline", duration_s=2)
     first = kb(stack, "run", path, "--json", str(tmp_path / "a.json"))
     assert first.returncode == 0, first.stdout + first.stderr
-    campaign_id = json.loads((tmp_path / "a.json").read_text())["campaign_id"]
-    export = stack.api.get(f"/api/v1/campaigns/{campaign_id}/export.json").json()
-    for point in export["points"]:
-        point["metrics"] = {k: v / 2 if k.startswith("latency_") and isinstance(v, (int, float)) else v for k, v in point["metrics"].items()}
-    files = {"file": ("halved.json", json.dumps(export), "application/json")}
-    imported = stack.api.post("/api/v1/campaigns/import", files=files, data={"name": "baseline with half the latency"})
-    assert imported.status_code == 201, imported.text
+    base_id = json.loads((tmp_path / "a.json").read_text())["campaign_id"]
     junit = tmp_path / "base.xml"
-    done = kb(stack, "run", path, "--baseline", str(imported.json()["id"]), "--junit", str(junit), "--json", str(tmp_path / "b.json"))
-    assert done.returncode == 98, done.stdout + done.stderr
-    baseline = json.loads((tmp_path / "b.json").read_text())["baseline"]
-    assert baseline["outcome"] == "regression" and "latency" in baseline["detail"].lower()
+    with shaped(namespace.HOST_IF):
+        done = kb(stack, "run", path, "--baseline", str(base_id), "--junit", str(junit), "--json", str(tmp_path / "b.json"))
+    result = json.loads((tmp_path / "b.json").read_text())
+    fast, slow = latencies(stack, base_id), latencies(stack, result["campaign_id"])
+    print(f"\nfigures: lab DNS latency_avg_ms per repetition: fast {fast}, behind tbf {slow}")
+    assert "(reused)" in done.stdout and done.returncode == 98, done.stdout + done.stderr
+    assert sum(slow) >= 2 * sum(fast)
+    assert result["baseline"]["outcome"] == "regression" and "latency" in result["baseline"]["detail"].lower()
     case = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("classname") == "kneeboard.baseline")
     assert case.find("failure") is not None
-    compared = kb(stack, "campaigns", "compare", str(imported.json()["id"]), str(campaign_id))
+    compared = kb(stack, "campaigns", "compare", str(base_id), str(result["campaign_id"]))
     assert compared.returncode == 0 and "regression" in compared.stdout
 
 
@@ -107,7 +134,7 @@ def test_bad_plan_and_bad_usage_exit_2(stack, plan_file, tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text("name: [unclosed\n")
     assert kb(stack, "run", str(broken)).returncode == 2
-    unknown = kb(stack, "run", plan_file("cli usage"), "--threshold", "latency_p99_ms<5")
+    unknown = kb(stack, "run", plan_file("cli usage"), "--threshold", "throughput_bps>5")  # iperf3's, not dnsperf's
     assert unknown.returncode == 2 and "unknown metric" in unknown.stderr
     assert kb(stack, "run", plan_file("cli usage"), "--threshold", "latency_avg_ms=5").returncode == 2
     assert kb(stack, "run", "--nonsense").returncode == 2

@@ -109,8 +109,8 @@ def test_analysis_thresholds_are_validated(stack):
     assert ["body", "k"] in locs(stack.api.post(url, json={"k": 0}))
     assert ["body", "min_efficiency"] in locs(stack.api.post(url, json={"min_efficiency": 1.5}))
     assert ["body", "colour"] in locs(stack.api.post(url, json={"colour": "red"}))
-    stricter = stack.api.post(url, json={"k": 1.5, "green_ms": 0.8, "yellow_ms": 2}).json()["analysis"]
-    assert stricter["thresholds"]["k"] == 1.5 and stricter["knee"]["offered_rate"] <= campaign["analysis"]["knee"]["offered_rate"]
+    stricter = stack.api.post(url, json={"k": 1.6, "green_ms": 0.8, "yellow_ms": 2}).json()["analysis"]
+    assert stricter["thresholds"]["k"] == 1.6 and stricter["knee"]["offered_rate"] <= campaign["analysis"]["knee"]["offered_rate"]
     assert stack.api.post("/api/v1/campaigns/999999/analysis", json={}).status_code == 404
 
 

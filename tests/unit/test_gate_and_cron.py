@@ -46,6 +46,7 @@ def test_verdicts():
     assert baseline_outcome(_comparison("indistinguishable", "95 % bootstrap confidence intervals"), "2").outcome == "pass"
     assert baseline_outcome(_comparison("mixed", "Welch's t-test"), "2").outcome == "regression"
     assert baseline_outcome(_comparison("no detectable difference", "Welch's t-test"), "2").outcome == "pass"
+    assert baseline_outcome(_comparison("better", "Welch's t-test"), "2").outcome == "pass"
     assert baseline_outcome(_comparison("not enough data", "Welch's t-test"), "2").outcome == "inconclusive"
     assert baseline_outcome(_comparison(None, None), "2").outcome == "inconclusive"
 

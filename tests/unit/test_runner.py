@@ -60,3 +60,31 @@ def test_output_is_bounded_and_keeps_head_and_tail():
     outcome = runner.run([PY, "-c", script], timeout_s=30, output_limit=100_000)
     assert len(outcome.stdout) < 110_000
     assert outcome.stdout.startswith("HEAD\n") and outcome.stdout.endswith("TAIL\n") and "lines omitted" in outcome.stdout
+
+
+UPPER = [PY, "-c", "import sys\nfor line in sys.stdin: print(line.upper(), end='', flush=True)\nprint('filter done', file=sys.stderr)"]
+
+
+def test_a_pipeline_reads_the_filter_and_keeps_the_tool_exit_code():
+    seen = []
+    script = "import sys, time\nfor i in range(3):\n    print('line', i, flush=True); time.sleep(0.2)\nprint('tool note', file=sys.stderr)\nsys.exit(3)"
+    outcome = runner.run([PY, "-c", script], timeout_s=10, on_line=lambda line: seen.append((line, time.monotonic())), pipe_through=UPPER)
+    assert [line for line, _ in seen] == ["LINE 0", "LINE 1", "LINE 2"] and seen[-1][1] - seen[0][1] > 0.25, "lines stream through"
+    assert outcome.exit_code == 3 and outcome.error is None
+    assert "tool note" in outcome.stderr and "filter done" in outcome.stderr
+    assert outcome.argv == [PY, "-c", script, "|", *UPPER], "the evidence names both processes"
+
+
+def test_a_pipeline_shares_one_process_group_that_a_timeout_stops():
+    script = "import os, time\nprint(os.getpgid(0), flush=True)\ntime.sleep(60)"
+    report = [PY, "-c", "import os, sys\nprint('filter group', os.getpgid(0), flush=True)\nfor line in sys.stdin: print(line, end='', flush=True)"]
+    started = time.monotonic()
+    outcome = runner.run([PY, "-c", script], timeout_s=1, pipe_through=report)
+    assert outcome.timed_out and time.monotonic() - started < 5
+    lines = outcome.stdout.split()
+    assert lines[:2] == ["filter", "group"] and lines[2] == lines[3] != str(os.getpgid(0)), "one new group for both"
+
+
+def test_a_missing_filter_is_a_clear_error_and_the_tool_is_stopped():
+    outcome = runner.run([PY, "-c", "import time; time.sleep(60)"], timeout_s=30, pipe_through=["kneeboard-no-such-filter"])
+    assert outcome.exit_code is None and outcome.error == "kneeboard-no-such-filter is not installed (not found on PATH)"

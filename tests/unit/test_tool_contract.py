@@ -16,7 +16,7 @@ from kneeboard.tools.runner import RunOutcome
 # (fixture stdout, stderr file or None, exit code, whether it measured something)
 FIXTURES = {
     "dnsperf": [("dnsperf-2.10-c1-Q500.txt", None, 0, True), ("dnsperf-2.10-sat-c20-Q60000.txt", None, 0, True),
-                ("dnsperf-2.10-lost.txt", None, 0, False),
+                ("dnsperf-2.10-lost.txt", None, 0, False), ("kblat-dnsperf-2.10-v-c2-Q500-S1.txt", None, 0, True),
                 ("dnsperf-2.10-error-badarg.stdout.txt", "dnsperf-2.10-error-badarg.stderr.txt", 1, False)],
     "wrk": [("wrk-4.1-latency.txt", None, 0, True), ("wrk-lua-json.txt", None, 0, True), ("wrk-4.1-timeouts.txt", None, 0, True),
             (None, "wrk-4.1-refused.stderr.txt", 1, False)],

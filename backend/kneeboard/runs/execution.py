@@ -207,6 +207,7 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             cwd=workdir,
             env=tool.env(),
             line_buffered=tool.line_buffered,
+            pipe_through=tool.pipe_through(spec),
             output_limit=tool.output_limit or get_settings().raw_output_limit,
             stop_signal=tool.stop_signal,
         )

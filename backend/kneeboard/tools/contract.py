@@ -131,6 +131,10 @@ class ToolAdapter(ABC):
     def argv(self, spec: PointSpec, params: Any, workdir: Path) -> list[str]:
         """argv for checked parameters (a list, never a shell string); may write files into workdir."""
 
+    def pipe_through(self, spec: PointSpec) -> list[str] | None:
+        """argv of a filter fed the tool's stdout through a pipe (its stdout is what is read); None: none."""
+        return None
+
     def env(self) -> dict[str, str] | None:
         """Extra environment variables for the tool's process (None: inherit)."""
         return None

@@ -18,6 +18,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 POLL_S = 0.1
 TERM_WAIT_S = 1.0
+FILTER_WAIT_S = 5.0
 
 
 @dataclass
@@ -101,11 +102,16 @@ def _die_with_parent(parent: int) -> Callable[[], None]:
     return prepare
 
 
-def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Start argv (never through a shell) in a new process group with piped text output; it dies with us."""
+def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
+          stdin=subprocess.DEVNULL, group: int | None = None) -> subprocess.Popen:
+    """Start argv (never through a shell) with piped text output; it dies with us.
+
+    `group` None: a new session and process group of its own; 0: a new process group in our
+    session (so a second process can join it); a pid: join that process group.
+    """
     return subprocess.Popen(
         list(argv),
-        stdin=subprocess.DEVNULL,
+        stdin=stdin,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -113,9 +119,34 @@ def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] |
         bufsize=1,
         cwd=cwd,
         env={**os.environ, **(env or {})},
-        start_new_session=True,
+        start_new_session=group is None,
+        process_group=group,
         preexec_fn=_die_with_parent(os.getpid()),  # noqa: PLW1509 - only prctl and getppid run before exec
     )
+
+
+def _cannot_start(argv: Sequence[str], exc: OSError) -> str:
+    missing = isinstance(exc, FileNotFoundError) and shutil.which(argv[0]) is None
+    return f"{argv[0]} is not installed (not found on PATH)" if missing else f"{argv[0]} cannot be started: {exc}"
+
+
+def _start_pipeline(argv: Sequence[str], filter_argv: Sequence[str] | None, cwd: Path | None,
+                    env: dict[str, str] | None) -> list[subprocess.Popen]:
+    """The tool, and the filter reading its stdout, in one new process group; OSError names neither."""
+    if filter_argv is None:
+        return [start(argv, cwd=cwd, env=env)]
+    tool = start(argv, cwd=cwd, env=env, group=0)
+    try:
+        piped = start(filter_argv, cwd=cwd, env=env, stdin=tool.stdout, group=tool.pid)
+    except OSError as exc:
+        stop_group(tool, signal.SIGKILL)
+        raise _FilterError(_cannot_start(filter_argv, exc)) from exc
+    tool.stdout.close()  # the filter holds the pipe now: it sees the end when the tool exits
+    return [tool, piped]
+
+
+class _FilterError(OSError):
+    """The filter of a pipeline could not be started (the tool was stopped again)."""
 
 
 def run(
@@ -129,30 +160,51 @@ def run(
     output_limit: int = 1_048_576,
     stop_signal: signal.Signals = signal.SIGTERM,
     line_buffered: bool = False,
+    pipe_through: Sequence[str] | None = None,
 ) -> RunOutcome:
     """Run argv to the end, a timeout, or a cancel; stdout lines go to `on_line` as they come.
 
     `line_buffered` runs it under `stdbuf -oL` (when coreutils' stdbuf is there), so a tool whose
-    stdio buffers whole blocks on a pipe hands over each line as it prints it.
+    stdio buffers whole blocks on a pipe hands over each line as it prints it. `pipe_through` is
+    the argv of a filter fed the tool's stdout by a pipe (no shell): its stdout is what we read,
+    both share one process group, both stderrs are kept, and the exit code is the tool's.
     """
     if line_buffered and shutil.which(argv[0]) and shutil.which("stdbuf"):
         argv = ["stdbuf", "-oL", *argv]
-    outcome = RunOutcome(argv=list(argv))
+    outcome = RunOutcome(argv=[*argv, "|", *pipe_through] if pipe_through else list(argv))
     try:
-        proc = start(argv, cwd=cwd, env=env)
+        procs = _start_pipeline(argv, pipe_through, cwd, env)
+    except _FilterError as exc:
+        outcome.error = str(exc)
     except OSError as exc:
-        missing = isinstance(exc, FileNotFoundError) and shutil.which(argv[0]) is None
-        outcome.error = f"{argv[0]} is not installed (not found on PATH)" if missing else f"{argv[0]} cannot be started: {exc}"
+        outcome.error = _cannot_start(argv, exc)
     if outcome.error:
         outcome.ended_at = datetime.now(timezone.utc)
         return outcome
-    out, err = _BoundedText(output_limit), _BoundedText(output_limit // 4)
-    pumps = [
-        threading.Thread(target=_pump, args=(proc.stdout, out, on_line), daemon=True),
-        threading.Thread(target=_pump, args=(proc.stderr, err, None), daemon=True),
-    ]
+    tool = procs[0]
+    out, errs = _BoundedText(output_limit), [_BoundedText(output_limit // 4) for _ in procs]
+    pumps = [threading.Thread(target=_pump, args=(procs[-1].stdout, out, on_line), daemon=True)]
+    pumps += [threading.Thread(target=_pump, args=(p.stderr, err, None), daemon=True) for p, err in zip(procs, errs)]
     for pump in pumps:
         pump.start()
+    _watch(tool, outcome, timeout_s, should_cancel, stop_signal)
+    tool.wait()
+    _finish_filters(procs[1:])
+    for pump in pumps:
+        pump.join(timeout=5)
+    for proc, err in zip(procs[1:], errs[1:]):
+        if proc.returncode:
+            err.add(f"[kneeboard: {pipe_through[0]} exited with code {proc.returncode}]\n")
+    outcome.exit_code = tool.returncode
+    outcome.stdout, outcome.stderr = out.text(), "".join(err.text() for err in errs)
+    outcome.ended_at = datetime.now(timezone.utc)
+    if outcome.timed_out:
+        outcome.error = f"{argv[0]} did not finish within {timeout_s:g} s and was stopped"
+    return outcome
+
+
+def _watch(proc: subprocess.Popen, outcome: RunOutcome, timeout_s: float, should_cancel, stop_signal: signal.Signals) -> None:
+    """Wait for the process; on a cancel or the timeout, stop its whole group (and say which)."""
     deadline = time.monotonic() + timeout_s
     while proc.poll() is None:
         if should_cancel is not None and should_cancel():
@@ -162,15 +214,16 @@ def run(
         if outcome.cancelled or outcome.timed_out:
             asked = time.monotonic()
             stop_group(proc, stop_signal)
-            log.info("%s stopped (%s) in %.2f s", argv[0], "cancel" if outcome.cancelled else "timeout", time.monotonic() - asked)
-            break
+            log.info("%s stopped (%s) in %.2f s", outcome.argv[0], "cancel" if outcome.cancelled else "timeout", time.monotonic() - asked)
+            return
         time.sleep(POLL_S)
-    proc.wait()
-    for pump in pumps:
-        pump.join(timeout=5)
-    outcome.exit_code = proc.returncode
-    outcome.stdout, outcome.stderr = out.text(), err.text()
-    outcome.ended_at = datetime.now(timezone.utc)
-    if outcome.timed_out:
-        outcome.error = f"{argv[0]} did not finish within {timeout_s:g} s and was stopped"
-    return outcome
+
+
+def _finish_filters(filters: list[subprocess.Popen]) -> None:
+    """A filter ends when the tool's output does; one still there after FILTER_WAIT_S is killed."""
+    for proc in filters:
+        try:
+            proc.wait(timeout=FILTER_WAIT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -39,7 +39,8 @@ export default function CampaignPage() {
   if (!Number.isInteger(id)) return <ErrorState error={new Error(`"${idParam}" is not a campaign id`)} />;
   // units and headline metrics come from GET /tools: wait for it (it is fetched once)
   if (campaign.isPending || tools.isPending) return <Loading what="Loading campaign" />;
-  if (campaign.isError) return <ErrorState error={campaign.error} retry={() => campaign.refetch()} />;
+  // a failed refetch (the API restarting) keeps the report on screen; the live section says it is reconnecting
+  if (campaign.isError && campaign.data === undefined) return <ErrorState error={campaign.error} retry={() => campaign.refetch()} />;
 
   const c = campaign.data;
   const tool = findTool(tools.data, c.tool);
@@ -182,7 +183,7 @@ export default function CampaignPage() {
 
       {points.isPending ? (
         <Loading what="Loading points" />
-      ) : points.isError ? (
+      ) : points.isError && !points.data ? (
         <ErrorState error={points.error} retry={() => points.refetch()} />
       ) : pts.length === 0 ? (
         <Empty>{variant != null && allPoints.length ? `No points of variant “${variant}” yet.` : "No points yet."}</Empty>

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import os
 import re
-import shutil
 import signal
 from pathlib import Path
 from typing import Any
 
+from kneeboard.tools import binaries
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.devsim.params import DevsimParams
@@ -18,15 +17,12 @@ from kneeboard.tools.devsim.params import DevsimParams
 PARSER_VERSION = "1"
 MAX_RATE = 10_000_000
 BUILT_IN_PROFILES = ("singlelight",)
-_REPO_BINARY = Path(__file__).resolve().parents[4] / "simulator" / "bin" / "devsim"
 _VERSION = re.compile(r"devsim (\d\S*)")
 
 
 def binary() -> str:
     """The devsim binary: $DEVSIM_BIN, the checkout's simulator/bin/devsim, or `devsim` on PATH."""
-    if os.environ.get("DEVSIM_BIN"):
-        return os.environ["DEVSIM_BIN"]
-    return str(_REPO_BINARY) if _REPO_BINARY.exists() else (shutil.which("devsim") or "devsim")
+    return binaries.find("devsim", "DEVSIM_BIN") or "devsim"
 
 
 def parse_line(line: str) -> Sample | None:

@@ -1,4 +1,4 @@
-"""dnsperf: build argv, parse its summary and its -S 1 interval lines."""
+"""dnsperf: build argv, parse its summary, its -S 1 interval lines and kblat's latency histograms."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 from kneeboard.tools.base import PointResult, PointSpec, Sample
 from kneeboard.tools.contract import Metric, ToolAdapter
+from kneeboard.tools.dnsperf import latency
 from kneeboard.tools.dnsperf.params import DnsperfParams
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 _INTERVAL = re.compile(r"^(\d{9,}\.\d+):\s+([\d.]+)\s*$")
 _VERSION = re.compile(r"^Version\s+(\S+)", re.M)
@@ -51,7 +52,8 @@ def _error_reason(stdout: str, stderr: str, exit_code: int | None) -> str:
 
 def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     """The summary as common metrics (ms, ops/s), rcodes and warnings; an error when nothing was measured."""
-    result = PointResult(parser_version=PARSER_VERSION, samples=[s for line in stdout.splitlines() if (s := parse_line(line))])
+    read = latency.IntervalReader(parse_line)
+    result = PointResult(parser_version=PARSER_VERSION, samples=[s for line in stdout.splitlines() if (s := read(line))])
     if exit_code not in (0, None):
         result.error = _error_reason(stdout, stderr, exit_code)
         return result
@@ -66,11 +68,14 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
         measured = value is not None and metrics["completed"]
         metrics[f"latency_{key}_ms"] = round(value * 1000.0, 6) if measured else None
     metrics["loss_pct"] = 100.0 * metrics["lost"] / metrics["sent"] if metrics["sent"] else None
+    percentiles, histograms, capture_warnings = latency.read(stdout)
+    metrics.update(percentiles)
     rcodes = parse_rcodes(stdout)
     not_ok = sum(n for code, n in rcodes.items() if code != "NOERROR")
     metrics["errors"] = float(not_ok)
     result.metrics = metrics
-    result.extra = {"rcodes": rcodes, "run_time_s": found.get("run_time_s"), "warnings": _warnings(metrics, rcodes)}
+    result.extra = {"rcodes": rcodes, "run_time_s": found.get("run_time_s"), **histograms,
+                    "warnings": _warnings(metrics, rcodes) + capture_warnings}
     if not metrics["completed"]:
         result.error = f"no answers: {metrics['sent']:.0f} queries sent, all lost (is the DNS server up and reachable?)"
     elif rcodes and not rcodes.get("NOERROR"):
@@ -103,6 +108,10 @@ class Dnsperf(ToolAdapter):
         Metric("latency_min_ms", "Latency min", "ms", "lower"),
         Metric("latency_max_ms", "Latency max", "ms", "lower"),
         Metric("latency_stddev_ms", "Latency stddev", "ms", "lower"),
+        Metric("latency_p50_ms", "Latency p50", "ms", "lower"),
+        Metric("latency_p90_ms", "Latency p90", "ms", "lower"),
+        Metric("latency_p99_ms", "Latency p99", "ms", "lower"),
+        Metric("latency_p999_ms", "Latency p99.9", "ms", "lower"),
         Metric("sent", "Queries sent", "count"),
         Metric("completed", "Answers", "count", "higher"),
         Metric("lost", "Lost", "count", "lower"),
@@ -111,18 +120,33 @@ class Dnsperf(ToolAdapter):
     )
 
     def argv(self, spec: PointSpec, params: DnsperfParams, workdir: Path) -> list[str]:
-        """dnsperf argv; writes the query file (names × qtype) into workdir."""
+        """dnsperf argv (-v when kblat reads its answers); writes the query file (names × qtype) into workdir."""
         workdir.mkdir(parents=True, exist_ok=True)
         queries = workdir / "queries.txt"
         queries.write_text("".join(f"{name} {params.qtype}\n" for name in params.names))
         argv = ["dnsperf", "-s", spec.host, "-p", str(spec.port), "-d", str(queries), "-c", str(spec.concurrency)]
         if spec.rate is not None:
             argv += ["-Q", str(max(1, round(spec.rate)))]
-        return argv + ["-l", f"{spec.duration_s:g}", "-t", f"{params.timeout_s:g}", "-S", "1"]
+        argv += ["-l", f"{spec.duration_s:g}", "-t", f"{params.timeout_s:g}", "-S", "1"]
+        return argv + ["-v"] if _capture(params) else argv
+
+    def pipe_through(self, spec: PointSpec) -> list[str] | None:
+        """kblat, reading every answer's latency, when the plan captures latency and kblat is built."""
+        reader = _capture(self.read_params(spec.params))
+        return [reader] if reader else None
 
     parse_interval = staticmethod(parse_line)
 
+    def interval_reader(self, started_at: float) -> latency.IntervalReader:
+        """Reads `-S` lines live, with the percentiles of kblat's report just before each."""
+        return latency.IntervalReader(parse_line)
+
     parse_final = staticmethod(parse)
+
+
+def _capture(params: DnsperfParams) -> str | None:
+    """kblat's path when this plan's points capture per-answer latency, else None."""
+    return latency.kblat() if params.latency_capture else None
 
 
 ADAPTER = Dnsperf()

@@ -19,3 +19,5 @@ class DnsperfParams(BaseModel):
                                    title="Query names", description="Names queried in turn (dnsperf -d file)")
     qtype: QType = Field(default="A", title="Record type")
     timeout_s: float = Field(default=5.0, ge=0.1, le=60, title="Query timeout (s)", description="dnsperf -t: a query unanswered this long is lost")
+    latency_capture: bool = Field(default=True, title="Capture latency percentiles",
+                                  description="dnsperf -v read by kblat into HDR histograms (p50..p99.9); costs some of dnsperf's top rate")
