@@ -88,6 +88,31 @@ export function fmtUnit(v: number | null | undefined, unit: string | null | unde
   }
 }
 
+/**
+ * An interval in a unit: "14,500–15,100 qps" when both ends share the unit's words, else "562 µs – 1.2 ms";
+ * with `bare`, the shared unit is left out ("14,500–15,100"), for an interval beside a value in the same unit.
+ */
+export function fmtRange(lo: number | null | undefined, hi: number | null | undefined, unit: string | null | undefined, bare = false): string {
+  if (!isNum(lo) || !isNum(hi)) return DASH;
+  const a = fmtUnit(lo, unit);
+  const b = fmtUnit(hi, unit);
+  const split = (s: string) => {
+    const i = s.indexOf(" ");
+    return i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 1)];
+  };
+  const [na, ua] = split(a);
+  const [nb, ub] = split(b);
+  if (ua === ub) return bare || !ua ? `${na}–${nb}` : `${na}–${nb} ${ua}`;
+  return `${a} – ${b}`;
+}
+
+/** A p-value: "< 0.001", "0.012", "1". */
+export function fmtP(p: number | null | undefined): string {
+  if (!isNum(p)) return DASH;
+  if (p < 0.001) return "< 0.001";
+  return Number(p.toFixed(p < 0.01 ? 4 : 3)).toString();
+}
+
 /** Milliseconds (shorthand for `fmtUnit(v, "ms")`). */
 export const fmtMs = (v: number | null | undefined): string => fmtUnit(v, "ms");
 

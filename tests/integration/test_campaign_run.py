@@ -12,6 +12,8 @@ import time
 import httpx
 import pytest
 
+from kneeboard.tools.dnsperf import latency
+
 
 def three_phase_plan(target_id: int, **overrides) -> dict:
     """Baseline, scalability and saturation at rates well below the server's limit: 9 points of 2 s."""
@@ -93,12 +95,19 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
         assert point["extra"]["rcodes"] == {"NOERROR": metrics["completed"]}
 
     evidence = stack.api.get(f"/api/v1/points/{points[3]['id']}").json()
-    assert evidence["argv"][:3] == ["stdbuf", "-oL", "dnsperf"] and "-S" in evidence["argv"] and evidence["argv"][evidence["argv"].index("-c") + 1] == "4"
-    assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == "1"
+    argv = evidence["argv"]
+    assert "-S" in argv and argv[argv.index("-c") + 1] == "4"
+    if latency.kblat():  # captured: dnsperf -v piped through kblat, and the evidence says so
+        assert argv[0] == "dnsperf" and argv[-3:] == ["-v", "|", latency.kblat()] and evidence["extra"]["hdr"].startswith("HISTF")
+        assert 0 < evidence["metrics"]["latency_p50_ms"] <= evidence["metrics"]["latency_p99_ms"] <= evidence["metrics"]["latency_p999_ms"]
+    else:
+        assert argv[:3] == ["stdbuf", "-oL", "dnsperf"] and evidence["warnings"][-1].startswith("latency capture was off")
+    assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == "2"
     assert "Queries per second" in evidence["stdout"] and evidence["agent"] == "local"
     assert evidence["started_at"] < evidence["ended_at"]
     samples = stack.api.get(f"/api/v1/points/{points[3]['id']}/samples").json()["samples"]
     assert samples and all(s["values"]["achieved_rate"] > 0 for s in samples)
+    assert not latency.kblat() or all(s["values"]["latency_p99_ms"] > 0 for s in samples), "each interval carries its percentiles"
 
     kinds = [kind for kind, _data, _t in events]
     assert "sample" in kinds and "point" in kinds and kinds[-1] == "end"

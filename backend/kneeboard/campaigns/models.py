@@ -42,6 +42,7 @@ class Campaign(Base):
     dispatched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     attempt: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     archived: Mapped[bool] = mapped_column(default=False, server_default=false(), index=True)
+    notes: Mapped[str] = mapped_column(Text, default="", server_default="")
     # stored by campaigns/progress.store whenever points change, so lists never load points
     points_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
     points_done: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -96,7 +96,7 @@ def list_campaigns(
 def get_campaign(session: SessionDep, campaign_id: int):
     """Status, progress, summary, environment and analysis (computed on demand for older campaigns)."""
     campaign = service.refresh_analysis(service.get_campaign(campaign_id, session=session))
-    return service.describe(campaign, session=session)
+    return {**service.describe(campaign, session=session), "baseline_campaign_id": service.pinned_baseline(campaign, session=session)}
 
 
 @router.delete("/campaigns/{campaign_id}", status_code=204)
@@ -109,9 +109,12 @@ def delete_campaign(session: SessionDep, campaign_id: int, user: CurrentUser):
 
 @router.patch("/campaigns/{campaign_id}", response_model=CampaignOut)
 def change_campaign(session: SessionDep, campaign_id: int, body: CampaignChange, user: CurrentUser):
-    """Archive a campaign (hidden from the default list) or bring it back."""
-    campaign = service.set_archived(campaign_id, body.archived, session=session)
-    record_by(session, user, "archive" if body.archived else "unarchive", "campaign", campaign.id, campaign.name)
+    """Archive a campaign (hidden from the default list) or bring it back; keep notes with it."""
+    campaign = service.change(campaign_id, archived=body.archived, notes=body.notes, session=session)
+    if body.archived is not None:
+        record_by(session, user, "archive" if body.archived else "unarchive", "campaign", campaign.id, campaign.name)
+    if body.notes is not None:
+        record_by(session, user, "notes", "campaign", campaign.id, campaign.name, {"length": len(body.notes)})
     return service.describe(campaign, session=session)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import AgentStatus, CampaignStatus, PointStatus
@@ -28,7 +28,14 @@ class CampaignChange(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    archived: bool = Field(description="archived campaigns are hidden from the default list")
+    archived: bool | None = Field(default=None, description="archived campaigns are hidden from the default list")
+    notes: str | None = Field(default=None, max_length=10_000, description="free text kept with the campaign")
+
+    @model_validator(mode="after")
+    def _something(self) -> CampaignChange:
+        if self.archived is None and self.notes is None:
+            raise ValueError("give archived or notes")
+        return self
 
 
 class Progress(BaseModel):
@@ -70,6 +77,7 @@ class CampaignBrief(BaseModel):
     source: str
     attempt: int
     archived: bool
+    notes: str = ""
     plan_id: int | None
     target_id: int | None
     target: dict[str, Any]
@@ -164,6 +172,7 @@ class CampaignOut(CampaignBrief):
     plan: dict[str, Any]
     environment: dict[str, Any]
     analysis: Analysis | None
+    baseline_campaign_id: int | None = Field(default=None, description="the baseline its plan pinned (reports compare against it)")
 
 
 class CampaignPage(BaseModel):

@@ -19,6 +19,7 @@ from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.history.query import Filters, find
 from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import PlanBody
+from kneeboard.plans.models import Plan
 from kneeboard.plans.service import check_plan, get_plan
 from kneeboard.targets.models import Target
 from kneeboard.tools.registry import adapter
@@ -107,6 +108,14 @@ def describe(campaign: Campaign, *, session: Session) -> dict:
     }
 
 
+def pinned_baseline(campaign: Campaign, *, session: Session) -> int | None:
+    """The campaign its plan pinned as the baseline to compare against (never itself)."""
+    if campaign.plan_id is None:
+        return None
+    pinned = session.scalar(select(Plan.baseline_campaign_id).where(Plan.id == campaign.plan_id))
+    return pinned if pinned != campaign.id else None
+
+
 def list_campaigns(
     *, session: Session, status: str | None, target_id: int | None, tool: str | None,
     tag: str | None, q: str | None, limit: int, offset: int, archived: bool = False,
@@ -143,10 +152,13 @@ def delete_campaign(campaign_id: int, *, session: Session) -> Campaign:
     return campaign
 
 
-def set_archived(campaign_id: int, archived: bool, *, session: Session) -> Campaign:
-    """Archive (hide from the default list) or bring back a campaign."""
+def change(campaign_id: int, *, archived: bool | None, notes: str | None, session: Session) -> Campaign:
+    """Archive (hide from the default list) or bring back a campaign; keep notes with it."""
     campaign = get_campaign(campaign_id, session=session)
-    campaign.archived = archived
+    if archived is not None:
+        campaign.archived = archived
+    if notes is not None:
+        campaign.notes = notes
     session.flush()
     return campaign
 

@@ -9,7 +9,6 @@ import yaml
 
 from kneeboard.client.http import Client
 
-STORED_ONLY = ("id", "created_at", "updated_at")
 
 
 class PlanFileError(Exception):
@@ -48,6 +47,8 @@ def _normalised(document: dict[str, Any]) -> dict[str, Any] | None:
 
 def store(client: Client, document: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """An identical stored plan (True) or a new one imported as YAML (False)."""
+    from kneeboard.plans.yaml_io import STORED_ONLY
+
     wanted = _normalised(document)
     if wanted is not None:
         for plan in client.get("/plans"):

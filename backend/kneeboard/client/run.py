@@ -60,9 +60,12 @@ def _thresholds(texts: list[str], tool: dict[str, Any]) -> list[Threshold]:
 
 
 def _baseline(client: Client, baseline: str | None, plan: dict[str, Any]) -> int | None:
-    """The baseline campaign id: a number, or `latest-pinned` (newest completed campaign tagged pinned, same tool and target)."""
+    """The baseline campaign id: a number, or `latest-pinned`: the plan's pinned baseline (PUT /plans/{id}/baseline),
+    else the newest completed campaign tagged pinned with the same tool and target."""
     if baseline is None:
         return None
+    if baseline == "latest-pinned" and plan.get("baseline_campaign_id"):
+        return plan["baseline_campaign_id"]
     if baseline == "latest-pinned":
         page = client.get("/campaigns", tag=PINNED_TAG, status="completed", tool=plan["tool"], target_id=plan["target_id"], limit=1)
         if not page["items"]:

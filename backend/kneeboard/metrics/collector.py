@@ -28,6 +28,10 @@ class DatabaseCollector(Collector):
     def __init__(self, live: LiveSamples) -> None:
         self.live = live
 
+    def describe(self):
+        """Nothing up front: registering must not touch the database (the app starts without one)."""
+        return []
+
     def collect(self):
         """Yield every database-backed metric family."""
         with session_scope() as session:

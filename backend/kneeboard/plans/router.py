@@ -11,7 +11,7 @@ from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
 from kneeboard.plans import service, templates, yaml_io
 from kneeboard.policy import service as policy
-from kneeboard.plans.schemas import PlanBody, PlanOut, PlanPreview, PlanTemplate
+from kneeboard.plans.schemas import BaselinePin, PlanBody, PlanOut, PlanPreview, PlanTemplate
 
 router = APIRouter(prefix="/plans", tags=["plans"])
 
@@ -81,6 +81,14 @@ def replace_plan(plan_id: int, body: PlanBody, session: SessionDep, user: Curren
     plan = service.replace_plan(plan_id, body, session=session)
     policy.check_plan(body, role=user.role, session=session)
     record_by(session, user, "update", "plan", plan.id, plan.name)
+    return plan.out()
+
+
+@router.put("/{plan_id}/baseline", response_model=PlanOut)
+def pin_baseline(plan_id: int, body: BaselinePin, session: SessionDep, user: CurrentUser):
+    """Pin the campaign this plan's reports compare against (null unpins)."""
+    plan = service.pin_baseline(plan_id, body.campaign_id, session=session)
+    record_by(session, user, "pin baseline", "plan", plan.id, plan.name, {"campaign_id": body.campaign_id})
     return plan.out()
 
 

@@ -89,6 +89,14 @@ class _Stored(BaseModel):
     id: int
     created_at: datetime
     updated_at: datetime
+    baseline_campaign_id: int | None = Field(default=None, description="the campaign this plan's reports compare against")
+
+
+class BaselinePin(BaseModel):
+    """Pin (or, with null, unpin) the campaign a plan's reports compare against."""
+
+    model_config = ConfigDict(extra="forbid")
+    campaign_id: int | None = Field(ge=1, le=2**63 - 1)
 
 
 def _stored_model(plan: type[_PlanBase]) -> type[BaseModel]:
@@ -128,4 +136,4 @@ class PlanTemplate(BaseModel):
     plan: dict[str, Any]
 
 
-__all__ = ["AnyPlan", "PlanBody", "PlanOut", "PlanPreview", "PlanTemplate", "PointPreview", "ScalabilityPhase", "ToolName"]
+__all__ = ["AnyPlan", "BaselinePin", "PlanBody", "PlanOut", "PlanPreview", "PlanTemplate", "PointPreview", "ScalabilityPhase", "ToolName"]

@@ -95,3 +95,20 @@ def replace_plan(plan_id: int, body: AnyPlan, *, session: Session) -> Plan:
 def delete_plan(plan_id: int, *, session: Session) -> None:
     """Delete a plan; its campaigns stay, with their frozen copies."""
     session.delete(get_plan(plan_id, session=session))
+
+
+def pin_baseline(plan_id: int, campaign_id: int | None, *, session: Session) -> Plan:
+    """Pin the campaign this plan's reports (and `kneeboard run --baseline latest-pinned`) compare against; None unpins."""
+    from kneeboard.campaigns.models import Campaign
+    from kneeboard.states import CampaignStatus
+
+    plan = get_plan(plan_id, session=session)
+    if campaign_id is not None:
+        campaign = session.get(Campaign, campaign_id)
+        if campaign is None:
+            raise invalid(("campaign_id",), f"campaign {campaign_id} does not exist")
+        if campaign.tool != plan.tool or campaign.status != CampaignStatus.COMPLETED:
+            raise invalid(("campaign_id",), f"campaign {campaign_id} is a {campaign.status} {campaign.tool} campaign; a baseline is a completed {plan.tool} one")
+    plan.baseline_campaign_id = campaign_id
+    session.flush()
+    return plan

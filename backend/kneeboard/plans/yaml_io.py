@@ -13,7 +13,7 @@ from kneeboard.errors import Invalid, invalid
 from kneeboard.plans.schemas import AnyPlan, PlanBody
 
 _PLAN = TypeAdapter(PlanBody)
-STORED_ONLY = ("id", "created_at", "updated_at")
+STORED_ONLY = ("id", "created_at", "updated_at", "baseline_campaign_id")  # stored beside a plan, not part of it
 
 
 def to_yaml(body: dict[str, Any]) -> str:

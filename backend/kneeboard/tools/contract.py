@@ -132,7 +132,8 @@ class ToolAdapter(ABC):
         """argv for checked parameters (a list, never a shell string); may write files into workdir."""
 
     def pipe_through(self, spec: PointSpec) -> list[str] | None:
-        """argv of a filter fed the tool's stdout through a pipe (its stdout is what is read); None: none."""
+        """argv of a filter fed the tool's stdout through a pipe (its stdout is what is read, so
+        `line_buffered` is not applied then); None: none."""
         return None
 
     def env(self) -> dict[str, str] | None:

@@ -167,9 +167,11 @@ def run(
     `line_buffered` runs it under `stdbuf -oL` (when coreutils' stdbuf is there), so a tool whose
     stdio buffers whole blocks on a pipe hands over each line as it prints it. `pipe_through` is
     the argv of a filter fed the tool's stdout by a pipe (no shell): its stdout is what we read,
-    both share one process group, both stderrs are kept, and the exit code is the tool's.
+    both share one process group, both stderrs are kept, and the exit code is the tool's. The
+    filter is ours and flushes its own lines, so `line_buffered` is not applied to the tool then
+    (dnsperf -v under -oL writes every answer on its own and loses half its top rate).
     """
-    if line_buffered and shutil.which(argv[0]) and shutil.which("stdbuf"):
+    if line_buffered and not pipe_through and shutil.which(argv[0]) and shutil.which("stdbuf"):
         argv = ["stdbuf", "-oL", *argv]
     outcome = RunOutcome(argv=[*argv, "|", *pipe_through] if pipe_through else list(argv))
     try:

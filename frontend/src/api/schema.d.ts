@@ -1550,6 +1550,12 @@ export interface components {
          */
         DnsperfParams: {
             /**
+             * Capture latency percentiles
+             * @description dnsperf -v read by kblat into HDR histograms (p50..p99.9); costs some of dnsperf's top rate
+             * @default true
+             */
+            latency_capture: boolean;
+            /**
              * Query names
              * @description Names queried in turn (dnsperf -d file)
              */

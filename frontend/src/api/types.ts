@@ -87,7 +87,10 @@ export interface Zone {
   from_rate: number;
   to_rate: number;
 }
+/** Capacity at an SLO: the highest achieved rate keeping `metric` ≤ `limit_ms` (and efficiency), with its bootstrap interval. */
+export type Capacity = S["CapacityAtSlo"];
 export interface Analysis {
+  capacity?: Capacity | null;
   knee: { offered_rate: number | null; achieved_rate: number | null; latency_avg_ms: number | null } | null;
   ceiling: { achieved_rate: number | null } | null;
   optimal_concurrency: number | null;
@@ -96,9 +99,26 @@ export interface Analysis {
   stability: { verdict: string | null; rate_drift_pct: number | null; latency_drift_pct: number | null } | null;
   oscillation: unknown[] | null;
   conclusion: string | null;
-  thresholds?: Record<string, number>;
+  thresholds?: Record<string, number | null>;
   variants?: Record<string, Analysis>;
   error?: string;
+}
+
+/** A point's steady window (`extra.steady`): its warm-up trimmed, and whether what is left is steady. */
+export interface Steady {
+  warmup_s: number;
+  intervals: number;
+  mean: number | null;
+  cv: number | null;
+  trend_pct: number | null;
+  unsteady: boolean;
+  reason: string | null;
+}
+
+/** The point's steady-window judgement, or null (not judged: too few intervals, or an imported point). */
+export function steadyOf(p: { extra?: Record<string, unknown> | null }): Steady | null {
+  const s = p.extra?.steady;
+  return s && typeof s === "object" ? (s as Steady) : null;
 }
 
 /** The campaign's analysis, or null when it has none yet. */

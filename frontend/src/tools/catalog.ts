@@ -57,3 +57,19 @@ export function concurrencyUnit(tool: ToolInfo | undefined): string {
   const label = tool?.concurrency_label ?? "concurrency";
   return label.endsWith("s") ? label.slice(0, -1) : label;
 }
+
+/** The latency an SLO is read on, as a short label: "p99" (from the metric's title "Latency p99"), else "mean latency" or the title. */
+export function latencyLabel(tool: ToolInfo | undefined, metric: string): string {
+  const title = metricOf(tool, metric)?.title;
+  const last = title?.split(" ").pop() ?? "";
+  if (/^p\d/.test(last)) return last;
+  const pct = /_p(\d)(\d*)_ms$/.exec(metric);
+  if (pct) return `p${pct[1]}${pct[2].slice(0, 1)}${pct[2].length > 1 ? `.${pct[2].slice(1)}` : ""}`;
+  if (metric === "latency_avg_ms") return "mean latency";
+  return title?.toLowerCase() ?? metric;
+}
+
+/** Whether the tool sends per-interval samples while a point runs (false: the live view shows progress only). */
+export function hasLiveSamples(tool: ToolInfo | undefined): boolean {
+  return tool?.live_samples ?? true;
+}

@@ -4,7 +4,8 @@
 //
 //	dnsperf ... -S 1 -v | kblat
 //
-// It ignores SIGINT and SIGTERM: when dnsperf is stopped, kblat still reads to
+// It reads in batches (5 ms apart while dnsperf has nothing more), so the
+// output lags dnsperf by at most a few ms. It ignores SIGINT and SIGTERM: when dnsperf is stopped, kblat still reads to
 // the end of its output and prints the run's histogram.
 package main
 
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"kneeboard/simulator/internal/dnslat"
 )
@@ -23,7 +25,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "kblat: takes no arguments; usage: dnsperf ... -v | kblat")
 		os.Exit(2)
 	}
-	if err := dnslat.Filter(os.Stdin, os.Stdout); err != nil {
+	if err := dnslat.Filter(os.Stdin, os.Stdout, 5*time.Millisecond); err != nil {
 		fmt.Fprintln(os.Stderr, "kblat:", err)
 		os.Exit(1)
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -79,8 +80,11 @@ func msOf(us int64) *float64 {
 
 // Filter copies dnsperf's -v output from in to out: answers and timeouts go into
 // the histograms, other lines pass through unchanged, each `-S` line is preceded
-// by its interval's report, and the run's report comes last.
-func Filter(in io.Reader, out io.Writer) error {
+// by its interval's report, and the run's report comes last. Whenever it has read
+// all there was, it flushes and waits `pause` before reading on: dnsperf writes
+// each answer line on its own, and reading them one wake-up at a time would take
+// the CPU the load needs.
+func Filter(in io.Reader, out io.Writer, pause time.Duration) error {
 	src, dst := bufio.NewReaderSize(in, 64<<10), bufio.NewWriterSize(out, 64<<10)
 	interval, point := newWindow(), newWindow()
 	midLine := false
@@ -105,10 +109,11 @@ func Filter(in io.Reader, out io.Writer) error {
 			}
 			break
 		}
-		if src.Buffered() == 0 { // about to wait for dnsperf: hand over what we have
+		if src.Buffered() == 0 { // about to wait for dnsperf: hand over what we have, let lines gather
 			if err := dst.Flush(); err != nil {
 				return err
 			}
+			time.Sleep(pause)
 		}
 	}
 	if err := writeReport(dst, &point, "point", nil); err != nil {

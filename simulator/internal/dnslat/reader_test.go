@@ -23,7 +23,7 @@ func run(t *testing.T, name string) (raw string, reports []Report, passed []stri
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := Filter(bytes.NewReader(data), &out); err != nil {
+	if err := Filter(bytes.NewReader(data), &out, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.SplitAfter(out.String(), "\n") {
@@ -71,7 +71,7 @@ func TestOtherLinesPassThroughUnchanged(t *testing.T) {
 func TestIntervalReportComesRightBeforeItsLine(t *testing.T) {
 	data, _ := os.ReadFile(fixtures + "dnsperf-2.10-v-c2-Q500-S1.txt")
 	var out bytes.Buffer
-	_ = Filter(bytes.NewReader(data), &out)
+	_ = Filter(bytes.NewReader(data), &out, 0)
 	lines, seen := strings.Split(out.String(), "\n"), 0
 	for i, line := range lines {
 		if intervalLine.MatchString(line) {
@@ -158,7 +158,7 @@ func TestParseAnswer(t *testing.T) {
 func TestLongLinesPassThrough(t *testing.T) {
 	long := strings.Repeat("x", 200<<10) + "\n"
 	var out bytes.Buffer
-	if err := Filter(strings.NewReader(long+"> NOERROR a A 0.000010\n"), &out); err != nil {
+	if err := Filter(strings.NewReader(long+"> NOERROR a A 0.000010\n"), &out, 0); err != nil {
 		t.Fatal(err)
 	}
 	first, _ := bufio.NewReaderSize(&out, 1<<20).ReadString('\n')
