@@ -89,21 +89,22 @@ export function fmtUnit(v: number | null | undefined, unit: string | null | unde
 }
 
 /**
- * An interval in a unit: "14,500–15,100 qps" when both ends share the unit's words, else "562 µs – 1.2 ms";
- * with `bare`, the shared unit is left out ("14,500–15,100"), for an interval beside a value in the same unit.
+ * An interval in a unit: "14,500–15,100 qps" when both ends share the unit's words, else "562 µs – 1.2 ms".
+ * `beside` is the formatted value the interval stands next to: a unit they share is not said twice ("14,834 qps [14,500–15,100]").
  */
-export function fmtRange(lo: number | null | undefined, hi: number | null | undefined, unit: string | null | undefined, bare = false): string {
+export function fmtRange(lo: number | null | undefined, hi: number | null | undefined, unit: string | null | undefined, beside?: string): string {
   if (!isNum(lo) || !isNum(hi)) return DASH;
-  const a = fmtUnit(lo, unit);
-  const b = fmtUnit(hi, unit);
-  const split = (s: string) => {
+  const split = (s: string): [string, string] => {
     const i = s.indexOf(" ");
     return i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 1)];
   };
+  const a = fmtUnit(lo, unit);
+  const b = fmtUnit(hi, unit);
   const [na, ua] = split(a);
   const [nb, ub] = split(b);
-  if (ua === ub) return bare || !ua ? `${na}–${nb}` : `${na}–${nb} ${ua}`;
-  return `${a} – ${b}`;
+  if (ua !== ub) return `${a} – ${b}`;
+  const omit = !ua || (beside != null && split(beside)[1] === ua);
+  return omit ? `${na}–${nb}` : `${na}–${nb} ${ua}`;
 }
 
 /** A p-value: "< 0.001", "0.012", "1". */

@@ -1,5 +1,5 @@
 import { Fragment, useMemo, useState } from "react";
-import type { Point } from "../../api/types";
+import { steadyOf, type Point } from "../../api/types";
 import { metric } from "../../charts/pointData";
 import { fmtDuration, fmtUnit } from "../../format";
 import { headlineOf, metricOf, rateUnitOf, type ToolInfo } from "../../tools/catalog";
@@ -41,6 +41,25 @@ export function columnsFor(tool: ToolInfo | undefined, showAttempt = false): Col
     { key: "duration", label: "Dur.", num: true, get: (p) => p.duration_s, show: (p) => fmtDuration(p.duration_s) },
     { key: "status", label: "Status", get: (p) => p.status, show: () => "" },
   ];
+}
+
+/** "unsteady" beside a point whose steady window wandered or drifted; the reason is its tooltip. */
+export function UnsteadyBadge({ point }: { point: Point }) {
+  const steady = steadyOf(point);
+  if (!steady?.unsteady) return null;
+  return (
+    <span className="badge unsteady" title={steady.reason ?? "unsteady"} data-testid="unsteady-badge">
+      unsteady
+    </span>
+  );
+}
+
+/** How many completed points are unsteady (kept out of comparison verdicts), and how many were not judged (too few intervals). */
+export function steadyCounts(points: Point[]): { unsteady: number; unjudged: number; judged: number } {
+  const done = points.filter((p) => p.status === "completed");
+  const unsteady = done.filter((p) => steadyOf(p)?.unsteady).length;
+  const unjudged = done.filter((p) => !steadyOf(p)).length;
+  return { unsteady, unjudged, judged: done.length - unjudged };
 }
 
 /** Every point, sortable by any column; a row opens its evidence (not with `evidence={false}`, as on a shared page). `showAttempt` adds the attempt column (a resumed campaign). */
@@ -94,6 +113,7 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
               c.key === "status" ? (
                 <td key={c.key}>
                   <StatusBadge status={p.status} />
+                  <UnsteadyBadge point={p} />
                   {p.error && <div className="error-text small point-error">{p.error}</div>}
                 </td>
               ) : (

@@ -1,14 +1,56 @@
+import type { ReactNode } from "react";
 import { isActive, type Analysis, type CampaignOut } from "../../api/types";
-import { fmtMs, fmtNumber, fmtPct, fmtUnit } from "../../format";
-import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import { fmtMs, fmtNumber, fmtPct, fmtRange, fmtUnit } from "../../format";
+import { latencyLabel, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 
-function Card({ label, value, sub, testid }: { label: string; value: string; sub?: string; testid?: string }) {
+function Card({ label, value, sub, testid, extra, className = "" }: { label: string; value: string; sub?: ReactNode; testid?: string; extra?: ReactNode; className?: string }) {
   return (
-    <div className="stat-card" data-testid={testid}>
+    <div className={`stat-card ${className}`} data-testid={testid}>
       <span className="stat-label">{label}</span>
-      <span className={`stat-value ${/^[\d−-]|^N\*/.test(value) ? "" : "text"}`}>{value}</span>
+      <span className={`stat-value ${/^[\d−-]|^N\*/.test(value) ? "" : "text"}`}>
+        {value}
+        {extra}
+      </span>
       {sub && <span className="stat-sub">{sub}</span>}
     </div>
+  );
+}
+
+/**
+ * The headline: the highest load that keeps the latency target ("Capacity at p99 ≤ 3 ms: 14,834 qps [14,500–15,100]"),
+ * with how it was found, and its bootstrap interval when the points were repeated.
+ */
+export function CapacityCard({ analysis, tool, active }: { analysis: Analysis | null; tool: ToolInfo | undefined; active: boolean }) {
+  const cap = analysis?.capacity;
+  const unit = rateUnitOf(tool);
+  if (!cap) {
+    const why = active && !analysis ? "analysed as points land" : analysis ? "needs a load sweep with a latency measured" : "no analysis";
+    return <Card label="Capacity at SLO" value="not measured" sub={why} testid="card-capacity" className="lead" />;
+  }
+  const label = `Capacity at ${latencyLabel(tool, cap.metric)} ≤ ${fmtMs(cap.limit_ms)}`;
+  const hasCi = cap.ci_low != null && cap.ci_high != null;
+  return (
+    <Card
+      label={label}
+      value={cap.capacity == null ? "none" : fmtUnit(cap.capacity, unit)}
+      extra={
+        cap.capacity != null && hasCi ? (
+          <span className="stat-interval" data-testid="capacity-interval" title={`95 % bootstrap interval over ${cap.repeats} repetitions per load`}>
+            {" "}
+            [{fmtRange(cap.ci_low, cap.ci_high, unit, fmtUnit(cap.capacity, unit))}]
+          </span>
+        ) : undefined
+      }
+      sub={
+        <>
+          {cap.how}
+          {cap.capacity != null && !hasCi && <span className="muted"> · no interval: one run per load</span>}
+          {cap.min_efficiency != null && <span className="muted"> · efficiency ≥ {fmtPct(cap.min_efficiency * 100, 0)}</span>}
+        </>
+      }
+      testid="card-capacity"
+      className="lead"
+    />
   );
 }
 
@@ -20,6 +62,7 @@ export default function SummaryCards({ campaign, analysis, tool }: { campaign: C
   const usl = analysis?.usl;
   return (
     <div className="stat-cards">
+      <CapacityCard analysis={analysis} tool={tool} active={isActive(campaign.status)} />
       <Card label="Max achieved rate" value={fmtRate(s.max_achieved_rate)} sub={analysis?.ceiling?.achieved_rate != null ? `ceiling ${fmtRate(analysis.ceiling.achieved_rate)}` : undefined} testid="card-max-rate" />
       <Card label="Baseline latency" value={fmtMs(s.baseline_latency_ms)} />
       <Card label="Loss" value={fmtPct(s.loss_pct)} sub={`${s.points_completed} points ok${s.points_failed ? `, ${s.points_failed} failed` : ""}`} />

@@ -4,9 +4,10 @@ import { errorsOf } from "../../api/errors";
 import type { Analysis } from "../../api/types";
 import { FormErrors, InputField } from "../common/Field";
 
-type Values = Record<"green_ms" | "yellow_ms" | "k" | "min_efficiency", string>;
+type Values = Record<"slo_ms" | "green_ms" | "yellow_ms" | "k" | "min_efficiency", string>;
 
-const FIELDS: [keyof Values, string][] = [
+const FIELDS: [keyof Values, string, string?][] = [
+  ["slo_ms", "Capacity: latency target (ms)", "p99 when measured, else the mean; empty = the yellow limit"],
   ["green_ms", "Green below (ms)"],
   ["yellow_ms", "Yellow below (ms)"],
   ["k", "Knee: latency within k × baseline"],
@@ -17,6 +18,7 @@ const FIELDS: [keyof Values, string][] = [
 export default function ThresholdsForm({ campaignId, analysis }: { campaignId: number; analysis: Analysis | null }) {
   const t = analysis?.thresholds ?? {};
   const [v, setV] = useState<Values>({
+    slo_ms: t.slo_ms != null ? String(t.slo_ms) : "",
     green_ms: String(t.green_ms ?? 1),
     yellow_ms: String(t.yellow_ms ?? 3),
     k: String(t.k ?? 2),
@@ -28,18 +30,19 @@ export default function ThresholdsForm({ campaignId, analysis }: { campaignId: n
     e.preventDefault();
     const n = (s: string) => (s.trim() === "" || !Number.isFinite(Number(s)) ? s : Number(s));
     const eff = n(v.min_efficiency);
-    re.mutate({ green_ms: n(v.green_ms), yellow_ms: n(v.yellow_ms), k: n(v.k), min_efficiency: typeof eff === "number" ? eff / 100 : eff } as never);
+    // an empty target falls back to the yellow limit (the API's default)
+    re.mutate({ slo_ms: v.slo_ms.trim() === "" ? null : n(v.slo_ms), green_ms: n(v.green_ms), yellow_ms: n(v.yellow_ms), k: n(v.k), min_efficiency: typeof eff === "number" ? eff / 100 : eff } as never);
   };
   const set = (k: keyof Values) => (value: string) => setV((x) => ({ ...x, [k]: value }));
   return (
     <details className="card thresholds">
       <summary>
-        <strong>Analysis settings</strong> <span className="muted small">knee rule and SLA zones</span>
+        <strong>Analysis settings</strong> <span className="muted small">latency target, knee rule and SLA zones</span>
       </summary>
       <form onSubmit={submit} aria-label="Analysis settings">
         <div className="grid-4">
-          {FIELDS.map(([k, label]) => (
-            <InputField key={k} label={label} name={k} errors={errors} value={v[k]} onValue={set(k)} inputMode="decimal" />
+          {FIELDS.map(([k, label, hint]) => (
+            <InputField key={k} label={label} name={k} errors={errors} value={v[k]} onValue={set(k)} inputMode="decimal" hint={hint} />
           ))}
         </div>
         <FormErrors errors={errors[""]} />
