@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisUnit, fmtCount, fmtDuration, fmtMs, fmtNumber, fmtPct, fmtRatio, fmtSignedPct, fmtTick, fmtUnit, isPrefixedUnit, metricLabel } from "./format";
+import { axisUnit, fmtCount, fmtDiffRange, fmtDuration, fmtP, fmtRange, fmtMs, fmtNumber, fmtPct, fmtRatio, fmtSignedPct, fmtTick, fmtUnit, isPrefixedUnit, metricLabel } from "./format";
 import { headlineOf, metricOf, rateUnitOf, resolveUnit } from "./tools/catalog";
 import { TOOLS, tool } from "./tools/__fixtures__";
 
@@ -73,5 +73,22 @@ describe("format", () => {
     expect(fmtUnit(2e9, resolveUnit("rate", net))).toBe("2 Gbit/s");
     expect(fmtUnit(10950, resolveUnit("rate", tool("dnsperf")))).toBe("10,950 qps");
     expect(resolveUnit("ms", net)).toBe("ms");
+  });
+});
+
+describe("intervals and p-values (issue 14)", () => {
+  it("say an interval's shared unit once, or not at all beside a value in it", () => {
+    expect(fmtRange(14500, 15100, "qps")).toBe("14,500–15,100 qps");
+    expect(fmtRange(14500, 15100, "qps", "14,834 qps")).toBe("14,500–15,100");
+    expect(fmtRange(9.3e9, 9.5e9, "bit/s", "9.41 Gbit/s")).toBe("9.3–9.5");
+    expect(fmtRange(9.5e8, 1.2e9, "bit/s", "1 Gbit/s")).toBe("950 Mbit/s – 1.2 Gbit/s");
+    expect(fmtRange(null, 1, "qps")).toBe("—");
+    expect(fmtDiffRange(-0.02, 0.03, "ms")).toBe("−20, +30 µs");
+    expect(fmtDiffRange(-0.5, 2, "ms")).toBe("−500 µs, +2 ms");
+    expect(fmtP(0.0004)).toBe("< 0.001");
+    expect(fmtP(0.0123)).toBe("0.012");
+    expect(fmtP(0.0046)).toBe("0.0046");
+    expect(fmtP(0.5)).toBe("0.5");
+    expect(fmtP(null)).toBe("—");
   });
 });

@@ -107,6 +107,21 @@ export function fmtRange(lo: number | null | undefined, hi: number | null | unde
   return omit ? `${na}–${nb}` : `${na}–${nb} ${ua}`;
 }
 
+/** An interval of a difference, signed: "−20, +30 µs", "+40, +160 qps" (the unit said once when both ends share it). */
+export function fmtDiffRange(lo: number | null | undefined, hi: number | null | undefined, unit: string | null | undefined): string {
+  if (!isNum(lo) || !isNum(hi)) return DASH;
+  const signed = (v: number) => {
+    const s = fmtUnit(Math.abs(v), unit);
+    const i = s.indexOf(" ");
+    const [n, u] = i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 1)];
+    return [`${v > 0 ? "+" : v < 0 ? "−" : ""}${n}`, u];
+  };
+  const [na, ua] = signed(lo);
+  const [nb, ub] = signed(hi);
+  if (ua === ub) return ua ? `${na}, ${nb} ${ua}` : `${na}, ${nb}`;
+  return `${na} ${ua}, ${nb} ${ub}`;
+}
+
 /** A p-value: "< 0.001", "0.012", "1". */
 export function fmtP(p: number | null | undefined): string {
   if (!isNum(p)) return DASH;

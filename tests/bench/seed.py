@@ -20,7 +20,7 @@ from kneeboard.analysis import analyse
 from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.progress import counts, summary
 
-TOOLS = {"dnsperf": ("dns", 53, "qps"), "wrk": ("http", 80, "req/s"), "iperf3": ("iperf3", 5201, "Mbit/s"), "devsim": ("device", 9000, "ops/s")}
+TOOLS = {"dnsperf": ("dns", 53, "qps"), "wrk": ("http", 80, "req/s"), "iperf3": ("net", 5201, "bit/s"), "devsim": ("device", 9000, "reports/s")}
 WORDS = ("resolver", "edge", "cache", "ingress", "upstream", "dnssec", "anycast", "tls", "gateway", "backbone", "sidecar", "mesh")
 STATUSES = (("completed", 85), ("failed", 7), ("cancelled", 5), ("crashed", 3))
 STDOUT = """DNS Performance Testing Tool

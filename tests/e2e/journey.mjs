@@ -19,6 +19,8 @@ const { chromium } = require("playwright-core");
 const BASE = (process.env.KB_BASE_URL ?? "http://127.0.0.1:8765").replace(/\/$/, "");
 const DNS_HOST = process.env.KB_DNS_HOST ?? "127.0.0.1";
 const DNS_PORT = process.env.KB_DNS_PORT ?? "5354";
+// an iperf3 server on 127.0.0.1 that the test started (tests/e2e/test_browser.py); without it the iperf3 block is skipped
+const IPERF3_PORT = process.env.KB_IPERF3_PORT ?? "";
 const SHOTS = process.env.KB_SCREENSHOTS ?? join(root, "docs", "screenshots");
 const CHROMIUM = process.env.KB_CHROMIUM ?? "/usr/bin/chromium";
 const RUN_TIMEOUT = Number(process.env.KB_E2E_RUN_TIMEOUT_MS ?? 180_000);
@@ -97,6 +99,29 @@ async function waitStatus(page, statuses, timeout = RUN_TIMEOUT) {
   return page.locator(".campaign-page").getAttribute("data-status");
 }
 
+/** Wait until `count()` of a locator is `n` (charts redraw as their data arrives). */
+async function waitCount(locator, n, timeout = 15_000, what = "elements") {
+  const deadline = Date.now() + timeout;
+  let seen = -1;
+  while (Date.now() < deadline) {
+    seen = await locator.count();
+    if (seen === n) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`expected ${n} ${what}, found ${seen}`);
+}
+
+/** The campaign timeline's segment and sample counts (its data attributes), and the lines and dots it drew. */
+async function timelineState(page) {
+  const tl = page.locator('[data-testid="campaign-timeline"]');
+  if (!(await tl.count())) return null;
+  const segments = Number(await tl.getAttribute("data-segments"));
+  const samples = Number(await tl.getAttribute("data-samples"));
+  const lines = await tl.locator(".recharts-line").count();
+  const dots = await tl.locator(".recharts-line-dots circle").count();
+  return { segments, samples, lines, dots };
+}
+
 /** Fill a phase's field by its input name. */
 const phaseInput = (page, i, field) => page.locator(`[data-testid="phase-${i}"] [name="phase-${i}-${field}"]`);
 
@@ -157,6 +182,7 @@ const planName = `e2e plan ${stamp}`;
 let targetId = null;
 let planId = null;
 const campaigns = [];
+const liveTimeline = []; // the first campaign's live timeline at each look while it runs
 
 try {
   const page = await newPage({ signIn: false });
@@ -207,6 +233,14 @@ try {
     await knee.locator("svg.recharts-surface[role=application]").waitFor();
     await scal.locator("svg.recharts-surface[role=application]").waitFor();
     // the knee is at 10,000 offered qps (9,984 achieved: 2 × R0 = 0.842 ms); the ceiling near 16,800; USL peak near 16,300 at N ≈ 26
+    // capacity at SLO leads the cards: the seed has the mean latency only, one run per load (no interval)
+    const first = page.locator(".stat-cards .stat-card").first();
+    assert((await first.getAttribute("data-testid")) === "card-capacity", "the capacity card comes first");
+    const capLabel = await first.locator(".stat-label").innerText();
+    assert(/^Capacity at mean latency ≤ 3 ms$/i.test(capLabel), `capacity label: ${capLabel}`);
+    const capValue = await first.locator(".stat-value").innerText();
+    assert(/^14,1\d\d qps$/.test(capValue), `capacity figure: ${capValue}`);
+    assert(/no interval: one run per load/.test(await first.innerText()), "one run per load: no interval, said so");
     const kneeCard = await page.locator('[data-testid="card-knee"]').innerText();
     assert(/(9,9\d\d|10,\d{3}) qps/.test(kneeCard), `knee card: ${kneeCard}`);
     assert(/16,[78]\d\d qps/.test(await page.locator('[data-testid="card-max-rate"]').innerText()), "ceiling ≈ 16,800 qps");
@@ -419,6 +453,8 @@ try {
     let shotTaken = false;
     while (Date.now() < deadline) {
       status = await page.locator(".campaign-page").getAttribute("data-status");
+      const tl = status === "running" ? await timelineState(page).catch(() => null) : null;
+      if (tl) liveTimeline.push(tl);
       const bar = page.getByRole("progressbar");
       if (await bar.count()) {
         const now = await bar.getAttribute("aria-valuenow").catch(() => null);
@@ -435,6 +471,28 @@ try {
     assert(seen.size >= 2, `progress moved (saw ${[...seen].join(", ")})`);
     if (!shotTaken) await shot(page, "campaign-live");
     await page.locator('[data-testid="progress-count"]', { hasText: "6 of 6 points completed" }).waitFor();
+  });
+
+  await step("live: the campaign timeline grew while it ran; the stability chart is whole without a reload", async () => {
+    const id = campaigns[0];
+    // two looks while running: a later one has more points on the timeline than an earlier one, each drawn as a line
+    const drawn = liveTimeline.filter((t) => t.segments >= 1 && t.lines === t.segments && t.dots === t.samples);
+    const grew = drawn.some((a, i) => drawn.slice(i + 1).some((b) => b.segments > a.segments && b.dots > a.dots));
+    assert(grew, `the timeline grew while running (looks, segments/samples/dots: ${liveTimeline.map((t) => `${t.segments}/${t.samples}/${t.dots}`).join(" ")})`);
+    const points = await api(`/campaigns/${id}/points`);
+    const stab = points.find((p) => p.phase === "stability");
+    const stored = await api(`/points/${stab.id}/samples?series=point&max_points=2000`);
+    const rows = stored.samples.filter((s) => s.values.achieved_rate != null).length; // dnsperf's headline
+    assert(rows >= 1, "the stability point stored samples");
+    // the same tab, no reload: the chart has every stored sample of the point (the live tab refetched them when it ended)
+    const fig = page.locator('figure[aria-label^="Stability"]');
+    await fig.waitFor();
+    await waitCount(fig.locator(".recharts-line-dots circle"), rows, 15_000, `stability samples (stored: ${rows})`);
+    // and the timeline on the finished report holds every point
+    const tl = page.locator('[data-testid="campaign-timeline"]');
+    await page.locator('[data-testid="campaign-timeline"][data-segments="6"]').waitFor({ timeout: 15_000 });
+    await waitCount(tl.locator(".recharts-line"), 6, 15_000, "timeline lines");
+    await waitCount(tl.locator(".recharts-line-dots circle"), Number(await tl.getAttribute("data-samples")), 15_000, "timeline dots");
   });
 
   await step("report: opens in a fresh browser context with its charts", async () => {
@@ -522,6 +580,76 @@ try {
     assert(/Max achieved rate/.test(text), "headline lists the max rate");
     await page.waitForTimeout(400);
     await shot(page, "compare");
+  });
+
+  // --- issue 14: an iperf3 campaign's report has data; run it again and compare; edit a copy of its plan ---
+  let iperfId = null;
+  let iperfAgain = null;
+  const iperfPlanName = `e2e iperf3 ${stamp}`;
+  if (!IPERF3_PORT) console.log("- skip the iperf3 block: no KB_IPERF3_PORT (an iperf3 -s the test starts)");
+  if (IPERF3_PORT) await step("iperf3: a 2-point TCP sweep against a local iperf3 -s; its report's charts have data", async () => {
+    const net = await api("/targets", { method: "POST", body: JSON.stringify({ name: `e2e-iperf3-${stamp}`, kind: "net", host: "127.0.0.1", port: Number(IPERF3_PORT) }) });
+    const plan = await api("/plans", {
+      method: "POST",
+      body: JSON.stringify({ name: iperfPlanName, tool: "iperf3", target_id: net.id, params: { protocol: "tcp" }, phases: [{ kind: "scalability", concurrency: [1, 2], duration_s: 2 }], pause_s: 0, repeat: 1 }),
+    });
+    await page.goto(`/plans/${plan.id}`);
+    await page.getByRole("button", { name: "Launch", exact: true }).click();
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    iperfId = Number(page.url().match(/campaigns\/(\d+)/)[1]);
+    const status = await waitStatus(page, ["completed", "failed", "crashed", "cancelled"]);
+    assert(status === "completed", `iperf3 campaign ${iperfId} ended ${status}: ${(await api(`/campaigns/${iperfId}`)).error ?? ""}`);
+    // the scalability chart plots throughput (iperf3's headline) at both concurrencies
+    const scal = page.locator('figure[aria-label^="Scalability"]');
+    await scal.locator("svg.recharts-surface").waitFor();
+    assert(/throughput/i.test(await scal.getAttribute("aria-label")), "the scalability chart is of throughput");
+    await waitCount(scal.locator(".recharts-line-dots").first().locator("circle"), 2, 15_000, "throughput points");
+    // the timeline: both points' per-second throughput
+    const tl = page.locator('[data-testid="campaign-timeline"]');
+    await page.locator('[data-testid="campaign-timeline"][data-segments="2"]').waitFor({ timeout: 15_000 });
+    const samples = Number(await tl.getAttribute("data-samples"));
+    assert(samples >= 2, `timeline samples: ${samples}`);
+    await waitCount(tl.locator(".recharts-line"), 2, 15_000, "timeline lines");
+    await waitCount(tl.locator(".recharts-line-dots circle"), samples, 15_000, "timeline dots");
+    // the points table in bit/s, the capacity card says why there is none (no latency measured)
+    assert(/bit\/s/.test(await page.locator('[data-testid="points-table"] tbody tr').first().innerText()), "throughput in bit/s");
+    await page.locator('[data-testid="card-capacity"]').waitFor();
+    await shot(page, "report-iperf3");
+  });
+
+  if (IPERF3_PORT) await step("edit a copy: the plan editor opens with the campaign's frozen plan, renamed", async () => {
+    await page.goto(`/campaigns/${iperfId}`);
+    await page.getByRole("button", { name: "Edit a copy" }).click();
+    await page.waitForURL(/\/plans\/new$/);
+    await page.locator('[data-testid="copy-of"]').waitFor();
+    const name = await page.getByLabel("Plan name").inputValue();
+    assert(name === `${iperfPlanName} (copy)`, `copy named ${name}`);
+    assert((await phaseInput(page, 0, "concurrency").inputValue()).replace(/\s/g, "") === "1,2", "the phases come with it");
+  });
+
+  if (IPERF3_PORT) await step("run again: a new campaign of the same frozen plan, then compared with the original", async () => {
+    await page.goto(`/campaigns/${iperfId}`);
+    await page.locator('.campaign-page[data-status="completed"]').waitFor();
+    await page.getByRole("button", { name: "Run again", exact: true }).click();
+    await page.waitForURL(new RegExp(`/campaigns/\\d+\\?rerun_of=${iperfId}$`));
+    iperfAgain = Number(page.url().match(/campaigns\/(\d+)/)[1]);
+    assert(iperfAgain !== iperfId, "a new campaign");
+    await page.locator('[data-testid="rerun-note"]').waitFor();
+    const status = await waitStatus(page, ["completed", "failed", "crashed", "cancelled"]);
+    assert(status === "completed", `re-run ${iperfAgain} ended ${status}`);
+    await page.getByRole("link", { name: `Compare with #${iperfId}` }).click();
+    await page.waitForURL(new RegExp(`/compare\\?c=${iperfId}&c=${iperfAgain}$`));
+    const headline = page.locator('[data-testid="headline"]');
+    await headline.waitFor();
+    assert((await headline.locator("tbody tr").first().getAttribute("data-metric")) === "capacity_at_slo", "the comparison leads with capacity at SLO");
+    const details = page.locator('[data-testid="point-verdicts"]');
+    await details.locator("summary").click();
+    const rows = await details.locator('[data-testid="point-verdicts-table"] tbody tr').count();
+    assert(rows === 2, `two matched points (found ${rows})`);
+    // one run a side: no verdict is claimed
+    const verdicts = await details.locator("tbody .verdict").allInnerTexts();
+    assert(verdicts.length >= 2 && verdicts.every((v) => v === "not enough data"), `per-point verdicts: ${verdicts.join(", ")}`);
+    await shot(page, "compare-rerun");
   });
 
   await step("plans: the list shows the plan", async () => {

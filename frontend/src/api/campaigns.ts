@@ -80,6 +80,19 @@ export function useResumeCampaign() {
   });
 }
 
+/** Run a campaign again: a new queued campaign with the same frozen plan, target and agent (202; 409 for an imported one). */
+export function useRerunCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) =>
+      unwrap(await api.POST("/api/v1/campaigns/{campaign_id}/rerun", { params: { path: { campaign_id: id } } })) as CampaignOut,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaignLists });
+    },
+  });
+}
+
 /** Archive a campaign (hidden from the default list) or bring it back. */
 export function useArchiveCampaign() {
   const qc = useQueryClient();

@@ -8,6 +8,40 @@ export type Comparison = components["schemas"]["Comparison"];
 export type HeadlineMetric = components["schemas"]["Headline"];
 export type Difference = components["schemas"]["Difference"];
 export type Verdict = NonNullable<HeadlineMetric["verdicts"][string]>;
+export type PointVerdicts = components["schemas"]["PointVerdicts"];
+export type MetricVerdict = components["schemas"]["MetricVerdict"];
+
+/** One metric of one matched point (verdicts.py `point_verdict`): the test of B against A, Holm-corrected. */
+export interface PointMetricVerdict {
+  n_a: number;
+  n_b: number;
+  mean_a: number | null;
+  mean_b: number | null;
+  diff: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  change_pct: number | null;
+  p: number | null;
+  p_adjusted: number | null;
+  verdict: Verdict;
+}
+
+/** A matched point: its coordinates, then one entry per metric. */
+export type MatchedPoint = { phase: string; concurrency: number; offered_rate: number | null } & Record<string, unknown>;
+
+/** A metric's verdict on a matched point, when the row has one. */
+export function pointMetric(row: MatchedPoint, metric: string): PointMetricVerdict | null {
+  const v = row[metric];
+  return v && typeof v === "object" && "verdict" in (v as object) ? (v as PointMetricVerdict) : null;
+}
+
+/** A verdict as a CSS class: "no detectable difference" → "no-detectable-difference". */
+export function verdictClass(v: string): string {
+  return v
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
 
 export function useCompare(selectors: string[]) {
   return useQuery({

@@ -1,5 +1,5 @@
 import { useContext } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
 import { useById } from "./query";
@@ -26,6 +26,13 @@ export function usePointEvidence(pointId: number | null) {
   );
 }
 
+/** A point's samples, through a share link's token when there is one. */
+async function fetchSamples(token: string | null | undefined, point_id: number, series: string | undefined, max: number, signal: AbortSignal): Promise<SampleSeries> {
+  return (token
+    ? await sharedSamples(token, point_id, series, max, signal)
+    : unwrap(await api.GET("/api/v1/points/{point_id}/samples", { params: { path: { point_id }, query: { series, max_points: max } }, signal }))) as SampleSeries;
+}
+
 export function usePointSamples(pointId: number | null | undefined, series?: string, maxPoints = MAX_SAMPLES) {
   const max = Math.min(maxPoints, MAX_SAMPLES);
   // on a shared page (/s/{token}) samples come through the link, never the signed-in route
@@ -33,9 +40,25 @@ export function usePointSamples(pointId: number | null | undefined, series?: str
   return useById(
     (id) => (token ? [...keys.shared(token), ...keys.samples(id, series, max)] : keys.samples(id, series, max)),
     pointId,
-    async (point_id, signal) =>
-      (token
-        ? await sharedSamples(token, point_id, series, max, signal)
-        : unwrap(await api.GET("/api/v1/points/{point_id}/samples", { params: { path: { point_id }, query: { series, max_points: max } }, signal }))) as SampleSeries,
+    (point_id, signal) => fetchSamples(token, point_id, series, max, signal),
   );
+}
+
+/** The samples of several points (the campaign timeline): point id → its samples, for those fetched so far. */
+export function useSamplesOfPoints(pointIds: readonly number[], series?: string, maxPoints = MAX_SAMPLES): Record<number, SampleSeries> {
+  const max = Math.min(maxPoints, MAX_SAMPLES);
+  const token = useContext(SharedTokenContext);
+  return useQueries({
+    queries: pointIds.map((id) => ({
+      queryKey: token ? [...keys.shared(token), ...keys.samples(id, series, max)] : keys.samples(id, series, max),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSamples(token, id, series, max, signal),
+    })),
+    combine: (results) => {
+      const out: Record<number, SampleSeries> = {};
+      results.forEach((r, i) => {
+        if (r.data) out[pointIds[i]] = r.data;
+      });
+      return out;
+    },
+  });
 }

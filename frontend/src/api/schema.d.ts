@@ -171,7 +171,7 @@ export interface paths {
         head?: never;
         /**
          * Change Campaign
-         * @description Archive a campaign (hidden from the default list) or bring it back.
+         * @description Archive a campaign (hidden from the default list) or bring it back; keep notes with it.
          */
         patch: operations["change_campaign_api_v1_campaigns__campaign_id__patch"];
         trace?: never;
@@ -562,6 +562,26 @@ export interface paths {
          */
         get: operations["export_yaml_api_v1_plans__plan_id__yaml_get"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/{plan_id}/baseline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pin Baseline
+         * @description Pin the campaign this plan's reports compare against (null unpins).
+         */
+        put: operations["pin_baseline_api_v1_plans__plan_id__baseline_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1135,6 +1155,14 @@ export interface components {
              */
             warmup_s?: number | null;
         };
+        /**
+         * BaselinePin
+         * @description Pin (or, with null, unpin) the campaign a plan's reports compare against.
+         */
+        BaselinePin: {
+            /** Campaign Id */
+            campaign_id: number | null;
+        };
         /** Body_import_campaign_api_v1_campaigns_import_post */
         Body_import_campaign_api_v1_campaigns_import_post: {
             /**
@@ -1171,6 +1199,11 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
             /** Partial */
             partial: boolean;
             /** Plan Id */
@@ -1202,7 +1235,12 @@ export interface components {
              * Archived
              * @description archived campaigns are hidden from the default list
              */
-            archived: boolean;
+            archived?: boolean | null;
+            /**
+             * Notes
+             * @description free text kept with the campaign
+             */
+            notes?: string | null;
         };
         /**
          * CampaignCreate
@@ -1234,6 +1272,11 @@ export interface components {
             /** Attempt */
             attempt: number;
             /**
+             * Baseline Campaign Id
+             * @description the baseline its plan pinned (reports compare against it)
+             */
+            baseline_campaign_id?: number | null;
+            /**
              * Created At
              * Format: date-time
              */
@@ -1250,6 +1293,11 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+            /**
+             * Notes
+             * @default
+             */
+            notes: string;
             /** Partial */
             partial: boolean;
             /** Plan */
@@ -1480,6 +1528,11 @@ export interface components {
          */
         DevsimPlanOut: {
             /**
+             * Baseline Campaign Id
+             * @description the campaign this plan's reports compare against
+             */
+            baseline_campaign_id?: number | null;
+            /**
              * Created At
              * Format: date-time
              */
@@ -1612,6 +1665,11 @@ export interface components {
          * @description A stored DnsperfPlan.
          */
         DnsperfPlanOut: {
+            /**
+             * Baseline Campaign Id
+             * @description the campaign this plan's reports compare against
+             */
+            baseline_campaign_id?: number | null;
             /**
              * Created At
              * Format: date-time
@@ -1774,6 +1832,11 @@ export interface components {
          * @description A stored Iperf3Plan.
          */
         Iperf3PlanOut: {
+            /**
+             * Baseline Campaign Id
+             * @description the campaign this plan's reports compare against
+             */
+            baseline_campaign_id?: number | null;
             /**
              * Created At
              * Format: date-time
@@ -3006,6 +3069,11 @@ export interface components {
          */
         WrkPlanOut: {
             /**
+             * Baseline Campaign Id
+             * @description the campaign this plan's reports compare against
+             */
+            baseline_campaign_id?: number | null;
+            /**
              * Created At
              * Format: date-time
              */
@@ -4039,6 +4107,41 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    pin_baseline_api_v1_plans__plan_id__baseline_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BaselinePin"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
                 };
             };
             /** @description Validation Error */

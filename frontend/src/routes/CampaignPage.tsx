@@ -8,9 +8,12 @@ import ScalabilityChart from "../charts/ScalabilityChart";
 import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
 import AttemptsNote from "../components/campaign/AttemptsNote";
 import CampaignActions from "../components/campaign/CampaignActions";
+import { TimelineCard } from "../components/campaign/CampaignTimeline";
 import FactsTable, { VariantFactsTable } from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
 import PointsTable from "../components/campaign/PointsTable";
+import RerunActions, { RERUN_OF, RerunNote } from "../components/campaign/RerunActions";
+import SteadyNote from "../components/campaign/SteadyNote";
 import ShareButton from "../components/share/ShareButton";
 import StabilityChart, { variantAnalysis } from "../components/campaign/StabilityChart";
 import SummaryCards from "../components/campaign/SummaryCards";
@@ -56,6 +59,7 @@ export default function CampaignPage() {
   const analysis = variantAnalysis(fullAnalysis, variant, labels[0] ?? null);
   const summary = variant != null ? { ...c.summary, ...summaryOf(pts) } : c.summary;
   const envVariants = (c.environment as { variants?: Record<string, Record<string, unknown>> }).variants;
+  const rerunOf = Number(params.get(RERUN_OF));
   const cancelled = c.progress.cancelled ?? Math.max(0, c.progress.total - c.summary.points_completed - c.summary.points_failed);
   const pickVariant = (l: string) => {
     const next = new URLSearchParams(params);
@@ -103,6 +107,7 @@ export default function CampaignPage() {
               Cancel campaign
             </button>
           )}
+          <RerunActions campaign={c} />
           <CampaignActions campaign={c} />
           <a className="btn" href={exportUrl(c.id, "csv")} download>
             Export CSV
@@ -126,9 +131,10 @@ export default function CampaignPage() {
         </div>
       )}
       <AttemptsNote campaign={c} points={allPoints} />
+      {Number.isInteger(rerunOf) && rerunOf > 0 && rerunOf !== c.id && <RerunNote campaign={c} originalId={rerunOf} />}
 
       {active ? (
-        <LiveSection campaign={c} tool={tool} points={pts} live={samples} stream={stream} />
+        <LiveSection campaign={c} tool={tool} points={pts} allPoints={allPoints} live={samples} stream={stream} />
       ) : (
         <section className="card" aria-label="Progress">
           <div className="progress-meta">
@@ -198,8 +204,10 @@ export default function CampaignPage() {
             </section>
           </div>
           <StabilityChart points={pts} tool={tool} />
+          {!active && c.source === "live" && <TimelineCard points={allPoints} tool={tool} />}
           <section className="card flush" aria-label="Points">
             <h2 className="pad">Points{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
+            <SteadyNote points={pts} />
             <PointsTable points={pts} tool={tool} showAttempt={c.attempt > 1} />
           </section>
         </>

@@ -12,6 +12,7 @@ import StatusBadge from "../components/common/StatusBadge";
 import DifferencesTable from "../components/compare/DifferencesTable";
 import Table from "../components/common/Table";
 import HeadlineTable from "../components/compare/HeadlineTable";
+import PointVerdictsTable from "../components/compare/PointVerdictsTable";
 import { fmtDateTime } from "../format";
 import { findTool } from "../tools/catalog";
 import { useTools } from "../tools/useTools";
@@ -107,6 +108,7 @@ export default function ComparePage() {
                   <HeadlineTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
                 </div>
               </section>
+              <PointVerdictsTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
               <OverlayCharts
                 tool={findTool(tools.data, data.campaigns[0]?.tool)}
                 series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))}

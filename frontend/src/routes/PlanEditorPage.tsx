@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
 import { useLaunchCampaign } from "../api/campaigns";
 import { errorsOf, messagesFor, type FieldErrors } from "../api/errors";
 import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
@@ -15,6 +15,7 @@ import PhaseEditor from "../components/plan/PhaseEditor";
 import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
 import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
+import type { PlanCopyState } from "../components/campaign/RerunActions";
 import { blankDraft, blankPhase, draftFromPlan, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
 
@@ -26,6 +27,9 @@ export default function PlanEditorPage() {
   const [draft, setDraft] = useState<PlanDraft | null>(null);
   const [loadedId, setLoadedId] = useState<number | null>(null);
   const [templateName, setTemplateName] = useState<string | null>(null);
+  // "Edit a copy" on a report: its frozen plan arrives in the router state
+  const copyOf = (useLocation().state as PlanCopyState | null)?.copyOf ?? null;
+  const [copiedFrom, setCopiedFrom] = useState<number | null>(null);
 
   // load a stored plan into the form once (and again when the route changes to another plan)
   useEffect(() => {
@@ -34,13 +38,17 @@ export default function PlanEditorPage() {
         setDraft(null);
         setLoadedId(null);
       }
+      if (copyOf && tools.data && copiedFrom !== copyOf.campaignId) {
+        setDraft(draftFromPlan(copyOf.plan, tools.data));
+        setCopiedFrom(copyOf.campaignId);
+      }
       return;
     }
     if (plan.data && tools.data && loadedId !== plan.data.id) {
       setDraft(draftFromPlan(plan.data as unknown as Record<string, unknown>, tools.data));
       setLoadedId(plan.data.id);
     }
-  }, [planId, plan.data, tools.data, loadedId]);
+  }, [planId, plan.data, tools.data, loadedId, copyOf, copiedFrom]);
 
   if (planId != null && Number.isNaN(planId)) return <ErrorState error={new Error(`"${idParam}" is not a plan id`)} />;
   if (planId != null && plan.isPending) return <Loading what="Loading plan" />;
@@ -52,7 +60,16 @@ export default function PlanEditorPage() {
     <div className="page plan-editor">
       <PageHead
         title={planId != null ? `Plan #${planId}` : "New plan"}
-        note={templateName && planId == null && <p className="muted">from template “{templateName}”</p>}
+        note={
+          planId == null &&
+          (copiedFrom != null ? (
+            <p className="muted" data-testid="copy-of">
+              a copy of the plan of campaign <Link to={`/campaigns/${copiedFrom}`}>#{copiedFrom}</Link>
+            </p>
+          ) : (
+            templateName && <p className="muted">from template “{templateName}”</p>
+          ))
+        }
       >
         <Link to="/plans" className="btn link">
           All plans
@@ -72,7 +89,7 @@ export default function PlanEditorPage() {
           <Loading what="Loading plan" />
         )
       ) : (
-        <Editor key={loadedId ?? "new"} planId={planId} initial={draft} tools={tools.data} />
+        <Editor key={loadedId ?? (copiedFrom != null ? `copy-${copiedFrom}` : "new")} planId={planId} initial={draft} tools={tools.data} />
       )}
     </div>
   );

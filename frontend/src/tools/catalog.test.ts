@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { concurrencyUnit, findTool, headlineOf, loadTools, monitorTools, rateUnitOf, targetKindOf } from "./catalog";
+import { concurrencyUnit, findTool, hasLiveSamples, headlineOf, latencyLabel, loadTools, monitorTools, rateUnitOf, targetKindOf } from "./catalog";
 import { monitorCharts } from "./monitorCharts";
 import { TOOLS, tool } from "./__fixtures__";
 
@@ -30,5 +30,17 @@ describe("the tool catalog (GET /tools)", () => {
     expect(cpu.seriesLabel("mpstat.cpu0")).toBe("cpu0");
     expect(["mpstat.cpu0", "ping"].filter(rtt.series)).toEqual(["ping"]);
     expect(rtt.seriesLabel("ping")).toBe("Round trip");
+  });
+});
+
+describe("latency labels (capacity at SLO)", () => {
+  it("name the percentile from the metric's title, else the mean", () => {
+    const wrk = TOOLS.find((t) => t.name === "wrk");
+    expect(latencyLabel(wrk, "latency_p99_ms")).toBe("p99");
+    expect(latencyLabel(wrk, "latency_p999_ms")).toBe("p99.9");
+    expect(latencyLabel(undefined, "latency_p999_ms")).toBe("p99.9");
+    expect(latencyLabel(wrk, "latency_avg_ms")).toBe("mean latency");
+    expect(hasLiveSamples(wrk)).toBe(false);
+    expect(hasLiveSamples(undefined)).toBe(true);
   });
 });

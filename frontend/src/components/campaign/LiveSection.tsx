@@ -3,7 +3,8 @@ import { usePointSamples } from "../../api/points";
 import type { CampaignOut, Point } from "../../api/types";
 import TimeSeriesChart from "../../charts/TimeSeriesChart";
 import { fmtUnit } from "../../format";
-import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import { hasLiveSamples, rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import CampaignTimeline from "./CampaignTimeline";
 import ProgressBar from "./ProgressBar";
 import type { StreamState } from "./liveStream";
 import type { LiveSample } from "./useCampaignEvents";
@@ -16,22 +17,28 @@ const STREAM_LABELS: Record<StreamState, [label: string, title: string]> = {
   polling: ["reconnecting…", "the live stream is down; polling every 2 s while it reconnects"],
 };
 
-/** Progress and the running point's per-second chart, fed by the stored samples and then the live stream. */
+/**
+ * Progress, the running point's per-second chart (fed by the stored samples and then the live stream), and the
+ * whole campaign's timeline (`allPoints`: every variant's). A tool without live samples says so plainly.
+ */
 export default function LiveSection({
   campaign,
   tool,
   points,
+  allPoints = points,
   live,
   stream,
 }: {
   campaign: CampaignOut;
   tool: ToolInfo | undefined;
   points: Point[];
+  allPoints?: Point[];
   live: Record<number, LiveSample[]>;
   stream: StreamState;
 }) {
   const runningId = campaign.progress.running_point_id ?? points.find((p) => p.status === "running")?.id ?? null;
-  const running = points.find((p) => p.id === runningId);
+  const running = allPoints.find((p) => p.id === runningId);
+  const liveTool = hasLiveSamples(tool);
   const stored = usePointSamples(runningId, "point");
   const rows = useMemo(() => {
     const byT = new Map<number, LiveSample>();
@@ -49,6 +56,11 @@ export default function LiveSection({
         </span>
       </div>
       <ProgressBar campaign={campaign} />
+      {!liveTool && (
+        <p className="banner info small" data-testid="live-note">
+          {tool?.name ?? campaign.tool} reports at the end: live view shows progress only
+        </p>
+      )}
       <TimeSeriesChart
         title={
           running
@@ -58,8 +70,17 @@ export default function LiveSection({
         rows={rows}
         tool={tool}
         height={220}
-        empty={campaign.status === "queued" ? "Waiting to start" : running ? "Waiting for the first interval…" : "Between points"}
+        empty={
+          campaign.status === "queued"
+            ? "Waiting to start"
+            : running
+              ? liveTool
+                ? "Waiting for the first interval…"
+                : `${tool?.name ?? campaign.tool} reports at the end of the point`
+              : "Between points"
+        }
       />
+      <CampaignTimeline points={allPoints} tool={tool} live={live} runningId={runningId} height={200} />
     </section>
   );
 }

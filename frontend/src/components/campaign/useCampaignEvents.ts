@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "../../api/campaigns";
 import { keys } from "../../api/keys";
-import type { CampaignOut, ProgressEvent, SampleEvent } from "../../api/types";
+import type { CampaignOut, Point, PointEvent, ProgressEvent, SampleEvent } from "../../api/types";
 import { appendBounded } from "../../charts/downsample";
 import { openLiveStream, type StreamState } from "./liveStream";
 
@@ -14,7 +14,9 @@ export interface LiveSample {
 /**
  * Follow a campaign's server-sent events while it is active: progress goes straight into the
  * campaign query's cache, samples into a bounded per-point buffer, and `point`/`status`/`end`
- * refetch the campaign and its points. A dropped stream reconnects by itself (see liveStream.ts):
+ * refetch the campaign and its points. A point that ends (`point` with a final status) has its stored
+ * samples and evidence refetched, and at `end` every point's are: charts that read them (stability,
+ * timeline) are whole in the tab that watched, with no reload. A dropped stream reconnects by itself (see liveStream.ts):
  * `stream` says where it stands, a reconnect refetches the campaign and its points, and while the
  * stream stays down the campaign is polled every 2 s.
  */
@@ -30,6 +32,11 @@ export function useCampaignEvents(id: number, active: boolean) {
     const invalidate = () => {
       refetchCampaign();
       qc.invalidateQueries({ queryKey: keys.campaignPoints(id) });
+    };
+    // a point's queries (evidence, samples of any series) share the ["points", id] prefix
+    const refetchPoint = (pointId: number) => qc.invalidateQueries({ queryKey: keys.point(pointId) });
+    const refetchAllPoints = () => {
+      for (const p of qc.getQueryData<Point[]>(keys.campaignPoints(id)) ?? []) refetchPoint(p.id);
     };
     const parse = <T,>(e: MessageEvent): T | null => {
       try {
@@ -54,10 +61,15 @@ export function useCampaignEvents(id: number, active: boolean) {
           const data = parse<SampleEvent>(e);
           if (data && (data.series ?? "point") === "point") pending.current.push(data);
         },
-        point: invalidate,
+        point: (e) => {
+          invalidate();
+          const data = parse<PointEvent>(e);
+          if (data && data.status !== "running" && data.status !== "pending") refetchPoint(data.id);
+        },
         status: invalidate,
         end: () => {
           invalidate();
+          refetchAllPoints();
           qc.invalidateQueries({ queryKey: keys.campaigns, exact: false });
           live.close();
           setStream("connecting");

@@ -1,11 +1,19 @@
-import type { Comparison } from "../../api/compare";
-import { fmtSignedPct, fmtUnit } from "../../format";
+import { verdictClass, type Comparison } from "../../api/compare";
+import { analysisOf } from "../../api/types";
+import { fmtMs, fmtRange, fmtSignedPct, fmtUnit } from "../../format";
 import { colourAt } from "../../charts/palette";
-import { resolveUnit, type ToolInfo } from "../../tools/catalog";
+import { latencyLabel, resolveUnit, type ToolInfo } from "../../tools/catalog";
+
+/** The capacity row's label: "Capacity at p99 ≤ 3 ms" when the reference campaign's analysis says which target. */
+function capacityLabel(data: Comparison, tool: ToolInfo | undefined, fallback: string): string {
+  const cap = analysisOf(data.campaigns[0])?.capacity;
+  return cap ? `Capacity at ${latencyLabel(tool, cap.metric)} ≤ ${fmtMs(cap.limit_ms)}` : fallback;
+}
 
 /**
- * The headline metrics side by side; deltas are against the first campaign (the reference), and the
- * verdict column says, per other campaign, whether it is better, worse or indistinguishable.
+ * The headline metrics side by side, capacity at SLO first (with its interval); deltas are against the first
+ * campaign (the reference), and the verdict column says, per other campaign, better, worse, no detectable
+ * difference, not enough data, or mixed.
  */
 export default function HeadlineTable({ data, tool }: { data: Comparison; tool: ToolInfo | undefined }) {
   const keys = data.selectors;
@@ -28,16 +36,26 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
           </tr>
         </thead>
         <tbody>
-          {data.headline.map((h) => (
-            <tr key={h.metric}>
+          {data.headline.map((h, row) => (
+            <tr key={h.metric} className={row === 0 ? "lead" : undefined} data-metric={h.metric}>
               <th scope="row">
-                {h.label} <span className="muted small">({h.better} is better)</span>
+                {h.metric === "capacity_at_slo" ? capacityLabel(data, tool, h.label) : h.label} <span className="muted small">({h.better} is better)</span>
               </th>
               {keys.map((k, i) => {
                 const d = h.deltas[k];
+                const ci = h.intervals?.[k];
+                const value = fmtValue(h.values[k], h.unit);
                 return (
                   <td key={k} className="num">
-                    <div className="value">{fmtValue(h.values[k], h.unit)}</div>
+                    <div className="value">
+                      {value}
+                      {h.intervals && h.values[k] != null && (
+                        <span className="headline-interval" data-testid="headline-interval" title={ci ? "95 % bootstrap interval over repetitions" : "one run per load: no interval"}>
+                          {" "}
+                          {ci && ci.length === 2 ? `[${fmtRange(ci[0], ci[1], resolveUnit(h.unit, tool), value)}]` : "[no interval]"}
+                        </span>
+                      )}
+                    </div>
                     {i > 0 && d && (
                       <div className="delta small">
                         {d.abs > 0 ? "+" : d.abs < 0 ? "−" : ""}
@@ -54,7 +72,7 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
                     <div key={k} className="verdict-line">
                       {keys.length > 2 && <span className="swatch" style={{ background: colourAt(j + 1) }} title={`#${k}`} />}
                       {verdict ? (
-                        <span className={`verdict ${verdict}`} title={h.basis?.[k] ?? undefined} data-testid="verdict">
+                        <span className={`verdict ${verdictClass(verdict)}`} title={h.basis?.[k] ?? undefined} data-testid="verdict">
                           {verdict}
                         </span>
                       ) : (

@@ -1,0 +1,68 @@
+import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { fmtUnit, metricLabel } from "../format";
+import { headlineOf, type ToolInfo } from "../tools/catalog";
+import { AXIS_STYLE, ChartFrame, GRID, PHASE_COLOURS, SECONDS_AXIS, tick } from "./common";
+import type { TimelineSegment } from "./timeline";
+
+/** Every point of the campaign on one time axis: the tool's headline metric per interval, a line per point coloured by phase. */
+export default function TimelineChart({
+  segments,
+  samples,
+  tool,
+  height = 220,
+  empty,
+  note,
+}: {
+  segments: TimelineSegment[];
+  samples: number;
+  tool: ToolInfo | undefined;
+  height?: number;
+  empty?: string;
+  note?: string;
+}) {
+  const headline = headlineOf(tool);
+  const phases = [...new Set(segments.map((s) => s.phase))];
+  const dots = samples <= 150;
+  return (
+    <div data-testid="campaign-timeline" data-segments={segments.length} data-samples={samples}>
+      <ChartFrame
+        title={`Campaign timeline: ${(headline?.title ?? "achieved rate").toLowerCase()} of every point`}
+        height={height}
+        empty={segments.length === 0 && (empty ?? "No samples yet")}
+        note={note}
+      >
+        <ResponsiveContainer>
+          <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
+            <CartesianGrid stroke={GRID} />
+            <XAxis {...SECONDS_AXIS} />
+            <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
+            <Tooltip formatter={(v) => fmtUnit(Number(v), headline?.unit)} labelFormatter={(l) => `t = ${l} s`} />
+            {segments.map((seg) => (
+              <Line
+                key={seg.pointId}
+                data={seg.rows}
+                dataKey="value"
+                name={`point ${seg.seq + 1} · ${seg.phase} · ${seg.concurrency}`}
+                stroke={PHASE_COLOURS[seg.phase] ?? "#2563eb"}
+                strokeWidth={seg.running ? 2.5 : 1.5}
+                dot={dots ? { r: 2 } : false}
+                isAnimationActive={false}
+                className={seg.running ? "running" : undefined}
+              />
+            ))}
+          </ComposedChart>
+        </ResponsiveContainer>
+      </ChartFrame>
+      {phases.length > 0 && (
+        <p className="muted small timeline-note">
+          {phases.map((ph) => (
+            <span key={ph} className="timeline-key">
+              <span className="swatch" style={{ background: PHASE_COLOURS[ph] ?? "#2563eb" }} /> {ph}{" "}
+            </span>
+          ))}
+          · {segments.length} point{segments.length === 1 ? "" : "s"}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// The compare page leads with capacity at SLO (with intervals), verdicts as CSS-safe classes, and per-point verdicts.
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, within } from "@testing-library/react";
+import { verdictClass, type Comparison } from "../../api/compare";
+import { tool } from "../../tools/__fixtures__";
+import HeadlineTable from "./HeadlineTable";
+import PointVerdictsTable, { verdictMetrics } from "./PointVerdictsTable";
+
+const row = (over: Record<string, unknown>) => ({
+  n_a: 3, n_b: 3, mean_a: 1000, mean_b: 1100, diff: 100, ci_low: 40, ci_high: 160, change_pct: 10, p: 0.004, p_adjusted: 0.008, verdict: "better", ...over,
+}); // prettier-ignore
+const basis = "Welch's t-test per matched point, ≥ 3 repetitions a side, Holm-corrected over 2 point(s), 95% confidence";
+
+const data = {
+  selectors: ["1", "2"],
+  campaigns: [{ id: 1, analysis: { capacity: { metric: "latency_p99_ms", limit_ms: 3 } } }, { id: 2, analysis: null }],
+  headline: [
+    { metric: "capacity_at_slo", label: "Capacity at SLO", unit: "rate", better: "higher", values: { 1: 14834, 2: 15200 }, intervals: { 1: [14500, 15100], 2: null },
+      deltas: { 1: null, 2: { abs: 366, pct: 2.5 } }, verdicts: { 1: null, 2: "no detectable difference" }, basis: { 1: null, 2: "95 % bootstrap intervals" } },
+    { metric: "max_achieved_rate", label: "Max achieved rate", unit: "rate", better: "higher", values: { 1: 16000, 2: 17000 }, intervals: null,
+      deltas: { 1: null, 2: { abs: 1000, pct: 6.25 } }, verdicts: { 1: null, 2: "not enough data" }, basis: { 1: null, 2: basis } },
+  ],
+  point_verdicts: {
+    2: {
+      confidence: 0.95,
+      points: [
+        { phase: "saturation", concurrency: 20, offered_rate: 10000, achieved_rate: row({}), latency_avg_ms: row({ mean_a: 0.5, mean_b: 0.5, diff: 0, ci_low: -0.02, ci_high: 0.03, change_pct: 0, p: 0.9, p_adjusted: 1, verdict: "no detectable difference" }) },
+        { phase: "saturation", concurrency: 20, offered_rate: 20000, achieved_rate: row({ n_b: 2, diff: null, ci_low: null, ci_high: null, p: null, p_adjusted: null, verdict: "not enough data" }), latency_avg_ms: row({ verdict: "worse", ci_low: 0.1, ci_high: 0.3 }) },
+      ],
+      overall: {
+        achieved_rate: { verdict: "better", better: 1, worse: 0, same: 0, few: 1, basis },
+        latency_avg_ms: { verdict: "mixed", better: 0, worse: 1, same: 1, few: 0, basis },
+      },
+    },
+  },
+  points: {},
+  differences: { plan: [], environment: [], target: [] },
+} as unknown as Comparison; // prettier-ignore
+
+describe("compare headline", () => {
+  it("leads with capacity at SLO and its interval beside each value", () => {
+    render(<HeadlineTable data={data} tool={tool("dnsperf")} />);
+    const rows = screen.getAllByRole("row").slice(1);
+    expect(rows[0].getAttribute("data-metric")).toBe("capacity_at_slo");
+    expect(within(rows[0]).getByRole("rowheader").textContent).toMatch(/^Capacity at p99 ≤ 3 ms/);
+    const intervals = within(rows[0]).getAllByTestId("headline-interval").map((e) => e.textContent?.trim());
+    expect(intervals).toEqual(["[14,500–15,100]", "[no interval]"]);
+    expect(within(rows[1]).queryByTestId("headline-interval")).toBeNull();
+  });
+  it("maps verdicts with spaces to one CSS class each", () => {
+    render(<HeadlineTable data={data} tool={tool("dnsperf")} />);
+    const [first, second] = screen.getAllByTestId("verdict");
+    expect(first.className).toBe("verdict no-detectable-difference");
+    expect(second.className).toBe("verdict not-enough-data");
+    expect(verdictClass("mixed")).toBe("mixed");
+  });
+});
+
+describe("per-point verdicts", () => {
+  it("lists each matched point with change, CI of the difference, adjusted p and verdict, under a collapsed section", () => {
+    render(<PointVerdictsTable data={data} tool={tool("dnsperf")} />);
+    const details = screen.getByTestId("point-verdicts") as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    fireEvent.click(within(details).getByText("Per-point verdicts"));
+    const body = within(screen.getByTestId("point-verdicts-table")).getAllByRole("row").slice(2);
+    const cells = body.map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
+    expect(cells[0]).toEqual(["saturation", "20", "10,000 qps", "+10 %", "[+40, +160 qps]", "0.008", "better", "0 %", "[−20, +30 µs]", "1", "no detectable difference"]);
+    expect(cells[1].slice(3, 7)).toEqual(["+10 %", "—", "—", "not enough data"]);
+    expect(details.textContent).toContain(`Basis: ${basis}.`);
+    expect(details.querySelector(".verdict.mixed")).toBeTruthy();
+  });
+  it("shows the headline metric and latency", () => {
+    expect(verdictMetrics(tool("dnsperf"), data.point_verdicts["2"].points as never)).toEqual(["achieved_rate", "latency_avg_ms"]);
+  });
+});
