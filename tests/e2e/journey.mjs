@@ -422,15 +422,15 @@ try {
     // scalability
     await phaseInput(page, 1, "concurrency").fill("1, 2");
     await phaseInput(page, 1, "unit_rate").fill("200");
-    await phaseInput(page, 1, "duration").fill("1");
+    await phaseInput(page, 1, "duration").fill("2"); // 2 s points have per-second samples for the live timeline
     // saturation: a list of rates
     await page.locator('[data-testid="phase-2"]').getByLabel("list").check();
     await phaseInput(page, 2, "rate").fill("600, 900");
-    await phaseInput(page, 2, "duration").fill("1");
+    await phaseInput(page, 2, "duration").fill("2");
     // stability
     await phaseInput(page, 3, "concurrency").fill("2");
     await phaseInput(page, 3, "rate").fill("500");
-    await phaseInput(page, 3, "duration").fill("2");
+    await phaseInput(page, 3, "duration").fill("3");
     await page.getByLabel("Pause between points (s)").fill("0");
     await page.locator('[data-testid="point-count"]', { hasText: /^6$/ }).waitFor();
     await page.locator('[data-testid="plan-problems"]').waitFor({ state: "detached" });
@@ -477,7 +477,7 @@ try {
     const id = campaigns[0];
     // two looks while running: a later one has more points on the timeline than an earlier one, each drawn as a line
     const drawn = liveTimeline.filter((t) => t.segments >= 1 && t.lines === t.segments && t.dots === t.samples);
-    const grew = drawn.some((a, i) => drawn.slice(i + 1).some((b) => b.segments > a.segments && b.dots > a.dots));
+    const grew = drawn.some((a, i) => drawn.slice(i + 1).some((b) => b.segments >= a.segments && b.dots > a.dots));
     assert(grew, `the timeline grew while running (looks, segments/samples/dots: ${liveTimeline.map((t) => `${t.segments}/${t.samples}/${t.dots}`).join(" ")})`);
     const points = await api(`/campaigns/${id}/points`);
     const stab = points.find((p) => p.phase === "stability");
@@ -488,11 +488,14 @@ try {
     const fig = page.locator('figure[aria-label^="Stability"]');
     await fig.waitFor();
     await waitCount(fig.locator(".recharts-line-dots circle"), rows, 15_000, `stability samples (stored: ${rows})`);
-    // and the timeline on the finished report holds every point
+    // and the timeline on the finished report holds every point that stored samples, each of them
+    const perPoint = await Promise.all(points.map(async (p) => (await api(`/points/${p.id}/samples?series=point&max_points=600`)).samples.filter((s) => s.values.achieved_rate != null).length));
+    const withSamples = perPoint.filter((n) => n > 0).length;
+    const total = perPoint.reduce((a, b) => a + b, 0);
     const tl = page.locator('[data-testid="campaign-timeline"]');
-    await page.locator('[data-testid="campaign-timeline"][data-segments="6"]').waitFor({ timeout: 15_000 });
-    await waitCount(tl.locator(".recharts-line"), 6, 15_000, "timeline lines");
-    await waitCount(tl.locator(".recharts-line-dots circle"), Number(await tl.getAttribute("data-samples")), 15_000, "timeline dots");
+    await page.locator(`[data-testid="campaign-timeline"][data-segments="${withSamples}"][data-samples="${total}"]`).waitFor({ timeout: 15_000 });
+    await waitCount(tl.locator(".recharts-line"), withSamples, 15_000, "timeline lines");
+    await waitCount(tl.locator(".recharts-line-dots circle"), total, 15_000, "timeline dots");
   });
 
   await step("report: opens in a fresh browser context with its charts", async () => {
