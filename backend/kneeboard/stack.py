@@ -88,7 +88,8 @@ def start_beat(env: dict[str, str], rundir: Path) -> subprocess.Popen:
 def start_api(env: dict[str, str], rundir: Path, host: str = "127.0.0.1", port: int | None = None) -> tuple[subprocess.Popen, str]:
     """The API (and the built UI) under uvicorn; returns (process, base URL)."""
     port = port or free_port()
-    argv = [sys.executable, "-m", "uvicorn", "kneeboard.main:app", "--host", host, "--port", str(port), "--log-level", "warning"]
+    argv = [sys.executable, "-m", "uvicorn", "kneeboard.main:app", "--host", host, "--port", str(port), "--log-level", "warning",
+            "--timeout-graceful-shutdown", "3"]  # open live streams must not hold a stop
     proc = _spawn(argv, rundir / "api.log", env)
     wait_port(port, proc, "the API")
     return proc, f"http://{host}:{port}"

@@ -604,7 +604,7 @@ try {
     assert(status === "completed", `iperf3 campaign ${iperfId} ended ${status}: ${(await api(`/campaigns/${iperfId}`)).error ?? ""}`);
     // the scalability chart plots throughput (iperf3's headline) at both concurrencies
     const scal = page.locator('figure[aria-label^="Scalability"]');
-    await scal.locator("svg.recharts-surface").waitFor();
+    await scal.locator("svg.recharts-surface[role=application]").waitFor();
     assert(/throughput/i.test(await scal.getAttribute("aria-label")), "the scalability chart is of throughput");
     await waitCount(scal.locator(".recharts-line-dots").first().locator("circle"), 2, 15_000, "throughput points");
     // the timeline: both points' per-second throughput
