@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from sqlalchemy.exc import DataError
 
+from kneeboard.auth.http import CSP, HEADERS
 from kneeboard.errors import Conflict, Gone, Invalid, NotFound
 
 log = logging.getLogger("kneeboard.api")
@@ -76,4 +77,6 @@ def install_handlers(app: FastAPI) -> None:
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         rid = request_id(request)
         log.error("unhandled error, request_id=%s %s %s", rid, request.method, request.url.path, exc_info=exc)
-        return JSONResponse({"detail": "internal error", "request_id": rid}, status_code=500)
+        # rendered outside the header middleware, so it carries the security headers itself
+        return JSONResponse({"detail": "internal error", "request_id": rid}, status_code=500,
+                            headers={**HEADERS, "content-security-policy": CSP})

@@ -78,6 +78,12 @@ def _phases(rng: random.Random, long_s: float) -> list[tuple[str, int, float, fl
     return phases + [("stability", 8, 5000.0, long_s)]
 
 
+def _valid_phase(tool: str, concurrency: int, rate: float, duration_s: float) -> dict:
+    """One point as a phase the plan schema accepts (a custom phase; closed-loop wrk takes no rate)."""
+    phase = {"kind": "custom", "concurrency": concurrency, "duration_s": duration_s}
+    return phase if tool == "wrk" else {**phase, "rate": rate}
+
+
 def make_templates(engine: Engine, rng: random.Random, *, plans: int = 12) -> list[Template]:
     """Targets and plans in the database, one template per plan, each with its analysis computed once."""
     templates = []
@@ -92,7 +98,7 @@ def make_templates(engine: Engine, rng: random.Random, *, plans: int = 12) -> li
             name = f"{WORDS[i % len(WORDS)]} {tool} {('sweep', 'capacity', 'soak')[i % 3]}"
             template = Template(0, target_id, name, tool, rng.uniform(8_000, 20_000), _phases(rng, 3600.0))
             template.body = {"name": name, "tool": tool, "target_id": target_id, "pause_s": 1, "repeat": 1,
-                             "phases": [{"kind": k, "concurrency": c, "rate": r, "duration_s": d} for k, c, r, d in template.phases]}  # fmt: skip
+                             "phases": [_valid_phase(tool, c, r, d) for _k, c, r, d in template.phases]}  # fmt: skip
             template.plan_id = conn.execute(text("INSERT INTO plans (name, tool, target_id, body, created_at, updated_at) "
                                                  "VALUES (:n, :t, :g, :b, now(), now()) RETURNING id"),
                                             {"n": name, "t": tool, "g": target_id, "b": json.dumps(template.body)}).scalar()  # fmt: skip

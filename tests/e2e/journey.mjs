@@ -688,7 +688,7 @@ try {
   let resumedId = null;
   await step("resume: a cancelled campaign is resumed from its report and completes", async () => {
     // a short copy of the plan (the third campaign's plan has a 60 s point), launched and cancelled at once
-    const { id: _id, created_at: _c, updated_at: _u, ...body } = await api(`/plans/${planId}`);
+    const { id: _id, created_at: _c, updated_at: _u, baseline_campaign_id: _b, ...body } = await api(`/plans/${planId}`);
     body.name = resumeName;
     body.phases = body.phases.map((ph) => (ph.duration_s != null ? { ...ph, duration_s: Math.min(ph.duration_s, 2) } : ph));
     const plan = await api("/plans", { method: "POST", body: JSON.stringify(body) });
