@@ -18,6 +18,9 @@ class CampaignStatus(StrEnum):
     CRASHED = "crashed"
 
 
+CAMPAIGN_TERMINAL = frozenset({CampaignStatus.COMPLETED, CampaignStatus.FAILED, CampaignStatus.CANCELLED, CampaignStatus.CRASHED})
+
+
 class PointStatus(StrEnum):
     """Where a point is in its life."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.db import utcnow
-from kneeboard.states import CampaignStatus, PointStatus
+from kneeboard.states import CAMPAIGN_TERMINAL, CampaignStatus, PointStatus
 
 C, P = CampaignStatus, PointStatus
 CAMPAIGN_TRANSITIONS: dict[CampaignStatus, set[CampaignStatus]] = {
@@ -25,7 +25,6 @@ POINT_TRANSITIONS: dict[PointStatus, set[PointStatus]] = {
     P.CANCELLED: {P.PENDING},  # resume
     P.CRASHED: {P.PENDING},  # resume
 }
-CAMPAIGN_TERMINAL = frozenset({C.COMPLETED, C.FAILED, C.CANCELLED, C.CRASHED})
 CAMPAIGN_ACTIVE = frozenset(CAMPAIGN_TRANSITIONS) - CAMPAIGN_TERMINAL
 
 

@@ -6,6 +6,8 @@ import shutil
 import sys
 from typing import Any, TextIO
 
+from kneeboard.states import PointStatus
+
 
 def fmt(value: Any) -> str:
     """A number compactly (4 significant digits), anything else as text, None as a dash."""
@@ -44,7 +46,7 @@ class Progress:
     def show(self, campaign: dict[str, Any], points: list[dict[str, Any]], headline: str | None) -> None:
         """Render one poll of the campaign."""
         progress = campaign["progress"]
-        running = next((p for p in points if p["status"] == "running"), None)
+        running = next((p for p in points if p["status"] == PointStatus.RUNNING), None)
         finished = [p for p in points if p["status"] == "completed" and headline and (p.get("metrics") or {}).get(headline) is not None]
         parts = [campaign["status"], f"{progress['done']}/{progress['total']} points"]
         if running:

@@ -13,8 +13,9 @@ from typing import Any
 from kneeboard.client import exits, junit, output, plan_file
 from kneeboard.client.http import ApiError, Client
 from kneeboard.gate import BaselineOutcome, Threshold, ThresholdResult, baseline_outcome, check_thresholds, parse_threshold
+from kneeboard.states import CAMPAIGN_TERMINAL
 
-TERMINAL = {"completed", "failed", "cancelled", "crashed"}
+TERMINAL = CAMPAIGN_TERMINAL
 PINNED_TAG = "pinned"
 
 
