@@ -29,3 +29,10 @@ def test_a_wandering_series_is_unsteady():
 def test_too_few_intervals_are_not_judged():
     assert steady_window([(0.0, 1.0), (1.0, 1.0), (2.0, 1.0)], warmup_s=1.0) is None
     assert steady_window([], warmup_s=1.0) is None
+
+
+def test_conclusion_prints_bit_rates_with_si_prefixes():
+    from kneeboard.analysis.conclusion import _rate
+
+    assert _rate(22_851_029_000, "bit/s") == "22.9 Gbit/s" and _rate(400e6, "bit/s") == "400 Mbit/s"
+    assert _rate(16_795.98, "qps") == "16,796 qps"

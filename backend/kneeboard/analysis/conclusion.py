@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 
+_SI = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
 def _rate(x: float, unit: str) -> str:
+    """A rate in its unit; bit/s with an SI prefix (22.9 Gbit/s, not 22,851,029,000 bit/s)."""
+    if unit == "bit/s":
+        scale, prefix = next(((s, p) for s, p in _SI if abs(x) >= s), (1.0, ""))
+        return f"{x / scale:,.3g} {prefix}bit/s"
     return f"{x:,.0f} {unit}"
 
 
