@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { API_BASE, api, readJson, unwrap } from "./client";
 import { keys } from "./keys";
-import { isActive, type CampaignOut, type CampaignPage } from "./types";
+import { isActive, type CampaignOut, type CampaignPage, type Plan } from "./types";
 
 export interface CampaignFilters {
   status?: string;
@@ -102,6 +102,38 @@ export function useArchiveCampaign() {
     onSuccess: (c) => {
       qc.setQueryData(keys.campaign(c.id), c);
       qc.invalidateQueries({ queryKey: keys.campaignLists });
+    },
+  });
+}
+
+/** Save a campaign's notes (≤ 10,000 characters; a 422 names `notes`). */
+export function useSaveCampaignNotes(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (notes: string) =>
+      unwrap(await api.PATCH("/api/v1/campaigns/{campaign_id}", { params: { path: { campaign_id: id } }, body: { notes } })) as CampaignOut,
+    onSuccess: (c) => {
+      qc.setQueryData(keys.campaign(c.id), c);
+      qc.invalidateQueries({ queryKey: keys.campaign(c.id), exact: true });
+      qc.invalidateQueries({ queryKey: keys.campaignLists, refetchType: "none" });
+    },
+  });
+}
+
+/**
+ * Pin (or, with null, unpin) the completed campaign a plan's reports compare against: PUT /plans/{plan_id}/baseline.
+ * A 422 names campaign_id when it is not a completed campaign of the plan's tool. Every campaign's
+ * `baseline_campaign_id` may change: the one shown (`campaignId`) refetches, the others are marked stale.
+ */
+export function usePinBaseline(planId: number, campaignId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (campaign_id: number | null) =>
+      unwrap(await api.PUT("/api/v1/plans/{plan_id}/baseline", { params: { path: { plan_id: planId } }, body: { campaign_id } })) as Plan,
+    onSuccess: (plan) => {
+      qc.setQueryData(keys.plan(plan.id), plan);
+      qc.invalidateQueries({ queryKey: keys.campaign(campaignId), exact: true });
+      qc.invalidateQueries({ queryKey: keys.campaigns, exact: false, refetchType: "none" });
     },
   });
 }

@@ -7,7 +7,9 @@ import KneeChart from "../charts/KneeChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
 import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
 import AttemptsNote from "../components/campaign/AttemptsNote";
+import BaselinePin from "../components/campaign/BaselinePin";
 import CampaignActions from "../components/campaign/CampaignActions";
+import CampaignNotes from "../components/campaign/CampaignNotes";
 import { TimelineCard } from "../components/campaign/CampaignTimeline";
 import FactsTable, { VariantFactsTable } from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
@@ -130,6 +132,7 @@ export default function CampaignPage() {
           <strong>{c.status === "cancelled" ? "Cancelled" : "Error"}:</strong> {c.error}
         </div>
       )}
+      <BaselinePin campaign={c} />
       <AttemptsNote campaign={c} points={allPoints} />
       {Number.isInteger(rerunOf) && rerunOf > 0 && rerunOf !== c.id && <RerunNote campaign={c} originalId={rerunOf} />}
 
@@ -213,6 +216,8 @@ export default function CampaignPage() {
         </>
       )}
       </div>
+
+      <CampaignNotes key={c.id} campaign={c} />
 
       <div className="two-col">
         <section className="card" aria-label="Environment">
