@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from kneeboard.plans.schemas import PointPreview
-from kneeboard.states import AgentStatus, CampaignStatus, PointStatus
+from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.inputs import MAX_ID
 from kneeboard.validators import Tag
 

@@ -78,10 +78,9 @@ def _headline_values(described: dict) -> dict[str, float | None]:
     }
 
 
-def _directions(tool: str) -> dict[str, int | None]:
+def _directions(tool: str) -> dict[str, int]:
     """Which way is better for each of the tool's metrics (+1 higher, −1 lower), from the tool contract."""
-    signs = {"higher": +1, "lower": -1, None: None}
-    return {m.name: signs[m.better] for m in adapter(tool).all_metrics() if m.better is not None}
+    return {m.name: +1 if m.better == "higher" else -1 for m in adapter(tool).all_metrics() if m.better is not None}
 
 
 def _capacity(described: dict) -> dict | None:

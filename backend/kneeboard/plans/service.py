@@ -5,12 +5,14 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from kneeboard.campaigns.models import Campaign
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.lab.actions import ActionError, validate_setting
 from kneeboard.plans.expand import count_points, estimate_seconds, expand
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview
+from kneeboard.states import CampaignStatus
 from kneeboard.targets.models import Target
 from kneeboard.tools.registry import adapter
 
@@ -99,9 +101,6 @@ def delete_plan(plan_id: int, *, session: Session) -> None:
 
 def pin_baseline(plan_id: int, campaign_id: int | None, *, session: Session) -> Plan:
     """Pin the campaign this plan's reports (and `kneeboard run --baseline latest-pinned`) compare against; None unpins."""
-    from kneeboard.campaigns.models import Campaign
-    from kneeboard.states import CampaignStatus
-
     plan = get_plan(plan_id, session=session)
     if campaign_id is not None:
         campaign = session.get(Campaign, campaign_id)

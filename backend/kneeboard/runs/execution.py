@@ -9,23 +9,23 @@ from pathlib import Path
 from pydantic import TypeAdapter
 from sqlalchemy import select
 
-from kneeboard.campaigns import live
 from kneeboard.analysis.steady import steady_window
+from kneeboard.campaigns import live
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.progress import store
-from kneeboard.runs.monitors import MonitorSet
 from kneeboard.campaigns.status import move_campaign, move_point
-from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.plans.schemas import PlanBody
 from kneeboard.policy.service import recheck
 from kneeboard.runs import spool
 from kneeboard.runs.leases import HELD, claim, holds, instance_id, release
+from kneeboard.runs.monitors import MonitorSet
 from kneeboard.runs.retry import is_outage, retrying
-from kneeboard.plans.schemas import PlanBody
-from kneeboard.tools import runner
+from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.states import CampaignStatus, PointStatus
+from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError, derive
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter

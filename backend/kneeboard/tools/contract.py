@@ -56,10 +56,6 @@ class PlannedPoint(Protocol):
     duration_s: float
 
 
-def _ratio(title: str, name: str, better: Literal["higher", "lower"] | None = None) -> Metric:
-    return Metric(name, title, "ratio", better)
-
-
 class ToolAdapter(ABC):
     """One tool behind Kneeboard. Subclass, fill in the class attributes, implement `argv` and `parse_final`."""
 
@@ -200,7 +196,7 @@ class ToolAdapter(ABC):
             return self.metrics
         derived = (
             Metric("offered_rate", "Offered", self.rate_unit),
-            _ratio("Efficiency (achieved / offered)", "efficiency", "higher"),
+            Metric("efficiency", "Efficiency (achieved / offered)", "ratio", "higher"),
             Metric("inflight", "In flight (Little's law)", "count"),
         )
         return self.metrics + derived

@@ -90,29 +90,6 @@ def require_int(name: str, value: Any, low: int, high: int) -> int:
     return int(value)
 
 
-def require_number(name: str, value: Any, low: float, high: float) -> float:
-    """A finite number within [low, high], else ToolInputError naming `name`."""
-    if not is_number(value):
-        raise ToolInputError(f"{name}: must be a number, got {value!r}")
-    if not low <= value <= high:
-        raise ToolInputError(f"{name}: must be between {low:g} and {high:g}, got {value!r}")
-    return float(value)
-
-
-def require_bool(name: str, value: Any) -> bool:
-    """A real bool (not 0/1 or "yes"), else ToolInputError naming `name`."""
-    if not isinstance(value, bool):
-        raise ToolInputError(f"{name}: must be true or false, got {value!r}")
-    return value
-
-
-def require_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    """One of `choices`, else ToolInputError naming `name`."""
-    if value not in choices:
-        raise ToolInputError(f"{name}: must be one of {', '.join(choices)}, got {value!r}")
-    return value
-
-
 def require_text(name: str, value: Any) -> str:
     """A non-empty string that cannot be read as an option (no leading '-')."""
     if not isinstance(value, str) or not value:
@@ -136,19 +113,6 @@ def require_host(name: str, value: Any) -> str:
     return host
 
 
-def require_known_params(tool: str, params: dict[str, Any], known: tuple[str, ...]) -> None:
-    """Refuse any `params` key the tool does not understand (a typo must not be ignored)."""
-    unknown = sorted(set(params) - set(known))
-    if unknown:
-        raise ToolInputError(f"params.{unknown[0]}: not a {tool} parameter (known: {', '.join(known)})")
-
-
-def require_no_rate(tool: str, rate: float | None) -> None:
-    """Closed-loop tools take no offered rate."""
-    if rate is not None:
-        raise ToolInputError(f"rate: {tool} is closed-loop and takes no offered rate, got {rate!r}")
-
-
 # --- reading raw output (parse) -------------------------------------------------
 
 
@@ -160,18 +124,6 @@ def failure_reason(tool: str, stderr: str, exit_code: int | None) -> str:
     if exit_code is None:
         return f"{tool}: no output (process did not exit normally)"
     return f"{tool}: no output (exit code {exit_code})"
-
-
-def load_json_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in `text` (leading noise skipped), or None."""
-    start = (text or "").find("{")
-    if start < 0:
-        return None
-    try:
-        value, _ = json.JSONDecoder().raw_decode(text, start)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def last_json_line(text: str) -> dict[str, Any] | None:
@@ -204,17 +156,6 @@ def decode_items(text: str, position: int) -> list[Any]:
         items.append(item)
 
 
-def decode_after(text: str, pattern: str) -> Any:
-    """The JSON value right after the first match of regex `pattern` (multiline), or None."""
-    match = re.search(pattern, text, re.M)
-    if match is None:
-        return None
-    try:
-        return json.JSONDecoder().raw_decode(text, match.end())[0]
-    except ValueError:
-        return None
-
-
 def dig(data: Any, *keys: str) -> Any:
     """`data[k1][k2]…` or None when any level is missing or not a mapping."""
     for key in keys:
@@ -224,24 +165,7 @@ def dig(data: Any, *keys: str) -> Any:
     return data
 
 
-def dig_dict(data: Any, *keys: str) -> dict[str, Any]:
-    """Like dig() but always a mapping: {} when the value is missing or not a dict."""
-    value = dig(data, *keys)
-    return value if isinstance(value, dict) else {}
-
-
 def dig_number(data: Any, *keys: str) -> float | None:
     """Like dig() but only a finite number (bools and strings give None)."""
     value = dig(data, *keys)
     return float(value) if is_number(value) else None
-
-
-def first_group(pattern: re.Pattern[str], text: str | None) -> str | None:
-    """The first group of the pattern's first match in text, or None (version strings)."""
-    match = pattern.search(text or "")
-    return match.group(1) if match else None
-
-
-def no_live_samples(line: str) -> None:
-    """For tools that print nothing usable until they end: no line is a live sample."""
-    return None

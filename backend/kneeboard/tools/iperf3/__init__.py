@@ -5,7 +5,6 @@ from __future__ import annotations
 import pathlib
 import re
 
-from kneeboard.tools import units
 from kneeboard.tools.base import PointSpec
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.iperf3.params import MAX_RATE_BPS, MAX_STREAMS, Iperf3Params
@@ -58,8 +57,7 @@ class Iperf3(ToolAdapter):
 
     def argv(self, spec: PointSpec, params: Iperf3Params, workdir: pathlib.Path) -> list[str]:
         """iperf3 client argv (`rate` is the TOTAL offered bits/s)."""
-        host = units.require_host("host", spec.host)
-        argv = ["iperf3", "-c", host, "-p", str(spec.port), "-t", str(int(spec.duration_s)), "-P", str(spec.concurrency),
+        argv = ["iperf3", "-c", spec.host, "-p", str(spec.port), "-t", str(int(spec.duration_s)), "-P", str(spec.concurrency),
                 "-b", str(per_stream_bitrate(spec.rate, spec.concurrency)), "-f", "k", "-V", "--forceflush"]
         argv += ["-u"] if params.protocol == "udp" else []
         argv += ["-R"] if params.reverse else []

@@ -61,7 +61,7 @@ def _values(line: Line) -> dict[str, float | None]:
     values: dict[str, float | None] = {"throughput_bps": line.bps, "achieved_rate": line.bps, "bytes": line.bytes}
     udp = _UDP_RECEIVED.search(line.rest)
     if udp:  # a receiver's view (reverse mode, or the summary)
-        values.update(jitter_ms=float(udp["jitter"]), lost=float(udp["lost"]), loss_pct=float(udp["pct"]))
+        values.update(jitter_ms=float(udp["jitter"]), lost=float(udp["lost"]), datagrams=float(udp["total"]), loss_pct=float(udp["pct"]))
     elif line.rest.split() and line.rest.split()[0].isdigit():  # TCP: retransmits; UDP sender: datagrams
         values["count"] = float(line.rest.split()[0])
     return values
@@ -118,10 +118,8 @@ def _metrics(protocol: str | None, sender: Line, receiver: Line) -> dict[str, fl
     if protocol == "tcp":
         metrics["retransmits"] = sent.get("count")
     elif protocol == "udp" and "lost" in received:
-        total = float(_UDP_RECEIVED.search(receiver.rest)["total"])
-        metrics.update(sent=float(_UDP_RECEIVED.search(sender.rest)["total"]) if _UDP_RECEIVED.search(sender.rest) else None,
-                       lost=received["lost"], completed=total - received["lost"], loss_pct=received["loss_pct"],
-                       jitter_ms=received["jitter_ms"])  # fmt: skip
+        metrics.update(sent=sent.get("datagrams"), lost=received["lost"], completed=received["datagrams"] - received["lost"],
+                       loss_pct=received["loss_pct"], jitter_ms=received["jitter_ms"])  # fmt: skip
     return metrics
 
 

@@ -56,7 +56,6 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     return result
 
 
-parse_line = units.no_live_samples
 
 
 def summarise(samples: list[Sample]) -> dict[str, float | None]:

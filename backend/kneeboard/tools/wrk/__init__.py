@@ -37,11 +37,9 @@ _RE_VERSION = re.compile(r"^wrk (\S+)", re.M)
 
 
 def target_url(spec: PointSpec, params: WrkParams) -> str:
-    """The URL wrk loads: scheme://host:port/path."""
-    host = units.require_host("host", spec.host)
-    port = units.require_int("port", spec.port, 1, 65_535)
-    netloc = f"[{host}]" if ":" in host else host
-    return f"{params.scheme}://{netloc}:{port}{params.path}"
+    """The URL wrk loads: scheme://host:port/path (host and port were checked by `build`)."""
+    netloc = f"[{spec.host}]" if ":" in spec.host else spec.host
+    return f"{params.scheme}://{netloc}:{spec.port}{params.path}"
 
 
 # --- parse ----------------------------------------------------------------------
