@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 procps nginx-light python3-venv)
+run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 procps nginx-light prometheus-node-exporter python3-venv)
 test_pkgs=(postgresql chromium docker-compose)
 want=("${run_pkgs[@]}")
 [ "$mode" = test ] && want+=("${test_pkgs[@]}")
@@ -22,6 +22,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "kneeboard: installing ${missing[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [[ " ${missing[*]} " == *" prometheus-node-exporter "* ]] && command -v systemctl >/dev/null; then
+    # the lab runs its own node_exporter on the lab address; Debian's service would listen on every interface
+    systemctl disable --now prometheus-node-exporter >/dev/null 2>&1 || true
+  fi
 fi
 
 python=${PYTHON:-python3}
@@ -37,10 +41,10 @@ fi
 
 if command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ]; then
   GO=$(command -v go || echo /usr/local/go/bin/go)
-  # devsim, and kblat (dnsperf's latency reader); the first build fetches hdrhistogram-go from the Go module proxy
-  (cd simulator && "$GO" build -o bin/devsim ./cmd/devsim && "$GO" build -o bin/kblat ./cmd/kblat)
+  # devsim, kblat (dnsperf's latency reader) and kbhttp (open-loop HTTP); the first build fetches hdrhistogram-go from the Go module proxy
+  (cd simulator && "$GO" build -o bin/devsim ./cmd/devsim && "$GO" build -o bin/kblat ./cmd/kblat && "$GO" build -o bin/kbhttp ./cmd/kbhttp)
 else
-  echo "kneeboard: Go is not installed, so devsim (device campaigns) and kblat (DNS latency percentiles) are unavailable; install Go 1.23 or newer (Debian 12: golang-1.23 from bookworm-backports, or go.dev/doc/install) and rerun" >&2
+  echo "kneeboard: Go is not installed, so devsim (device campaigns), kblat (DNS latency percentiles) and kbhttp (open-loop HTTP) are unavailable; install Go 1.23 or newer (Debian 12: golang-1.23 from bookworm-backports, or go.dev/doc/install) and rerun" >&2
 fi
 
 if command -v npm >/dev/null 2>&1; then

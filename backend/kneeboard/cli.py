@@ -22,6 +22,11 @@ def _parser() -> argparse.ArgumentParser:
     up.add_argument("--no-lab", action="store_true", help="do not set up the network-namespace lab")
     lab = sub.add_parser("lab", help="the network-namespace lab (root)")
     lab.add_argument("action", choices=["up", "down", "status"])
+    agent = sub.add_parser("agent", help="a remote load generator: registers through the API, needs no database credentials")
+    agent.add_argument("--name", required=True, help="its name, which is also its queue")
+    agent.add_argument("--url", required=True, help="the API's base URL, e.g. http://10.0.0.1:8000")
+    agent.add_argument("--token", default=os.environ.get("KB_AGENT_TOKEN"), help="an API token of a user with the agent (or admin) role "
+                       "(default: $KB_AGENT_TOKEN, which keeps it out of the process list)")
     from kneeboard.client.commands import add_client_commands
 
     add_client_commands(sub)
@@ -66,6 +71,11 @@ def lab_command(action: str) -> int:
     return 0
 
 
+def _no_token() -> int:
+    print("kneeboard agent: give --token or set KB_AGENT_TOKEN", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; argparse exits 2 with a message on bad arguments."""
     args = _parser().parse_args(argv)
@@ -75,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         return dispatch(args)
     if args.command == "lab":
         return lab_command(args.action)
+    if args.command == "agent":
+        from kneeboard.fanout.agent import run_agent
+
+        return run_agent(args.name, args.url, args.token) if args.token else _no_token()
     from kneeboard.up import run_up
 
     stop = threading.Event()

@@ -15,6 +15,7 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite:///./kneeboard.db"
     redis_url: str = "redis://127.0.0.1:6379/0"
+    agent_broker_url: str = ""  # the broker address remote agents are given (default: REDIS_URL)
     agent_name: str = "local"
     workdir: Path = Path("/tmp/kneeboard")
     frontend_dist: Path | None = None

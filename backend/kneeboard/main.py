@@ -18,6 +18,7 @@ from kneeboard.api_errors import install_handlers
 from kneeboard.health import router as health_router
 from kneeboard.http_limits import ids_in_range, install_limits
 from kneeboard.lab.router import router as lab_router
+from kneeboard.latency.router import router as latency_router
 from kneeboard.metrics.http import install_metrics
 from kneeboard.plans.router import router as plans_router
 from kneeboard.policy.router import router as policy_router
@@ -42,7 +43,7 @@ def create_app() -> FastAPI:
     app.state.dispatch = enqueue
 
     api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
-    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router):
+    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router, latency_router):
         api.include_router(router)
     for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router, schedules_router, shares_router):
         api.include_router(router)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field
 
@@ -37,7 +38,37 @@ def check_query_name(value: str) -> str:
     return value
 
 
+_URL_PATH = re.compile(r"^/[A-Za-z0-9._~/-]{0,200}$")
+
+
+def check_metrics_url(value: str) -> str:
+    """A metrics endpoint: http://HOST[:PORT]/PATH, no credentials, query or fragment; returned normalised."""
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError as exc:
+        raise ValueError(f"not a URL: {exc}") from None
+    if parts.scheme != "http":
+        raise ValueError("must start with http:// (e.g. http://10.77.0.2:9100/metrics)")
+    if parts.username is not None or parts.password is not None or parts.query or parts.fragment or not parts.hostname:
+        raise ValueError("must be http://HOST:PORT/PATH with no user, query or fragment")
+    if port == 0:
+        raise ValueError("port must be 1..65535")
+    path = parts.path or "/metrics"
+    if not _URL_PATH.match(path):
+        raise ValueError("path must be letters, digits and . _ ~ / - (e.g. /metrics)")
+    host = check_host(parts.hostname)
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port or 80}{path}"
+
+
+def metrics_host(url: str) -> str:
+    """The host a checked metrics URL names (what the target policy judges)."""
+    return urlsplit(url).hostname or ""
+
+
 Host = Annotated[str, Field(min_length=1, max_length=253), AfterValidator(check_host)]
+MetricsUrl = Annotated[str, Field(min_length=8, max_length=300), AfterValidator(check_metrics_url)]
 Port = Annotated[int, Field(ge=1, le=65535)]
 QueryName = Annotated[str, AfterValidator(check_query_name)]
 Tag = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.:=-]+$")]

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useHealth } from "./api/health";
 import UserMenu, { AdminNavLinks } from "./components/UserMenu";
+import ThemeSwitch from "./components/common/ThemeSwitch";
 const AuditPage = lazy(() => import("./routes/AuditPage"));
 const LoginPage = lazy(() => import("./routes/LoginPage"));
 const CampaignsPage = lazy(() => import("./routes/CampaignsPage"));
@@ -14,6 +15,7 @@ const PolicyPage = lazy(() => import("./routes/PolicyPage"));
 const ProfilesPage = lazy(() => import("./routes/ProfilesPage"));
 const TargetsPage = lazy(() => import("./routes/TargetsPage"));
 const SchedulesPage = lazy(() => import("./routes/SchedulesPage"));
+const AgentsPage = lazy(() => import("./routes/AgentsPage"));
 
 function HealthDot() {
   const { data, isError } = useHealth();
@@ -41,33 +43,49 @@ function ScrollToTop() {
   return null;
 }
 
+/** The header's menu: inline on a wide screen; behind a Menu button on a narrow one, closed again on each new page and by Escape. */
+export function useMenu() {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+  return { open, setOpen };
+}
+
 export default function App() {
+  const { open, setOpen } = useMenu();
   return (
     <div className="app">
       <ScrollToTop />
-      <header className="topbar">
+      <header className="topbar" onKeyDown={(e) => e.key === "Escape" && open && setOpen(false)}>
         <NavLink to="/" className="brand" end>
           <svg width="20" height="20" viewBox="0 0 16 16" aria-hidden="true">
             <path d="M1 14 L6 9 L10 11 L15 2" stroke="currentColor" strokeWidth="2" fill="none" />
           </svg>
           Kneeboard
         </NavLink>
-        <nav aria-label="Main">
-          <NavLink to="/" end>
-            Campaigns
-          </NavLink>
-          <NavLink to="/plans" end>
-            Plans
-          </NavLink>
-          <NavLink to="/plans/new">New plan</NavLink>
-          <NavLink to="/targets">Targets</NavLink>
-          <NavLink to="/profiles">Profiles</NavLink>
-          <NavLink to="/schedules">Schedules</NavLink>
-          <NavLink to="/policy">Policy</NavLink>
-          <AdminNavLinks />
-        </nav>
-        <HealthDot />
-        <UserMenu />
+        <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="topbar-menu" onClick={() => setOpen(!open)}>
+          <span aria-hidden="true">☰</span> Menu
+        </button>
+        <div id="topbar-menu" className={`topbar-menu${open ? " open" : ""}`}>
+          <nav aria-label="Main">
+            <NavLink to="/" end>
+              Campaigns
+            </NavLink>
+            <NavLink to="/plans" end>
+              Plans
+            </NavLink>
+            <NavLink to="/plans/new">New plan</NavLink>
+            <NavLink to="/targets">Targets</NavLink>
+            <NavLink to="/profiles">Profiles</NavLink>
+            <NavLink to="/schedules">Schedules</NavLink>
+            <NavLink to="/agents">Agents</NavLink>
+            <NavLink to="/policy">Policy</NavLink>
+            <AdminNavLinks />
+          </nav>
+          <HealthDot />
+          <ThemeSwitch />
+          <UserMenu />
+        </div>
       </header>
       <main className="content">
         <Suspense fallback={<p className="muted pad">Loading…</p>}>
@@ -83,6 +101,7 @@ export default function App() {
           <Route path="/profiles" element={<ProfilesPage />} />
           <Route path="/policy" element={<PolicyPage />} />
           <Route path="/schedules" element={<SchedulesPage />} />
+          <Route path="/agents" element={<AgentsPage />} />
           <Route path="/login" element={<LoginPage />} />
           <Route path="/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />

@@ -4,7 +4,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { ApiError } from "./api/client";
 import App from "./App";
+import { initTheme } from "./theme";
 import "./styles.css";
+
+initTheme(); // before the first paint: no flash of the other theme
 
 const SharedPage = lazy(() => import("./routes/SharedPage"));
 

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { attachGuard } from "./guard.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
@@ -46,6 +47,8 @@ async function step(name, fn) {
   const t0 = Date.now();
   try {
     await fn();
+    // no console error, no failed request, no unexpected API error on any page during the step (tests/e2e/guard.mjs)
+    for (const g of guards) g.assertClean();
     passed++;
     console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } catch (err) {
@@ -71,6 +74,7 @@ const browser = await chromium.launch({
 });
 let currentPage = null;
 const consoleErrors = [];
+const guards = [];
 /** A page in a new browser context; `signIn` logs the context in by POST /api/v1/auth/login (the session cookie). */
 async function newPage({ signIn = true } = {}) {
   const ctx = await browser.newContext({ viewport: VIEWPORT, baseURL: BASE });
@@ -80,6 +84,8 @@ async function newPage({ signIn = true } = {}) {
   }
   const page = await ctx.newPage();
   page.setDefaultTimeout(20_000);
+  page.guard = attachGuard(page); // a step that provokes an error answer declares it: page.guard.expect({ status, url })
+  guards.push(page.guard);
   page.on("pageerror", (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
   page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && consoleErrors.push(`${page.url()}: ${m.text()}`));
   currentPage = page;
@@ -188,6 +194,7 @@ try {
   const page = await newPage({ signIn: false });
 
   await step("login: a wrong password is refused, the right one returns to the page asked for", async () => {
+    page.guard.expect({ status: 401 }); // before login every API call answers 401, and the wrong password too
     await page.goto("/targets");
     await page.waitForURL(/\/login\?next=%2Ftargets$/);
     await page.getByLabel("Username").fill(USER);
@@ -208,6 +215,7 @@ try {
 
   await step("import: a malformed file is named beside the file input", async () => {
     const csv = "Test_Type,Concurrency,Target_QPS,Actual_QPS,Avg_Latency_ms,StdDev_ms\nScalability,1,2500,abc,0.4,\n";
+    page.guard.expect({ status: 422, url: "/api/v1/campaigns/import" });
     const dialog = await importThroughUi(page, [upload("broken.csv", csv, "text/csv")]);
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     const err = dialog.locator(".field.invalid", { has: page.locator('input[name="file"]') }).locator(".field-errors");
@@ -323,6 +331,7 @@ try {
     await page.locator('[data-testid="profiles-table"] tr.builtin').getByText("singlelight", { exact: true }).waitFor();
     const form = page.getByRole("form", { name: "Upload profile" });
     const name = `e2e-${stamp}`;
+    page.guard.expect({ status: [422, 503], url: "/api/v1/profiles" }); // devsim refuses the document (or is not built)
     await form.getByLabel("Name").fill(name);
     await form.getByLabel("Profile document (JSON)").fill('{"foo": 1}');
     await form.getByRole("button", { name: "Upload profile" }).click();
@@ -353,6 +362,7 @@ try {
   });
 
   await step("plan editor: variants and monitors from a template, checked beside their fields", async () => {
+    page.guard.expect({ status: 422, url: "/api/v1/plans/preview" }); // the preview checks the out-of-range values
     const net = await api("/targets", { method: "POST", body: JSON.stringify({ name: `iperf3-${Date.now()}`, kind: "net", host: "127.0.0.1", port: 5201 }) });
     await page.goto("/plans/new");
     await page.locator('[data-template-id="nic-queues-iperf3"]').getByRole("button", { name: "Use this template" }).click();
@@ -373,6 +383,7 @@ try {
   });
 
   await step("targets: a 422 shows beside the field", async () => {
+    page.guard.expect({ status: 422, url: "/api/v1/targets" });
     await page.goto("/targets");
     const form = page.getByRole("form", { name: "New target" });
     await form.getByLabel("Name").fill(targetName);
@@ -408,6 +419,7 @@ try {
   });
 
   await step("plan editor: an invalid value is named beside its field", async () => {
+    page.guard.expect({ status: 422, url: "/api/v1/plans/preview" });
     await phaseInput(page, 0, "duration").fill("-1");
     const err = page.locator('[data-testid="phase-0"] .field.invalid .field-errors');
     await err.first().waitFor();
@@ -524,6 +536,17 @@ try {
     currentPage = page;
   });
 
+  await step("report: latency percentiles vs load are charted, and a point's histogram opens with bars", async () => {
+    await page.goto(`/campaigns/${campaigns[0]}`);
+    const chart = page.locator('[data-testid="percentile-chart"]');
+    await waitCount(chart.locator(".recharts-line-curve"), 4, 15_000, "percentile lines (p50, p90, p99, p99.9 from kblat)");
+    await page.getByRole("button", { name: /^Latency histogram of point \d+$/ }).first().click();
+    const dialog = page.getByRole("dialog", { name: /^Latency histogram/ });
+    await dialog.locator('[data-testid="histogram"] .recharts-bar-rectangle').first().waitFor();
+    assert(/p99\.9/.test(await dialog.locator('[data-testid="percentile-table"]').innerText()), "the percentile table is beside the bars");
+    await dialog.getByRole("button", { name: "Close" }).click();
+  });
+
   await step("share: a link opens the report with no login; revoked, it answers expired or revoked", async () => {
     await page.goto(`/campaigns/${campaigns[0]}`);
     await page.locator('.campaign-page[data-status="completed"]').waitFor();
@@ -547,6 +570,7 @@ try {
     await shot(visitor, "shared-report");
     await dialog.getByRole("button", { name: /^Revoke link/ }).first().click();
     await dialog.getByText("No links yet.").waitFor();
+    visitor.guard.expect({ status: [404, 410], url: "/api/v1/shared/" }); // the revoked link's answer
     await visitor.reload();
     await visitor.getByText(/expired or was revoked/).waitFor();
     await visitor.context().close();
@@ -718,6 +742,7 @@ try {
     await page.locator(`[data-campaign-id="${resumedId}"]`).waitFor();
     await page.getByRole("link", { name: resumeName }).click();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
+    page.guard.expect({ status: 404, url: `/api/v1/campaigns/${resumedId}` }); // its open queries may ask once more
     await page.getByRole("dialog").getByRole("button", { name: "Delete campaign" }).click();
     await page.waitForURL(/\/campaigns$/);
     const gone = await fetch(`${BASE}/api/v1/campaigns/${resumedId}`, { headers: TOKEN ? { authorization: `Bearer ${TOKEN}` } : {} });
@@ -740,6 +765,7 @@ try {
   });
 
   await step("logout: the session ends and pages ask for a login again", async () => {
+    page.guard.expect({ status: 401 }); // logged out, the pages' API calls answer 401, hence the login page
     await page.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(/\/login/);
     await page.goto("/plans");

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kneeboard.analysis import hdr
 from kneeboard.stack import free_port, stop, wait_port
 from kneeboard.tools.devsim import binary
 from tests.integration.test_campaign_run import wait_status
@@ -57,11 +58,16 @@ def test_ramp_and_rate_sweep_land_like_any_campaign(stack, platform):
         assert point["status"] == "completed" and extra["logins"] == point["concurrency"] == extra["devices"]
         assert m["completed"] >= 0.99 * m["sent"] > 0
         assert abs(m["achieved_rate"] - point["offered_rate"]) / point["offered_rate"] < 0.15, point
-        assert 0 < m["latency_p50_ms"] <= m["latency_p99_ms"]
+        assert 0 < m["latency_p50_ms"] <= m["latency_p90_ms"] <= m["latency_p99_ms"] <= m["latency_p999_ms"]
+        histogram = hdr.decode(extra["hdr"])  # the whole run's ack latencies, stored with the point
+        assert histogram.get_total_count() == m["completed"]
+        assert {k: m[k] for k in hdr.PERCENTILES} == hdr.percentiles_ms(histogram)
+        assert extra["hdr_intervals"] and all(hdr.decode(h).get_total_count() for _, h in extra["hdr_intervals"])
     evidence = stack.api.get(f"/api/v1/points/{points[1]['id']}").json()
     assert evidence["argv"][1:3] == ["run", "--target"] and "--rate" in evidence["argv"] and '"summary":true' in evidence["stdout"]
     samples = stack.api.get(f"/api/v1/points/{points[1]['id']}/samples").json()["samples"]
     assert samples and samples[0]["values"]["connected"] == 200
+    assert all(s["values"]["latency_p999_ms"] >= s["values"]["latency_p50_ms"] > 0 for s in samples)
     assert campaign["analysis"]["ceiling"]["achieved_rate"] > 0
 
 

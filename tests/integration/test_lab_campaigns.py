@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kneeboard.analysis import hdr
 from kneeboard.lab.actions import apply_setting, read_setting
 
 from tests.integration.conftest import skip_without_lab
@@ -49,6 +50,8 @@ def test_iperf3_udp_under_two_queue_variants_with_monitors(stack, lab):
         assert point["status"] == "completed" and m["throughput_bps"] > 50e6 and m["loss_pct"] is not None
         assert m["offered_rate"] == 400_000_000 and point["extra"]["streams"] == 4
         assert "mpstat.all" in series_of(stack, point["id"]) and "ping" in series_of(stack, point["id"])
+        intervals = [s["values"] for s in stack.api.get(f"/api/v1/points/{point['id']}/samples").json()["samples"] if s["series"] == "point"]
+        assert intervals and all(v["jitter_ms"] is not None and v["loss_pct"] is not None for v in intervals)  # the server's report, per interval
     variants = campaign["environment"]["variants"]
     assert variants["1 queue"]["setting.lab.veth_queues"] == "1" and variants["2 queues"]["setting.lab.veth_queues"] == "2"
     assert variants["1 queue"]["nic.kbl0.channels.rx"] == "1" and variants["2 queues"]["nic.kbl0.channels.rx"] == "2"
@@ -91,6 +94,7 @@ def test_wrk_sweep_and_ramp_under_gro_variants(stack, lab):
         m = point["metrics"]
         assert m["achieved_rate"] > 100 and m["latency_p99_ms"] >= m["latency_p50_ms"] > 0
         assert m["offered_rate"] is None and m["efficiency"] is None
+        assert {k: m[k] for k in hdr.PERCENTILES} == hdr.percentiles_ms(hdr.decode(point["extra"]["hdr"]))
         assert "mpstat.all" in series_of(stack, point["id"])
     envs = campaign["environment"]["variants"]
     assert envs["gro off"]["nic.kbl0.gro"] == "off" and envs["gro on"]["nic.kbl0.gro"] == "on"

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from kneeboard.analysis import hdr
 from kneeboard.tools import iperf3, mpstat, ping, wrk
 from kneeboard.tools.base import PointSpec
 from tests.support.services import free_port
@@ -79,8 +80,10 @@ def test_wrk_against_a_loopback_server(http_port, tmp_path):
     assert m["achieved_rate"] > 0
     assert m["completed"] > 0
     assert m["errors"] == 0
-    assert 0 < m["latency_p50_ms"] <= m["latency_p75_ms"] <= m["latency_p90_ms"] <= m["latency_p99_ms"]
+    assert 0 < m["latency_p50_ms"] <= m["latency_p75_ms"] <= m["latency_p90_ms"] <= m["latency_p99_ms"] <= m["latency_p999_ms"]
     assert m["latency_min_ms"] <= m["latency_avg_ms"] <= m["latency_max_ms"]
+    histogram = hdr.decode(result.extra["hdr"])  # built from wrk's whole latency distribution
+    assert {k: m[k] for k in hdr.PERCENTILES} == hdr.percentiles_ms(histogram) and histogram.get_total_count() > 0
     assert m["throughput_bps"] > 0
 
 
@@ -159,6 +162,8 @@ def test_iperf3_udp_total_rate(iperf3_port, tmp_path):
     assert result.metrics["throughput_bps"] == pytest.approx(20e6, rel=0.2)
     assert result.metrics["loss_pct"] is not None
     assert result.metrics["sent"] > 0
+    assert "--get-server-output" in iperf3.build(spec, tmp_path)  # each interval's jitter and loss, from the server
+    assert len(result.samples) == 2 and all(s.values["jitter_ms"] is not None and s.values["datagrams"] > 0 for s in result.samples)
 
 
 @needs("iperf3")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kneeboard.analysis import hdr
+from tests.support.latency import assert_same_percentiles, counted
 
 RAW, FILTERED = "dnsperf-2.10-v-c2-Q500-S1.txt", "kblat-dnsperf-2.10-v-c2-Q500-S1.txt"  # one run: dnsperf -v | tee RAW | kblat
 
@@ -21,21 +22,12 @@ def reports(fixtures_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (fixtures_dir / FILTERED).read_text().splitlines() if line.startswith('{"kblat"')]
 
 
-def assert_same_percentiles(histogram, latencies: list[int]) -> None:
-    """Each percentile is the top of the HDR bucket holding the raw value of the same rank (HDR's rank rule)."""
-    for name, q in hdr.PERCENTILES.items():
-        rank = max(1, int(q / 100 * len(latencies) + 0.5))
-        expected = histogram.get_highest_equivalent_value(latencies[rank - 1]) / 1000
-        assert hdr.percentiles_ms(histogram)[name] == expected, name
-        assert expected == pytest.approx(latencies[rank - 1] / 1000, rel=1e-3), "within 3 significant digits"
-
-
 def test_the_point_histogram_gives_the_raw_percentiles(fixtures_dir):
     point = reports(fixtures_dir)[-1]
     latencies = raw_latencies_us((fixtures_dir / RAW).read_text())
     histogram = hdr.decode(point["hdr"])
     assert histogram.get_total_count() == len(latencies) == 1500
-    assert_same_percentiles(histogram, latencies)
+    assert_same_percentiles(histogram, counted(latencies))
     assert {k: point[v] for k, v in (("latency_p50_ms", "p50_ms"), ("latency_p90_ms", "p90_ms"), ("latency_p99_ms", "p99_ms"),
                                      ("latency_p999_ms", "p999_ms"))} == hdr.percentiles_ms(histogram), "kblat's own figures agree"
 
@@ -47,7 +39,7 @@ def test_merged_intervals_give_the_percentiles_of_their_answers(fixtures_dir):
     merged = hdr.merge(intervals)
     latencies = raw_latencies_us(raw[:last_interval])
     assert merged.get_total_count() == len(latencies) == 1003
-    assert_same_percentiles(merged, latencies)
+    assert_same_percentiles(merged, counted(latencies))
 
 
 def test_merging_is_exact_and_empty_is_none(fixtures_dir):
@@ -57,3 +49,11 @@ def test_merging_is_exact_and_empty_is_none(fixtures_dir):
     assert hdr.percentiles_ms(hdr.merge([])) == dict.fromkeys(hdr.PERCENTILES)
     with pytest.raises(ValueError, match="not an HdrHistogram"):
         hdr.decode("not base64 at all")
+
+
+def test_a_histogram_built_from_counts_encodes_and_decodes_exactly():
+    pairs = [(0, 2), (15, 3), (2049, 7), (5000, 1), (10**9, 1)]  # 0 and 10⁹ µs are clamped into 1..10⁸ µs
+    histogram = hdr.decode(hdr.encode(hdr.from_counts(pairs)))
+    assert histogram.get_total_count() == 14
+    assert histogram.get_count_at_value(1) == 2 and histogram.get_count_at_value(hdr.HIGHEST_US) == 1
+    assert hdr.percentiles_ms(histogram)["latency_p50_ms"] == histogram.get_highest_equivalent_value(2049) / 1000

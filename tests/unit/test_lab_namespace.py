@@ -29,6 +29,7 @@ def test_targets_only_lab_addresses():
     assert set(kinds) == {"dns", "http", "net", "device"}
     assert all(t["host"] == "10.77.0.2" and t["tags"] == ["lab"] for t in kinds.values())
     assert (kinds["dns"]["port"], kinds["http"]["port"], kinds["net"]["port"]) == (53, 80, 5201)
+    assert all(t["metrics_url"] == "http://10.77.0.2:9100/metrics" for t in kinds.values())  # the lab's node_exporter
 
 
 def test_status_without_ip(monkeypatch):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from kneeboard.analysis import hdr
 from kneeboard.tools.base import PointResult, PointSpec, ToolInputError
 from kneeboard.tools.contract import Role
 from kneeboard.tools.registry import adapter, all_tools
@@ -19,16 +20,26 @@ FIXTURES = {
                 ("dnsperf-2.10-lost.txt", None, 0, False), ("kblat-dnsperf-2.10-v-c2-Q500-S1.txt", None, 0, True),
                 ("dnsperf-2.10-error-badarg.stdout.txt", "dnsperf-2.10-error-badarg.stderr.txt", 1, False)],
     "wrk": [("wrk-4.1-latency.txt", None, 0, True), ("wrk-lua-json.txt", None, 0, True), ("wrk-4.1-timeouts.txt", None, 0, True),
-            (None, "wrk-4.1-refused.stderr.txt", 1, False)],
+            (None, "wrk-4.1-refused.stderr.txt", 1, False), ("wrk-4.1-dist-c10.txt", None, 0, True),
+            ("wrk-4.1-dist-no-samples.txt", None, 0, True)],
     "iperf3": [("iperf3-3.12-tcp-P1-fk-V.txt", None, 0, True), ("iperf3-3.12-udp-P4-fk-V.txt", None, 0, True),
-               ("iperf3-3.12-refused-fk-V.stdout.txt", "iperf3-3.12-refused-fk-V.stderr.txt", 1, False)],
+               ("iperf3-3.12-refused-fk-V.stdout.txt", "iperf3-3.12-refused-fk-V.stderr.txt", 1, False),
+               ("iperf3-3.12-udp-P2-fk-V-server-output.txt", None, 0, True), ("iperf3-3.12-udp-P2-R-fk-V.txt", None, 0, True)],
     "devsim": [("devsim-run-d20-r200.ndjson", "devsim-run-d20-r200.stderr.txt", 0, True),
+               ("devsim-run-d20-r200-hdr.ndjson", "devsim-run-d20-r200-hdr.stderr.txt", 0, True),
+               ("devsim-run-d40-r400-procs2-hdr.ndjson", "devsim-run-d40-r400-procs2-hdr.stderr.txt", 0, True),
                ("devsim-run-refused.ndjson", "devsim-run-refused.stderr.txt", 1, False)],
     "mpstat": [("mpstat-12.6-json.json", None, 0, True), ("mpstat-12.6-json-truncated-sigterm.json", None, 0, True)],
     "ping": [("ping-20.txt", None, 0, True), ("ping-unreachable.txt", None, 1, True)],
+    "kbhttp": [("kbhttp-0.1-r200-c4.ndjson", None, 0, True), ("kbhttp-0.1-stall-r500-c20.ndjson", None, 0, True),
+               ("kbhttp-0.1-sigint.ndjson", None, 0, True), ("kbhttp-0.1-killed.ndjson", None, None, False),
+               ("kbhttp-0.1-refused.ndjson", None, 0, False), ("kbhttp-0.1-404.ndjson", None, 0, False),
+               (None, "kbhttp-0.1-badarg.stderr.txt", 2, False)],
+    "node": [("node-scrape-1s.jsonl", None, 0, True), ("node-scrape-refused.jsonl", None, 0, False),
+             ("node-scrape-landing-page.jsonl", None, 0, False)],
 }
 VERSIONS = {"dnsperf": "dnsperf-2.10-c1-Q500.txt", "wrk": None, "iperf3": None, "devsim": "devsim-version.txt",
-            "mpstat": None, "ping": None}
+            "mpstat": None, "ping": None, "kbhttp": "kbhttp-version.txt", "node": None}
 GARBAGE = ["", "\x00\x01 not a report \xff", "{", '{"summary":true,', "Queries sent: x\nRequests/sec: nan", "[" * 5000]
 
 
@@ -123,7 +134,10 @@ def _out_of_bounds(schema: dict) -> list[tuple[str, object]]:
 
 def _spec(tool: str, params: dict) -> PointSpec:
     return PointSpec(host="127.0.0.1", port=5353, concurrency=4, rate=None if not adapter(tool).takes_rate else 100.0,
-                     duration_s=2, params=params)
+                     duration_s=2, params=params, documents=_DOCUMENTS.get(tool, {}))
+
+
+_DOCUMENTS = {"node": {"metrics_url": "http://127.0.0.1:9100/metrics"}}  # the worker hands over the target's
 
 
 def _base_params(tool: str) -> dict:
@@ -155,6 +169,8 @@ def test_defaults_build_an_argv_list(tool, tmp_path):
     ("devsim", {"source_ips": 4}, [(10, 5.0)], "10.77.0.2", ("params", "source_ips")),
     ("dnsperf", {}, [(100_001, 10.0)], "127.0.0.1", ("phases", 0, "concurrency")),
     ("wrk", {}, [(4, 10.0)], "127.0.0.1", ("phases", 0, "rate")),
+    ("kbhttp", {}, [(4, None), (8, None)], "127.0.0.1", ("phases", 0, "rate")),
+    ("kbhttp", {}, [(4, 2_000_000.0)], "127.0.0.1", ("phases", 0, "rate")),
 ])  # fmt: skip
 def test_plan_level_checks_name_the_field(tool, params, points, host, field):
     found = adapter(tool)
@@ -173,3 +189,33 @@ def test_checks_accept_what_they_should():
     wrk = adapter("wrk")
     assert wrk.check_points(wrk.read_params({"threads": 4}), [PointSpec("127.0.0.1", 80, 4, None, 2)], "127.0.0.1") == []
     assert not math.isnan(adapter("iperf3").max_concurrency)
+
+
+# --- latency percentiles from the stored histogram -----------------------------
+
+_LATENCY_TOOLS = sorted(t.name for t in all_tools() if t.role is Role.LOAD and t.metric("latency_p50_ms"))
+
+
+def test_every_load_tool_but_iperf3_reports_latency_percentiles():
+    """iperf3 measures no request latency: its UDP points carry jitter and loss, per interval and for the point."""
+    load = {t.name for t in all_tools() if t.role is Role.LOAD}
+    assert set(_LATENCY_TOOLS) == load - {"iperf3"}
+    assert {"jitter_ms", "loss_pct"} <= {m.name for m in adapter("iperf3").metrics}
+
+
+@pytest.mark.parametrize("tool", _LATENCY_TOOLS)
+def test_latency_percentiles_are_those_of_the_stored_histogram(tool, fixtures_dir):
+    """p50, p90, p99, p99.9 declared, and on a successful run's fixture equal to extra.hdr's, decoded here."""
+    found = adapter(tool)
+    assert set(hdr.PERCENTILES) <= {m.name for m in found.metrics}
+    checked = []
+    for stdout, stderr, code, measured in FIXTURES.get(tool, []):
+        result = found.parse_final(_read(fixtures_dir, stdout), _read(fixtures_dir, stderr), code)
+        if not measured or result.error or "hdr" not in result.extra:
+            continue
+        histogram = hdr.decode(result.extra["hdr"])
+        assert histogram.get_total_count() > 0, (tool, stdout)
+        assert {k: result.metrics.get(k) for k in hdr.PERCENTILES} == hdr.percentiles_ms(histogram), (tool, stdout)
+        assert all(hdr.decode(encoded).get_total_count() for _, encoded in result.extra.get("hdr_intervals", []))
+        checked.append(stdout)
+    assert checked, f"{tool}: no fixture of a successful run stores its latency histogram (extra.hdr)"

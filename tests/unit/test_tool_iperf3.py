@@ -14,7 +14,10 @@ CAPTURED = [
     "iperf3-3.12-udp-P4-fk-V.txt",
     "iperf3-3.12-udp-P1-R-fk-V.txt",
     "iperf3-3.12-udp-P4-veth-text.txt",
-]
+    "iperf3-3.12-udp-P2-fk-V-server-output.txt",
+    "iperf3-3.12-udp-P1-l1200-fk-V-server-output.txt",
+    "iperf3-3.12-udp-P2-R-fk-V.txt",
+]  # the commands of the last three are in the .cmd beside each
 
 
 def spec(**changes) -> PointSpec:
@@ -35,6 +38,13 @@ def test_build_udp_total_rate_is_split_per_stream(tmp_path):
                                                               "reverse": True}), tmp_path)
     assert argv == ["iperf3", "-c", "127.0.0.1", "-p", "5201", "-t", "5", "-P", "4",
                     "-b", "1000000000", "-f", "k", "-V", "--forceflush", "-u", "-R", "-l", "1448"]
+
+
+def test_build_udp_asks_for_the_servers_report_unless_the_client_receives(tmp_path):
+    udp = iperf3.build(spec(params={"protocol": "udp"}), tmp_path)
+    assert udp[-2:] == ["-u", "--get-server-output"]
+    assert "--get-server-output" not in iperf3.build(spec(params={"protocol": "udp", "reverse": True}), tmp_path)
+    assert "--get-server-output" not in iperf3.build(spec(), tmp_path)
 
 
 def test_per_stream_bitrate_rounds():
@@ -104,7 +114,8 @@ def test_parse_text_without_verbose_infers_udp_and_keeps_loss(read):
     result = iperf3.parse(read("iperf3-3.12-udp-P4-veth-text.txt"), "", 0)
     m = result.metrics
     assert result.extra["protocol"] == "udp" and m["throughput_bps"] == 2.53e9
-    assert (m["lost"], m["completed"], m["loss_pct"]) == (3239.0, 1_096_330.0 - 3239, 0.3)
+    assert (m["lost"], m["completed"]) == (3239.0, 1_096_330.0 - 3239)
+    assert m["loss_pct"] == 100 * 3239 / 1_096_330  # from the counts: iperf3 prints "(0.3%)"
 
 
 def test_parse_refused_names_the_reason(read):
@@ -143,6 +154,47 @@ def test_live_reader_gives_one_sample_per_second(read, name, streams):
     assert [s.t for s in samples] == [1_001.0, 1_002.0, 1_003.0]
     whole = iperf3.parse(read(name), "", 0).samples
     assert [s.values for s in samples] == [s.values for s in whole]
+
+
+# --- UDP jitter and loss per interval ---------------------------------------------------
+
+
+def test_the_servers_report_gives_each_interval_its_jitter_and_loss(read):
+    """-P 2 at 4 Gbit/s on loopback: the server's [SUM] interval lines, matched to the client's by their start."""
+    result = iperf3.parse(read("iperf3-3.12-udp-P2-fk-V-server-output.txt"), "", 0)
+    got = [(s.values["jitter_ms"], s.values["lost"], s.values["datagrams"], s.values["loss_pct"]) for s in result.samples]
+    assert got == [(0.013, 4485, 15246, 100 * 4485 / 15246), (0.011, 5937, 15260, 100 * 5937 / 15260),
+                   (0.071, 3546, 15175, 100 * 3546 / 15175)]
+    assert [s.values["count"] for s in result.samples] == [15248, 15258, 15264]  # the client's own sent datagrams stay
+    m = result.metrics  # the client's summary, not the server's copy of it
+    assert (m["sent"], m["lost"], m["jitter_ms"], m["throughput_bps"]) == (45770, 14029, 0.04, 2_772_999_000.0)
+    assert m["lost"] == sum(s.values["lost"] for s in result.samples) + 61  # the server's late "3.00-3.00" interval matches none
+
+
+def test_the_servers_report_for_one_stream(read):
+    result = iperf3.parse(read("iperf3-3.12-udp-P1-l1200-fk-V-server-output.txt"), "", 0)
+    assert [(s.values["jitter_ms"], s.values["datagrams"]) for s in result.samples] == [(0.015, 2083), (0.007, 2082), (0.014, 2084)]
+    assert result.metrics["jitter_ms"] == 0.014 and result.extra["streams"] == 1
+
+
+def test_live_samples_are_completed_in_place_at_the_end(read):
+    """Live, the client's lines come first: the samples already handed out get the server's figures when its report arrives."""
+    text = read("iperf3-3.12-udp-P2-fk-V-server-output.txt")
+    reader = iperf3.ADAPTER.interval_reader(1_000.0)
+    before_server, kept = text.split("Server output:")[0], []
+    for line in text.splitlines():
+        sample = reader(line)
+        if sample is not None:
+            assert "jitter_ms" not in sample.values and before_server.count(line) == 1
+            kept.append(sample)
+    assert reader.streams == 2 and [s.t for s in kept] == [1_001.0, 1_002.0, 1_003.0]
+    assert [s.values for s in kept] == [s.values for s in iperf3.parse(text, "", 0).samples]
+    assert all("jitter_ms" in s.values for s in kept)
+
+
+def test_reverse_mode_has_jitter_and_loss_live(read):
+    result = iperf3.parse(read("iperf3-3.12-udp-P2-R-fk-V.txt"), "", 0)
+    assert [(s.values["jitter_ms"], s.values["datagrams"]) for s in result.samples] == [(0.046, 192), (0.012, 190)]
 
 
 def test_version():

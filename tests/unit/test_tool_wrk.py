@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from kneeboard.analysis import hdr
 from kneeboard.tools import units, wrk
 from kneeboard.tools.base import PointSpec, ToolInputError
+from tests.support.latency import assert_same_percentiles
 from tests.unit.conftest import point_spec
 
 CAPTURED = [
@@ -19,7 +23,10 @@ CAPTURED = [
     "wrk-lua-json.txt",
     "wrk-lua-json-c10.txt",
     "wrk-lua-json-c200.txt",
+    "wrk-4.1-dist-c10.txt",  # (its c200 sibling's 88 kB would take a minute here)
+    "wrk-4.1-dist-no-samples.txt",
 ]
+DISTRIBUTIONS = ["wrk-4.1-dist-c10.txt", "wrk-4.1-dist-c200.txt"]  # Kneeboard's report.lua, command in the .cmd beside each
 MB = 2**20
 
 
@@ -237,6 +244,51 @@ def test_parse_raw_lua_latency_without_samples_is_none(read):
     assert result.metrics["latency_min_ms"] is None
     assert result.metrics["latency_p50_ms"] is None
     assert result.metrics["latency_avg_ms"] is None
+
+
+# --- the latency distribution and its HDR histogram ------------------------------
+
+
+@pytest.mark.parametrize("name", DISTRIBUTIONS)
+def test_the_stored_histogram_gives_the_percentiles_of_the_raw_latencies(read, name):
+    """wrk's µs buckets are the run's raw latencies (at wrk's resolution): the stored histogram's
+    percentiles follow HDR's rank rule over them, and come close to wrk's own figures."""
+    text = read(name)
+    lua = json.loads(text.splitlines()[-1])
+    result = wrk.parse(text, "", 0)
+    histogram = hdr.decode(result.extra["hdr"])
+    assert lua["latency_dist_complete"] is True and "hdr_intervals" not in result.extra
+    assert_same_percentiles(histogram, [tuple(pair) for pair in lua["latency_dist_us"]])
+    assert {k: result.metrics[k] for k in hdr.PERCENTILES} == hdr.percentiles_ms(histogram)
+    own = {"latency_p50_ms": "p50", "latency_p90_ms": "p90", "latency_p99_ms": "p99", "latency_p999_ms": "p99_9"}
+    for metric, key in own.items():  # wrk ranks with round(p·n + 0.5), HDR with int(p·n + 0.5)
+        assert result.metrics[metric] == pytest.approx(lua["latency_us"][key] / 1000, rel=2e-3), metric
+    assert result.metrics["latency_p75_ms"] == pytest.approx(lua["latency_us"]["p75"] / 1000, rel=2e-3)
+
+
+def test_no_sample_stores_no_histogram(read):
+    result = wrk.parse(read("wrk-4.1-dist-no-samples.txt"), "", 0)
+    assert result.error is None and "hdr" not in result.extra
+    assert all(result.metrics[k] is None for k in hdr.PERCENTILES)
+
+
+def test_a_distribution_cut_short_stores_no_histogram_and_says_so(read):
+    """report.lua stops listing buckets past its budget: wrk's own percentiles then, and a warning."""
+    text = read("wrk-4.1-dist-c200.txt").replace('"latency_dist_complete":true', '"latency_dist_complete":false')
+    result = wrk.parse(text, "", 0)
+    assert "hdr" not in result.extra
+    assert result.metrics["latency_p99_ms"] == 7.681  # wrk's own p99 (the histogram's is 7.683)
+    assert "too wide to list in full" in result.extra["warnings"][0]
+
+
+@pytest.mark.parametrize("bad", ['[[15,"3"]]', "[[15]]", "[[-1,2]]", "[7]", '"x"'])
+def test_a_malformed_distribution_is_not_stored(read, bad):
+    text = read("wrk-4.1-dist-c10.txt")
+    start = text.index('"latency_dist_us":') + len('"latency_dist_us":')
+    text = text[:start] + bad + text[text.index(',"latency_dist_complete"'):]
+    result = wrk.parse(text, "", 0)
+    assert result.error is None and "hdr" not in result.extra
+    assert result.metrics["latency_p50_ms"] == 0.111  # wrk's own
 
 
 @pytest.mark.parametrize("text, ms", [("159.64us", 0.15964), ("1.26ms", 1.26), ("3.00s", 3000.0),

@@ -20,3 +20,4 @@ class Agent(Base):
     hostname: Mapped[str] = mapped_column(String(253))
     tools: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     last_heartbeat: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # remote agents: cpus, addresses, clock offset

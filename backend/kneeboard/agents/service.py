@@ -1,16 +1,19 @@
-"""Agent registration and heartbeats."""
+"""Agent registration and heartbeats: the local worker writes its own row; remote agents come through the API."""
 
 from __future__ import annotations
 
 import socket
+import time
 from datetime import timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.agents.models import Agent
+from kneeboard.agents.schemas import AgentFacts, AgentHeartbeat
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, utcnow
+from kneeboard.errors import NotFound
 from kneeboard.states import AgentStatus
 
 
@@ -23,11 +26,28 @@ def register(name: str, tools: dict[str, str | None], *, session: Session) -> Ag
     return agent
 
 
-def heartbeat(name: str, *, session: Session) -> None:
-    """Record that an agent is alive."""
+def register_remote(name: str, facts: AgentFacts, *, session: Session) -> dict:
+    """A remote agent (re)registers: its facts are kept; it is told the broker to use and the server's clock."""
+    agent = session.get(Agent, name) or Agent(name=name)
+    agent.hostname, agent.tools, agent.last_heartbeat = facts.hostname, facts.tools, utcnow()
+    agent.facts = {"remote": True, "cpus": facts.cpus, "addresses": facts.addresses, "clock_offset_ms": None}
+    session.add(agent)
+    session.flush()
+    settings = get_settings()
+    return {"broker_url": settings.agent_broker_url or settings.redis_url, "server_time": time.time(), "heartbeat_s": settings.heartbeat_s}
+
+
+def heartbeat(name: str, *, session: Session, beat: AgentHeartbeat | None = None) -> float:
+    """Record that an agent is alive (and a remote one's clock offset); returns the server's clock."""
     agent = session.get(Agent, name)
+    if agent is None and beat is not None:
+        raise NotFound("agent", name)
     if agent is not None:
         agent.last_heartbeat = utcnow()
+        if beat is not None and beat.clock_offset_s is not None:
+            agent.facts = {**(agent.facts or {}), "clock_offset_ms": round(beat.clock_offset_s * 1000, 3),
+                           "clock_rtt_ms": round((beat.rtt_s or 0) * 1000, 3)}
+    return time.time()
 
 
 def is_alive(agent: Agent) -> bool:
@@ -38,5 +58,5 @@ def is_alive(agent: Agent) -> bool:
 def list_agents(*, session: Session) -> list[dict]:
     """Every agent, with an `alive` flag."""
     agents = session.scalars(select(Agent).order_by(Agent.name))
-    return [{**{c: getattr(a, c) for c in ("name", "hostname", "tools", "last_heartbeat")}, "alive": is_alive(a),
+    return [{**{c: getattr(a, c) for c in ("name", "hostname", "tools", "last_heartbeat")}, "facts": a.facts or {}, "alive": is_alive(a),
              "status": AgentStatus.ALIVE if is_alive(a) else AgentStatus.SILENT} for a in agents]

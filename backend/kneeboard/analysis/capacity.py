@@ -14,6 +14,7 @@ import numpy as np
 from .points import Point, finite, group_repeats, load_of, sweep_points
 
 SEED = 20261123
+SLO_METRICS = ("latency_avg_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms")  # what an SLO may be read on
 N_RESAMPLES = 2000
 
 

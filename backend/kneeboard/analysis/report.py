@@ -40,6 +40,7 @@ def analyse(
     green_ms: float = 1.0,
     yellow_ms: float = 3.0,
     slo_ms: float | None = None,
+    slo_metric: str | None = None,
     unit: str = "ops/s",
 ) -> dict:
     """Analyse one campaign (one variant): knee, ceiling, USL, zones, stability, conclusion.
@@ -47,7 +48,8 @@ def analyse(
     points: point dicts (only status "completed" ones count); samples: the interval
     samples of the stability point, if any. k, min_efficiency: the knee rule;
     green_ms, yellow_ms: the latency thresholds of the SLA zones; slo_ms: the latency target
-    of the capacity at SLO (default yellow_ms); unit: the rate unit
+    of the capacity at SLO (default yellow_ms), read on `slo_metric` (default: p99 when
+    measured, else the mean); unit: the rate unit
     named in the conclusion. Points of several variants must be split first
     (:func:`kneeboard.analysis.points.split_by_variant`): mixing them raises ValueError.
 
@@ -91,7 +93,7 @@ def analyse(
             else None
         ),
         "zones": sla_zones(points, green_ms=green_ms, yellow_ms=yellow_ms),
-        "capacity": capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, min_efficiency=min_efficiency),
+        "capacity": capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, metric=slo_metric, min_efficiency=min_efficiency),
         "stability": stability,
         "oscillation": oscillation(points),
     }

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
 from kneeboard.analysis import analyse
+from kneeboard.analysis.capacity import SLO_METRICS
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.errors import invalid
 from kneeboard.tools.registry import adapter
 from kneeboard.states import PointStatus
 
@@ -25,7 +27,9 @@ class Thresholds(BaseModel):
     green_ms: float = Field(default=1.0, gt=0, le=60_000)
     yellow_ms: float = Field(default=3.0, gt=0, le=60_000)
     slo_ms: float | None = Field(default=None, gt=0, le=60_000,
-                                 description="capacity at SLO: the latency target (default: yellow_ms), read on p99 when measured, else the mean")
+                                 description="capacity at SLO: the latency target (default: yellow_ms)")
+    slo_metric: Literal[SLO_METRICS] | None = Field(default=None, description="capacity at SLO: the latency the target is read on, one the "
+                                                    "campaign's tool measures (default: p99 when measured, else the mean)")
 
     @model_validator(mode="after")
     def _zones_ordered(self) -> Thresholds:
@@ -69,9 +73,23 @@ def _rate_unit(tool: str) -> str:
         return "ops/s"
 
 
+def _check_slo_metric(settings: Thresholds, tool: str) -> None:
+    """A 422 naming slo_metric when the campaign's tool does not measure that latency."""
+    if settings.slo_metric is None:
+        return
+    try:
+        declared = [m.name for m in adapter(tool).all_metrics() if m.name in SLO_METRICS]
+    except KeyError:
+        declared = []
+    if settings.slo_metric not in declared:
+        choice = f"choose one of {', '.join(declared)}" if declared else "it measures no latency"
+        raise invalid(("slo_metric",), f"{tool} does not measure {settings.slo_metric}; {choice}")
+
+
 def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -> dict[str, Any] | None:
     """The analysis of a campaign's completed points (each variant alone); None when nothing completed."""
     settings = thresholds or Thresholds()
+    _check_slo_metric(settings, campaign.tool)
     groups: dict[str | None, list[Point]] = {}
     for point in campaign.points:
         groups.setdefault(point.variant, []).append(point)

@@ -11,6 +11,7 @@ from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.tools.registry import adapter
 
 POINT_COLUMNS = ("seq", "variant", "phase", "concurrency", "offered_rate", "duration_s", "repeat", "status", "error")
+CLOSING_COLUMNS = ("extra", "warnings")
 EVIDENCE_COLUMNS = ("argv", "tool_version", "exit_code", "parser_version", "agent", "started_at", "ended_at")
 
 
@@ -28,12 +29,23 @@ def to_json(campaign: Campaign) -> str:
     return json.dumps({"format": "kneeboard-campaign/1", "campaign": head, "points": [point_record(p) for p in campaign.points]}, default=str, indent=1)
 
 
+def csv_columns(tool: str) -> tuple[list[str], list[str]]:
+    """The CSV header (docs/api.md lists it) and the metric columns in it: each name once.
+
+    A metric that is also a point column (offered_rate: the planned rate, which the derived metric repeats) or a
+    closing column keeps only its first place.
+    """
+    fixed = ("campaign_id", *POINT_COLUMNS)
+    metrics = [m for m in dict.fromkeys(m.name for m in adapter(tool).all_metrics()) if m not in fixed and m not in CLOSING_COLUMNS]
+    return [*fixed, *metrics, *CLOSING_COLUMNS], metrics
+
+
 def to_csv(campaign: Campaign) -> str:
     """One row per point: parameters, each of the tool's metrics once, extras, warnings."""
-    names = [m.name for m in adapter(campaign.tool).all_metrics() if m.name not in POINT_COLUMNS]
+    header, names = csv_columns(campaign.tool)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["campaign_id", *POINT_COLUMNS, *names, "extra", "warnings"])
+    writer.writerow(header)
     for point in campaign.points:
         writer.writerow(
             [campaign.id, *(getattr(point, c) for c in POINT_COLUMNS), *(point.metrics.get(m) for m in names),

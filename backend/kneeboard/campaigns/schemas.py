@@ -162,7 +162,7 @@ class VariantAnalysis(BaseModel):
 class Analysis(VariantAnalysis):
     """A campaign's analysis; `variants` holds one per variant when the plan has variants."""
 
-    thresholds: dict[str, float | None] | None = None
+    thresholds: dict[str, float | str | None] | None = None  # str: slo_metric
     variants: dict[str, VariantAnalysis] | None = None
 
 

@@ -31,13 +31,15 @@ _PLAN = TypeAdapter(PlanBody)
 
 def target_snapshot(target: Target) -> dict:
     """The target as it was at launch."""
-    return {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags")}
+    return {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags", "metrics_url")}
 
 
 def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session, agent: str | None = None) -> Campaign:
     """A queued campaign with a frozen copy of the plan and its pending points, for `agent` (default AGENT_NAME)."""
     if agent is not None and session.get(Agent, agent) is None:
         raise invalid(("agent",), f"no agent named {agent!r} has registered")
+    if agent is not None and (session.get(Agent, agent).facts or {}).get("remote"):
+        raise invalid(("agent",), f"{agent!r} is a remote agent: it runs shares of fanned points (plan `agents`), not whole campaigns")
     stored = get_plan(plan_id, session=session)
     plan = _PLAN.validate_python(stored.body)
     check_plan(plan, session=session)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis import compare as compare_points
+from kneeboard.analysis.points import finite, group_repeats, load_of, of_phase, sweep_points
 from kneeboard.analysis.verdicts import interval_verdict
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -40,6 +41,27 @@ HEADLINES = (
     ("knee_rate", "Knee (offered)", "rate", "higher", None),
     ("usl_peak_rate", "USL predicted peak", "rate", "higher", None),
 )
+PERCENTILES = ("latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms")  # a headline row each, when measured
+
+
+def _mean(points: list[dict], metric: str) -> float | None:
+    values = [v for p in points if (v := finite(p.get(metric))) is not None]
+    return sum(values) / len(values) if values else None
+
+
+def low_load(points: list[dict], metric: str) -> float | None:
+    """A latency at the lightest load: the baseline phase's mean, else the lowest sweep level's (repetitions averaged)."""
+    if (base := _mean(of_phase(points, "baseline"), metric)) is not None:
+        return base
+    _, sweep = sweep_points(points)
+    levels = sorted((g for g in group_repeats(sweep) if load_of(g[0]) is not None), key=lambda g: load_of(g[0]))
+    return next((v for g in levels if (v := _mean(g, metric)) is not None), None)
+
+
+def _percentile_headlines(tool: str, points: dict[str, list[dict]]) -> list[tuple]:
+    """A row per latency percentile the tool declares and some campaign measured, in HEADLINES' shape."""
+    measured = {name for pts in points.values() for p in pts for name in PERCENTILES if finite(p.get(name)) is not None}
+    return [(m.name, f"{m.title} at low load", m.unit, "lower", m.name) for m in adapter(tool).all_metrics() if m.name in measured]
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, str]:
@@ -154,11 +176,14 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     if len(tools) > 1:
         raise invalid_query("c", f"campaigns of different tools ({', '.join(sorted(tools))}) measure different things; compare like with like")
     directions = _directions(selections[0].campaign.tool)
-    base_points = [point_dict(p) for p in selections[0].points]
-    verdicts_by = {s.key: compare_points(base_points, [point_dict(p) for p in s.points], directions) for s in selections[1:]}
+    dicts = {s.key: [point_dict(p) for p in s.points] for s in selections}
+    verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions) for key in keys[1:]}
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
+    rows = [*HEADLINES, *_percentile_headlines(selections[0].campaign.tool, dicts)]
+    for key in keys:
+        values[key].update({row[0]: low_load(dicts[key], row[0]) for row in rows[len(HEADLINES):]})
     headline = []
-    for metric, label, unit, better, point_metric in HEADLINES:
+    for metric, label, unit, better, point_metric in rows:
         verdicts = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("verdict") if point_metric else None for k in keys[1:]}}
         basis = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("basis") if point_metric else None for k in keys[1:]}}
         first = values[keys[0]][metric]

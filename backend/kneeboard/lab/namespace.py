@@ -1,5 +1,8 @@
 """`kneeboard lab up | down | status`: a network namespace joined to the host by a multi-queue veth pair,
-running unbound, nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test.
+running unbound, nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
+and a node_exporter on the lab address, which the node monitor scrapes (its targets' metrics_url).
+Inside the namespace /proc/net is the namespace's own, but /proc/stat is the whole machine's: the
+per-CPU softirq it reports is the box's, which is the truth of one box where load and server share it.
 
 Only the addresses created here (10.77.0.1 host side, 10.77.0.2 lab side) and loopback may receive load.
 """
@@ -29,9 +32,12 @@ DNS_PORT = 53
 HTTP_PORT = 80
 IPERF3_PORT = 5201
 DEVSIM_PORT = 7000
+METRICS_PORT = 9100
+METRICS_URL = f"http://{LAB_ADDR}:{METRICS_PORT}/metrics"
 DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/run/kneeboard-lab"))
 STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json"))
-SERVER_NAMES = ("unbound", "nginx", "iperf3", "devsim")  # comm names of processes the lab starts
+SERVER_NAMES = ("unbound", "nginx", "iperf3", "devsim", "prometheus-node")  # comm names (15 chars) of processes the lab starts
+METRICS_SERVICE = "lab-node-exporter"
 
 
 class LabError(RuntimeError):
@@ -64,7 +70,7 @@ def missing_prerequisite() -> str | None:
 def targets() -> list[dict]:
     """The targets the lab offers (to register, tagged `lab`): kind, name, host, port, tags, notes."""
     return [
-        {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes}
+        {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes, "metrics_url": METRICS_URL}
         for kind, name, port, notes in _SERVICE_TABLE
     ]
 
@@ -123,6 +129,7 @@ def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
         {"kind": "dns", "name": "lab-dns", "port": DNS_PORT, "binary": dns.unbound_binary()},
         {"kind": "http", "name": "lab-http", "port": HTTP_PORT, "binary": which("nginx")},
         {"kind": "net", "name": "lab-iperf3", "port": IPERF3_PORT, "binary": which("iperf3")},
+        {"kind": "metrics", "name": METRICS_SERVICE, "port": METRICS_PORT, "binary": which("prometheus-node-exporter")},
     ]
     if devsim_binary:
         exists = Path(devsim_binary).is_file() and os.access(devsim_binary, os.X_OK)
@@ -151,6 +158,8 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
         argv = nginx.nginx_argv(binary, workdir / "http")
     elif kind == "net":
         argv = [binary, "-s", "-B", LAB_ADDR, "-p", str(port)]
+    elif kind == "metrics":  # our own process on the lab address only, not Debian's service
+        argv = [binary, f"--web.listen-address={LAB_ADDR}:{port}"]
     else:
         argv = [binary, "serve", "--listen", f"{LAB_ADDR}:{port}", "--ack-reports"]
     proc = processes.spawn(["ip", "netns", "exec", NETNS, *argv], workdir / f"{spec['name']}.log")
@@ -272,8 +281,8 @@ def _remove_files(workdir: Path) -> None:
     """Remove only what up() wrote into workdir (configs, site, logs), then workdir itself if empty."""
     for sub in ("dns", "http"):
         shutil.rmtree(workdir / sub, ignore_errors=True)
-    for spec in _SERVICE_TABLE:
-        (workdir / f"{spec[1]}.log").unlink(missing_ok=True)
+    for name in [*(spec[1] for spec in _SERVICE_TABLE), METRICS_SERVICE]:
+        (workdir / f"{name}.log").unlink(missing_ok=True)
     try:
         workdir.rmdir()
     except OSError:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from kneeboard.config import get_settings
+from kneeboard.fanout.schemas import Agents
 
 
 def _cap_concurrency(value: int) -> int:
@@ -67,6 +68,7 @@ class _Phase(BaseModel):
     duration_s: Duration
     label: str | None = Field(default=None, max_length=80)
     warmup_s: float | None = Field(default=None, ge=0, le=3600, description="left out of each point's steady window (default: the tool's)")
+    agents: Agents = None  # this phase's own fan-out (default: the plan's)
 
 
 class BaselinePhase(_Phase):

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, create_model, field_validator, model_validator
 
 from kneeboard.config import get_settings
+from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase
 from kneeboard.tools import registry
@@ -44,6 +45,8 @@ class _PlanBase(BaseModel):
     tags: list[Tag] = Field(default_factory=list, max_length=20)
     monitors: list[Monitor] = Field(default_factory=list, max_length=4)
     variants: list[Variant] = Field(default_factory=list, max_length=10)
+    agents: Agents = None
+    on_agent_failure: OnAgentFailure = "fail"
 
     tool: str
     params: BaseModel

@@ -13,6 +13,7 @@ from kneeboard.plans.expand import count_points, estimate_seconds, expand
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview
 from kneeboard.states import CampaignStatus
+from kneeboard.fanout.check import check_agents
 from kneeboard.targets.models import Target
 from kneeboard.tools.registry import adapter
 
@@ -37,6 +38,7 @@ def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
         document_for(getattr(body.params, param), session=session, loc=(body.tool, "params", param))
     _check_variants(body)
     result = preview(body)
+    check_agents(body, result.points, session=session)
     problems = tool.check_points(body.params, result.points, found.host)
     if problems:
         errors = [((body.tool, *loc), message) for loc, message in problems]

@@ -11,12 +11,14 @@ import ipaddress
 from sqlalchemy.orm import Session
 
 from kneeboard.db import session_scope
-from kneeboard.errors import PolicyRefused
+from kneeboard.errors import PolicyRefused, invalid
 from kneeboard.plans.schemas import AnyPlan
 from kneeboard.policy.caps import check_caps
 from kneeboard.policy.check import check_address
 from kneeboard.policy.models import TargetPolicy
 from kneeboard.policy.schemas import Policy, PolicyOut
+from kneeboard.tools import node
+from kneeboard.validators import metrics_host
 
 ROW_ID = 1
 
@@ -78,8 +80,17 @@ def check_plan(body: AnyPlan, *, role: str | None, session: Session) -> None:
     for i, monitor in enumerate(body.monitors):
         if getattr(monitor, "host", None):  # a ping monitor sends traffic too
             check_address(monitor.host, policy, loc=(body.tool, "monitors", i, "host"))
+        if monitor.kind == node.ADAPTER.name and target is not None:  # the node monitor scrapes the target's metrics_url
+            _check_scraped(target.metrics_url, policy, loc=(body.tool, "monitors", i, "kind"))
     if role is not None:
         check_caps(expand(body), policy.role_caps.get(role), role=role, tool=body.tool)
+
+
+def _check_scraped(metrics_url: str | None, policy: Policy, *, loc: tuple) -> None:
+    """A node monitor needs its target's metrics_url, whose host the policy allows."""
+    if not metrics_url:
+        raise invalid(loc, "the node monitor scrapes the target's metrics_url, and this target has none; set it on the target")
+    check_address(metrics_host(metrics_url), policy, loc=loc)
 
 
 def check_launch(plan: dict, *, role: str | None, session: Session) -> None:

@@ -17,6 +17,7 @@ from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.fanout import driver as fanout
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.policy.service import recheck
 from kneeboard.runs import spool
@@ -25,10 +26,11 @@ from kneeboard.runs.monitors import MonitorSet
 from kneeboard.runs.retry import is_outage, retrying
 from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.states import CampaignStatus, PointStatus
-from kneeboard.tools import runner
+from kneeboard.tools import node, runner
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError, derive
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
+from kneeboard.validators import metrics_host
 
 _PLAN = TypeAdapter(PlanBody)
 log = logging.getLogger(__name__)
@@ -145,12 +147,12 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     loaded = retrying(lambda: _begin_point(point_id, agent), "starting a point")
     if loaded is None:
         return
-    campaign_id, tool, spec, monitors = loaded
+    campaign_id, tool, spec, monitors, metrics_url = loaded
     live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
-    refused = refused or retrying(lambda: _refused_by_policy(spec.host, monitors), "checking the target policy")
-    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused)
+    refused = refused or retrying(lambda: _refused_by_policy(spec.host, monitors, metrics_url), "checking the target policy")
+    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, metrics_url)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
@@ -160,9 +162,11 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     live.publish(campaign_id, "point", {"id": point_id, "status": status})
 
 
-def _refused_by_policy(host: str, monitors: list[dict]) -> str | None:
-    """The target policy, checked again right before anything starts (names resolved anew)."""
-    for address in [host, *(m["host"] for m in monitors if m.get("host"))]:
+def _refused_by_policy(host: str, monitors: list[dict], metrics_url: str | None = None) -> str | None:
+    """The target policy, checked again right before anything starts (names resolved anew), the
+    node monitor's metrics endpoint included."""
+    scraped = [metrics_host(metrics_url)] if metrics_url and any(m["kind"] == node.ADAPTER.name for m in monitors) else []
+    for address in [host, *(m["host"] for m in monitors if m.get("host")), *scraped]:
         reason = recheck(None, address)
         if reason:
             return reason
@@ -183,11 +187,11 @@ def _begin_point(point_id: int, agent: str):
             rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
             documents=_documents(campaign.plan),
         )  # fmt: skip
-        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors]
+        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], campaign.target.get("metrics_url")
 
 
 def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec, monitors: list[dict], workdir: Path,
-             should_cancel, refused: str | None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
+             should_cancel, refused: str | None, metrics_url: str | None = None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
     """Build and run the tool beside its monitors; never raises for the tool's sake."""
     outcome, result, monitor_samples, monitor_warnings = None, PointResult(error=refused), [], []
     argv = None
@@ -196,8 +200,13 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             argv = tool.build(spec, workdir)
         except ToolInputError as exc:
             result.error = f"cannot build the {tool.name} command: {exc}"
-    if argv is not None:
-        watchers = MonitorSet(monitors, spec.duration_s, workdir)
+    fan = retrying(lambda: fanout.fan_of(point_id), "reading the point's agents") if argv is not None else None
+    if fan is not None:  # several agents share the point: they run the tool, the monitors stay here
+        watchers = MonitorSet(monitors, spec.duration_s, workdir, metrics_url)
+        result, outcome = fanout.run_fanned(fan, campaign_id, point_id, tool, spec, should_cancel)
+        monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
+    elif argv is not None:
+        watchers = MonitorSet(monitors, spec.duration_s, workdir, metrics_url)
         live_samples: list[Sample] = []
         outcome = runner.run(
             argv,
@@ -213,6 +222,8 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
         )
         monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
         result = tool.read(outcome)
+        if watchers.summaries:
+            result.extra["monitors"] = watchers.summaries
         if live_samples:  # every interval as it came: the stored stdout may have lost the middle of a long run
             result.samples = live_samples
     return result, outcome, monitor_samples, monitor_warnings

@@ -1,4 +1,4 @@
-"""Monitors beside a point (mpstat, ping): started with it (no lead sleep), stopped with SIGINT after it."""
+"""Monitors beside a point (mpstat, ping, node): started with it (no lead sleep), stopped with SIGINT after it."""
 
 from __future__ import annotations
 
@@ -16,17 +16,20 @@ TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is sto
 class MonitorSet:
     """The monitors of one point, each a process run in its own thread."""
 
-    def __init__(self, monitors: list[dict], duration_s: float, workdir: Path) -> None:
+    def __init__(self, monitors: list[dict], duration_s: float, workdir: Path, metrics_url: str | None = None) -> None:
         self.stop_event = threading.Event()
         self.runs: list[tuple[str, object, list]] = []
         self.warnings: list[str] = []
+        self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by kind
+        documents = {"metrics_url": metrics_url} if metrics_url else {}  # the stored target's, never the plan's
         for monitor in monitors:
-            self._start(monitor, duration_s, workdir)
+            self._start(monitor, duration_s, workdir, documents)
 
-    def _start(self, monitor: dict, duration_s: float, workdir: Path) -> None:
+    def _start(self, monitor: dict, duration_s: float, workdir: Path, documents: dict) -> None:
         kind = monitor["kind"]
         params = {k: v for k, v in monitor.items() if k != "kind"}
-        spec = PointSpec(host=params.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + TAIL_S, params=params)
+        spec = PointSpec(host=params.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + TAIL_S,
+                         params=params, documents=documents)
         try:
             argv = adapter(kind).build(spec, workdir)
         except ToolInputError as exc:
@@ -56,5 +59,7 @@ class MonitorSet:
             result = adapter(kind).read(outcome)  # a monitor never fails the point: its errors become warnings
             if result.error:
                 self.warnings.append(f"monitor {kind}: {result.error}")
+            if result.extra:
+                self.summaries[kind] = result.extra
             samples += [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]
         return samples

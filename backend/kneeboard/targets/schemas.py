@@ -7,9 +7,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kneeboard.validators import Host, Port, Tag
+from kneeboard.validators import Host, MetricsUrl, Port, Tag
 
 TargetKind = Literal["dns", "http", "net", "device"]
+METRICS_URL_HELP = "the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy)"
 
 
 class TargetCreate(BaseModel):
@@ -23,6 +24,7 @@ class TargetCreate(BaseModel):
     port: Port
     notes: str = Field(default="", max_length=5000)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
+    metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP)
 
 
 class TargetUpdate(BaseModel):
@@ -36,6 +38,7 @@ class TargetUpdate(BaseModel):
     port: Port | None = None
     notes: str | None = Field(default=None, max_length=5000)
     tags: list[Tag] | None = Field(default=None, max_length=20)
+    metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP + "; null removes it")
 
 
 class TargetOut(TargetCreate):

@@ -10,6 +10,7 @@ from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.policy.service import check_host
 from kneeboard.targets.models import Target
 from kneeboard.targets.schemas import TargetCreate, TargetUpdate
+from kneeboard.validators import metrics_host
 
 
 def list_targets(*, session: Session, kind: str | None = None) -> list[Target]:
@@ -36,6 +37,7 @@ def create_target(body: TargetCreate, *, session: Session) -> Target:
     """Store a new target whose host the target policy allows."""
     _check_name_free(body.name, session=session)
     check_host(body.host, loc=("host",), session=session)
+    _check_metrics_url(body.metrics_url, session=session)
     target = Target(**body.model_dump())
     session.add(target)
     session.flush()
@@ -47,16 +49,23 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
     target = get_target(target_id, session=session)
     changes = body.model_dump(exclude_unset=True)
     for key, value in changes.items():
-        if value is None:
+        if value is None and key != "metrics_url":
             raise invalid((key,), "must not be null")
     if "name" in changes:
         _check_name_free(changes["name"], session=session, own_id=target_id)
     if "host" in changes:
         check_host(changes["host"], loc=("host",), session=session)
+    _check_metrics_url(changes.get("metrics_url"), session=session)
     for key, value in changes.items():
         setattr(target, key, value)
     session.flush()
     return target
+
+
+def _check_metrics_url(url: str | None, *, session: Session) -> None:
+    """The metrics endpoint's host against the target policy, like the target's own (422 naming `metrics_url`)."""
+    if url:
+        check_host(metrics_host(url), loc=("metrics_url",), session=session)
 
 
 def delete_target(target_id: int, *, session: Session) -> None:

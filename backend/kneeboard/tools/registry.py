@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from kneeboard.tools import devsim, dnsperf, iperf3, mpstat, ping, wrk
+from kneeboard.tools import devsim, dnsperf, iperf3, kbhttp, mpstat, node, ping, wrk
 from kneeboard.tools.contract import Role, ToolAdapter
 
 _ADAPTERS: dict[str, ToolAdapter] = {}
@@ -20,10 +20,12 @@ def register(tool: ToolAdapter) -> None:
 
 register(dnsperf.ADAPTER)
 register(wrk.ADAPTER)
+register(kbhttp.ADAPTER)
 register(iperf3.ADAPTER)
 register(devsim.ADAPTER)
 register(mpstat.ADAPTER)
 register(ping.ADAPTER)
+register(node.ADAPTER)
 
 
 def all_tools() -> list[ToolAdapter]:

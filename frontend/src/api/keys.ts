@@ -13,6 +13,7 @@ export const keys = {
   campaign: (id: number) => ["campaigns", id] as const,
   campaignPoints: (id: number) => ["campaigns", id, "points"] as const,
   point: (id: number) => ["points", id] as const,
+  histogram: (id: number, window: string) => ["points", id, "histogram", window] as const,
   samples: (id: number, series: string | undefined, maxPoints: number) => ["points", id, "samples", series ?? "*", maxPoints] as const,
   compare: (selectors: string[]) => ["compare", ...selectors] as const,
   agents: ["agents"] as const,

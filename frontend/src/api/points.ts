@@ -4,7 +4,7 @@ import { api, unwrap } from "./client";
 import { keys } from "./keys";
 import { useById } from "./query";
 import { SharedTokenContext, sharedSamples } from "./shares";
-import type { Point, PointEvidence, SampleSeries } from "./types";
+import type { Histogram, Point, PointEvidence, SampleSeries } from "./types";
 
 /** Charts never ask for more than this many samples per series. */
 export const MAX_SAMPLES = 2000;
@@ -23,6 +23,13 @@ export function useCampaignPoints(campaignId: number, opts: { live?: boolean } =
 export function usePointEvidence(pointId: number | null) {
   return useById(keys.point, pointId, async (point_id, signal) =>
     unwrap(await api.GET("/api/v1/points/{point_id}", { params: { path: { point_id } }, signal })) as PointEvidence,
+  );
+}
+
+/** A point's latency histogram: the whole run ("all") or its steady window; 409 (ApiError) says why a point has none. */
+export function usePointHistogram(pointId: number | null, window: "all" | "steady" = "all") {
+  return useById((id) => keys.histogram(id, window), pointId, async (point_id, signal) =>
+    unwrap(await api.GET("/api/v1/points/{point_id}/histogram", { params: { path: { point_id }, query: { window } }, signal })) as Histogram,
   );
 }
 

@@ -13,11 +13,51 @@ export interface paths {
         };
         /**
          * List Agents
-         * @description Agents with their tools, versions and last heartbeat.
+         * @description Agents with their tools, versions, facts and last heartbeat.
          */
         get: operations["list_agents_api_v1_agents_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register
+         * @description A remote agent registers with its facts; it gets the broker URL and the server's clock.
+         */
+        post: operations["register_api_v1_agents_register_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{name}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat
+         * @description A remote agent is alive; the reply carries the server's clock for its offset.
+         */
+        post: operations["heartbeat_api_v1_agents__name__heartbeat_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -609,6 +649,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/points/{point_id}/histogram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Point Histogram
+         * @description A point's latency histogram (HDR, 3 significant digits) as log-spaced buckets with the percentile table.
+         *
+         *     409 when the point stored none (capture off, a tool that records none, an imported point). A sync route:
+         *     decoding runs in the thread pool, off the event loop.
+         */
+        get: operations["point_histogram_api_v1_points__point_id__histogram_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/points/{point_id}/samples": {
         parameters: {
             query?: never;
@@ -1026,12 +1089,51 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AgentFacts
+         * @description What a remote agent tells about itself when it registers.
+         */
+        AgentFacts: {
+            /** Addresses */
+            addresses?: string[];
+            /** Cpus */
+            cpus: number;
+            /** Hostname */
+            hostname: string;
+            /** Tools */
+            tools?: {
+                [key: string]: string | null;
+            };
+        };
+        /**
+         * AgentHeartbeat
+         * @description A remote agent's sign of life, with its clock offset to the server as it last measured it.
+         */
+        AgentHeartbeat: {
+            /**
+             * Clock Offset S
+             * @description server clock − agent clock
+             */
+            clock_offset_s?: number | null;
+            /**
+             * Rtt S
+             * @description the round trip the offset was measured over
+             */
+            rtt_s?: number | null;
+        };
+        /**
          * AgentOut
-         * @description An agent with the tools it found and when it was last heard from.
+         * @description An agent with the tools it found, its facts and when it was last heard from.
          */
         AgentOut: {
             /** Alive */
             alive: boolean;
+            /**
+             * Facts
+             * @description remote agents: cpus, addresses, clock_offset_ms, remote
+             */
+            facts?: {
+                [key: string]: unknown;
+            };
             /** Hostname */
             hostname: string;
             /**
@@ -1048,11 +1150,35 @@ export interface components {
             };
         };
         /**
+         * AgentRegistration
+         * @description `kneeboard agent` registering through the API (role agent or admin).
+         */
+        AgentRegistration: {
+            facts: components["schemas"]["AgentFacts"];
+            /** Name */
+            name: string;
+        };
+        /**
          * AgentStatus
          * @description Whether an agent has been heard from recently.
          * @enum {string}
          */
         AgentStatus: "alive" | "silent";
+        /**
+         * AgentWelcome
+         * @description What a registering agent needs: the broker to consume its queue from, and the server's clock.
+         */
+        AgentWelcome: {
+            /** Broker Url */
+            broker_url: string;
+            /** Heartbeat S */
+            heartbeat_s: number;
+            /**
+             * Server Time
+             * @description the server's clock, epoch seconds
+             */
+            server_time: number;
+        };
         /**
          * Analysis
          * @description A campaign's analysis; `variants` holds one per variant when the plan has variants.
@@ -1075,7 +1201,7 @@ export interface components {
             stability?: components["schemas"]["Stability"] | null;
             /** Thresholds */
             thresholds?: {
-                [key: string]: number | null;
+                [key: string]: number | string | null;
             } | null;
             usl?: components["schemas"]["UslFit"] | null;
             /** Variants */
@@ -1134,6 +1260,11 @@ export interface components {
          */
         BaselinePhase: {
             /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
              * Concurrency
              * @default 1
              */
@@ -1174,6 +1305,20 @@ export interface components {
             name?: string | null;
             /** Target Id */
             target_id?: number | null;
+        };
+        /**
+         * Bucket
+         * @description One log-spaced latency bucket: values in (from_ms, value_ms], and the share of all values up to value_ms.
+         */
+        Bucket: {
+            /** Count */
+            count: number;
+            /** From Ms */
+            from_ms: number;
+            /** Percentile */
+            percentile: number;
+            /** Value Ms */
+            value_ms: number;
         };
         /**
          * CampaignBrief
@@ -1421,6 +1566,11 @@ export interface components {
          * @description Any concurrency list crossed with any rate list.
          */
         CustomPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Concurrency */
             concurrency: number | number[];
             /** Duration S */
@@ -1493,10 +1643,22 @@ export interface components {
          * @description A campaign plan for Devices (devsim).
          */
         DevsimPlan: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["DevsimParams"];
             /**
              * Pause S
@@ -1528,6 +1690,11 @@ export interface components {
          */
         DevsimPlanOut: {
             /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
              * Baseline Campaign Id
              * @description the campaign this plan's reports compare against
              */
@@ -1540,9 +1707,16 @@ export interface components {
             /** Id */
             id: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["DevsimParams"];
             /**
              * Pause S
@@ -1631,10 +1805,22 @@ export interface components {
          * @description A campaign plan for DNS (dnsperf).
          */
         DnsperfPlan: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["DnsperfParams"];
             /**
              * Pause S
@@ -1666,6 +1852,11 @@ export interface components {
          */
         DnsperfPlanOut: {
             /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
              * Baseline Campaign Id
              * @description the campaign this plan's reports compare against
              */
@@ -1678,9 +1869,16 @@ export interface components {
             /** Id */
             id: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["DnsperfParams"];
             /**
              * Pause S
@@ -1772,6 +1970,33 @@ export interface components {
             version: string;
         };
         /**
+         * Histogram
+         * @description A point's latency distribution: the whole run, or its steady window (the intervals after the warm-up).
+         */
+        Histogram: {
+            /** Buckets */
+            buckets: components["schemas"]["Bucket"][];
+            /** Count */
+            count: number;
+            /** Intervals */
+            intervals: number | null;
+            /** Max Ms */
+            max_ms: number | null;
+            /** Mean Ms */
+            mean_ms: number | null;
+            /** Min Ms */
+            min_ms: number | null;
+            /** Percentiles */
+            percentiles: components["schemas"]["PercentileValue"][];
+            /** Point Id */
+            point_id: number;
+            /**
+             * Window
+             * @enum {string}
+             */
+            window: "all" | "steady";
+        };
+        /**
          * iperf3 parameters
          * @description iperf3's own parameters; a point's `rate` is the total bitrate (bits/s), divided per stream.
          */
@@ -1798,10 +2023,22 @@ export interface components {
          * @description A campaign plan for Network (iperf3).
          */
         Iperf3Plan: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["Iperf3Params"];
             /**
              * Pause S
@@ -1833,6 +2070,11 @@ export interface components {
          */
         Iperf3PlanOut: {
             /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
              * Baseline Campaign Id
              * @description the campaign this plan's reports compare against
              */
@@ -1845,9 +2087,16 @@ export interface components {
             /** Id */
             id: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["Iperf3Params"];
             /**
              * Pause S
@@ -1870,6 +2119,146 @@ export interface components {
              * @enum {string}
              */
             tool: "iperf3";
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Variants */
+            variants?: components["schemas"]["Variant"][];
+        };
+        /**
+         * kbhttp parameters
+         * @description kbhttp's own parameters (the point's rate is requests/s in all, its concurrency the connections).
+         */
+        KbhttpParams: {
+            /**
+             * Method
+             * @default GET
+             * @enum {string}
+             */
+            method: "GET" | "HEAD";
+            /**
+             * Path
+             * @description Printable ASCII starting with '/', no spaces, no '#', '%' only as %XX
+             * @default /
+             */
+            path: string;
+            /**
+             * Scheme
+             * @description http only
+             * @default http
+             * @constant
+             */
+            scheme: "http";
+            /**
+             * Request timeout (s)
+             * @description A request unanswered this long (after it was sent) counts as a timeout
+             * @default 2
+             */
+            timeout_s: number;
+        };
+        /**
+         * KbhttpPlan
+         * @description A campaign plan for HTTP open loop (kbhttp).
+         */
+        KbhttpPlan: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /** Monitors */
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            /** Name */
+            name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
+            params?: components["schemas"]["KbhttpParams"];
+            /**
+             * Pause S
+             * @default 3
+             */
+            pause_s: number;
+            /** Phases */
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            /**
+             * Repeat
+             * @default 1
+             */
+            repeat: number;
+            /** Tags */
+            tags?: string[];
+            /** Target Id */
+            target_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "kbhttp";
+            /** Variants */
+            variants?: components["schemas"]["Variant"][];
+        };
+        /**
+         * KbhttpPlanOut
+         * @description A stored KbhttpPlan.
+         */
+        KbhttpPlanOut: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
+             * Baseline Campaign Id
+             * @description the campaign this plan's reports compare against
+             */
+            baseline_campaign_id?: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Monitors */
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            /** Name */
+            name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
+            params?: components["schemas"]["KbhttpParams"];
+            /**
+             * Pause S
+             * @default 3
+             */
+            pause_s: number;
+            /** Phases */
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            /**
+             * Repeat
+             * @default 1
+             */
+            repeat: number;
+            /** Tags */
+            tags?: string[];
+            /** Target Id */
+            target_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            tool: "kbhttp";
             /**
              * Updated At
              * Format: date-time
@@ -1998,6 +2387,32 @@ export interface components {
              * @enum {string}
              */
             kind: "mpstat";
+        };
+        /**
+         * node_exporter monitor parameters
+         * @description Server (node_exporter)
+         */
+        NodeMonitor: {
+            /**
+             * Interval (s)
+             * @default 1
+             */
+            interval_s: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "node";
+        };
+        /**
+         * PercentileValue
+         * @description One row of the percentile table (percentile 99.9 is p99.9).
+         */
+        PercentileValue: {
+            /** Percentile */
+            percentile: number;
+            /** Value Ms */
+            value_ms: number | null;
         };
         /**
          * ping parameters
@@ -2291,6 +2706,11 @@ export interface components {
          * @description A stress ramp: concurrency doubles from `concurrency` to `max_concurrency` until errors pass `stop_error_pct`.
          */
         RampPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Concurrency */
             concurrency: number;
             /** Duration S */
@@ -2386,6 +2806,11 @@ export interface components {
          * @description Fixed concurrency, offered rates from a list or a start/stop/step range.
          */
         SaturationPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Concurrency */
             concurrency: number;
             /** Duration S */
@@ -2410,6 +2835,11 @@ export interface components {
          * @description A concurrency list; offered rate = concurrency × unit_rate (unlimited when unit_rate is absent).
          */
         ScalabilityPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Concurrency */
             concurrency: number[];
             /** Duration S */
@@ -2536,6 +2966,14 @@ export interface components {
             updated_at: string;
         };
         /**
+         * ServerClock
+         * @description The server's clock at a heartbeat, for the agent's clock offset.
+         */
+        ServerClock: {
+            /** Server Time */
+            server_time: number;
+        };
+        /**
          * ShareCreate
          * @description A link to one campaign's report.
          */
@@ -2654,6 +3092,11 @@ export interface components {
          * @description One long point near the knee.
          */
         StabilityPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Concurrency */
             concurrency: number;
             /** Duration S */
@@ -2701,6 +3144,11 @@ export interface components {
              * @enum {string}
              */
             kind: "dns" | "http" | "net" | "device";
+            /**
+             * Metrics Url
+             * @description the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy)
+             */
+            metrics_url?: string | null;
             /** Name */
             name: string;
             /**
@@ -2732,6 +3180,11 @@ export interface components {
              * @enum {string}
              */
             kind: "dns" | "http" | "net" | "device";
+            /**
+             * Metrics Url
+             * @description the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy)
+             */
+            metrics_url?: string | null;
             /** Name */
             name: string;
             /**
@@ -2753,6 +3206,11 @@ export interface components {
             host?: string | null;
             /** Kind */
             kind?: ("dns" | "http" | "net" | "device") | null;
+            /**
+             * Metrics Url
+             * @description the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy); null removes it
+             */
+            metrics_url?: string | null;
             /** Name */
             name?: string | null;
             /** Notes */
@@ -2785,8 +3243,13 @@ export interface components {
              */
             min_efficiency: number;
             /**
+             * Slo Metric
+             * @description capacity at SLO: the latency the target is read on, one the campaign's tool measures (default: p99 when measured, else the mean)
+             */
+            slo_metric?: ("latency_avg_ms" | "latency_p50_ms" | "latency_p90_ms" | "latency_p99_ms" | "latency_p999_ms") | null;
+            /**
              * Slo Ms
-             * @description capacity at SLO: the latency target (default: yellow_ms), read on p99 when measured, else the mean
+             * @description capacity at SLO: the latency target (default: yellow_ms)
              */
             slo_ms?: number | null;
             /**
@@ -3034,10 +3497,22 @@ export interface components {
          * @description A campaign plan for HTTP (wrk).
          */
         WrkPlan: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["WrkParams"];
             /**
              * Pause S
@@ -3069,6 +3544,11 @@ export interface components {
          */
         WrkPlanOut: {
             /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
              * Baseline Campaign Id
              * @description the campaign this plan's reports compare against
              */
@@ -3081,9 +3561,16 @@ export interface components {
             /** Id */
             id: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
             name: string;
+            /**
+             * On Agent Failure
+             * @description when one agent of a fanned point fails: fail the point, or keep the other agents' shares as a partial point
+             * @default fail
+             * @enum {string}
+             */
+            on_agent_failure: "fail" | "partial";
             params?: components["schemas"]["WrkParams"];
             /**
              * Pause S
@@ -3163,6 +3650,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentOut"][];
+                };
+            };
+        };
+    };
+    register_api_v1_agents_register_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRegistration"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentWelcome"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    heartbeat_api_v1_agents__name__heartbeat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentHeartbeat"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerClock"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -3848,7 +4403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"])[];
+                    "application/json": (components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["KbhttpPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"])[];
                 };
             };
         };
@@ -3862,7 +4417,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DnsperfPlan"] | components["schemas"]["WrkPlan"] | components["schemas"]["Iperf3Plan"] | components["schemas"]["DevsimPlan"];
+                "application/json": components["schemas"]["DnsperfPlan"] | components["schemas"]["WrkPlan"] | components["schemas"]["KbhttpPlan"] | components["schemas"]["Iperf3Plan"] | components["schemas"]["DevsimPlan"];
             };
         };
         responses: {
@@ -3872,7 +4427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["KbhttpPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
                 };
             };
             /** @description Validation Error */
@@ -3905,7 +4460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["KbhttpPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
                 };
             };
         };
@@ -3919,7 +4474,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DnsperfPlan"] | components["schemas"]["WrkPlan"] | components["schemas"]["Iperf3Plan"] | components["schemas"]["DevsimPlan"];
+                "application/json": components["schemas"]["DnsperfPlan"] | components["schemas"]["WrkPlan"] | components["schemas"]["KbhttpPlan"] | components["schemas"]["Iperf3Plan"] | components["schemas"]["DevsimPlan"];
             };
         };
         responses: {
@@ -4011,7 +4566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["KbhttpPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
                 };
             };
             /** @description Validation Error */
@@ -4036,7 +4591,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DnsperfPlan"] | components["schemas"]["WrkPlan"] | components["schemas"]["Iperf3Plan"] | components["schemas"]["DevsimPlan"];
+                "application/json": components["schemas"]["DnsperfPlan"] | components["schemas"]["WrkPlan"] | components["schemas"]["KbhttpPlan"] | components["schemas"]["Iperf3Plan"] | components["schemas"]["DevsimPlan"];
             };
         };
         responses: {
@@ -4046,7 +4601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["KbhttpPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
                 };
             };
             /** @description Validation Error */
@@ -4141,7 +4696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
+                    "application/json": components["schemas"]["DnsperfPlanOut"] | components["schemas"]["WrkPlanOut"] | components["schemas"]["KbhttpPlanOut"] | components["schemas"]["Iperf3PlanOut"] | components["schemas"]["DevsimPlanOut"];
                 };
             };
             /** @description Validation Error */
@@ -4173,6 +4728,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PointEvidence"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    point_histogram_api_v1_points__point_id__histogram_get: {
+        parameters: {
+            query?: {
+                /** @description all: the whole run; steady: the intervals after the warm-up */
+                window?: "all" | "steady";
+                /** @description at most this many log-spaced buckets */
+                buckets?: number;
+            };
+            header?: never;
+            path: {
+                point_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Histogram"];
                 };
             };
             /** @description Validation Error */

@@ -29,6 +29,8 @@ export type Summary = S["Summary"];
 export type Point = S["PointOut"];
 export type PointEvidence = S["PointEvidence"];
 export type SampleSeries = S["SampleSeries"];
+/** A point's latency histogram (GET /points/{id}/histogram): log-spaced buckets and the percentile table. */
+export type Histogram = S["Histogram"];
 export type Sample = S["SampleOut"];
 export type Agent = S["AgentOut"];
 export type Health = S["Health"];
@@ -99,7 +101,7 @@ export interface Analysis {
   stability: { verdict: string | null; rate_drift_pct: number | null; latency_drift_pct: number | null } | null;
   oscillation: unknown[] | null;
   conclusion: string | null;
-  thresholds?: Record<string, number | null>;
+  thresholds?: Record<string, number | string | null>; // slo_metric is a metric name
   variants?: Record<string, Analysis>;
   error?: string;
 }

@@ -1,15 +1,17 @@
-import { CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Analysis, Point } from "../api/types";
 import { axisUnit, fmtMs, fmtUnit } from "../format";
 import { rateUnitOf, type ToolInfo } from "../tools/catalog";
-import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
-import { kneeRows } from "./pointData";
+import { AXIS_STYLE, ChartFrame, GRID, LogToggle, latencyUnit, legendToggle, tick, useChartOptions, valueAxis } from "./common";
+import { kneeRows, PERCENTILES } from "./pointData";
 import { niceDomain, zoneBands } from "./zones";
 
 /**
  * Latency against load, with the knee and the SLA zones when the analysis has them.
  * The analysis states the knee and the zones in offered load, so open-loop tools (every point has
  * an offered rate) are drawn against it; closed-loop ones against the achieved rate.
+ * The reader picks the percentile drawn beside the average and a log latency axis; a legend click hides a line (all kept in the URL).
+ * Repeated loads draw the spread of their average latency as error bars.
  */
 export default function KneeChart({ points, tool, analysis }: { points: Point[]; tool: ToolInfo | undefined; analysis?: Analysis | null }) {
   const unit = rateUnitOf(tool);
@@ -26,14 +28,45 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   // a little room on the right so a knee at the last load is not cut by the edge
   const domain = niceDomain(lo, hi + (hi - lo) * 0.03);
   const bands = zoneBands(analysis?.zones, domain);
-  const hasP99 = rows.some((r) => r.p99 != null);
+  const opts = useChartOptions("knee", "p99");
+  const pcts = (Object.keys(PERCENTILES) as (keyof typeof PERCENTILES)[]).filter((k) => rows.some((r) => r[k] != null));
+  const pct = pcts.find((k) => k === opts.pct) ?? pcts[pcts.length - 1];
+  const pctName = pct ? `latency ${pct.replace("p999", "p99.9")}` : "";
+  const shown = (k: string) => !opts.hide.includes(k);
+  const lat = latencyUnit(rows.flatMap((r) => [r.latency, pct ? r[pct] : null]));
+  const yAxis = valueAxis(
+    rows.flatMap((r) => [...(shown("latency") ? [r.latency, r.latency! + (r.latencySpread?.[1] ?? 0)] : []), shown("pct") && pct ? r[pct] : null]),
+    { log: opts.log, scale: lat.scale },
+  );
+  const controls = (
+    <span className="chart-options">
+      {pcts.length > 1 && (
+        <label className="chart-option">
+          percentile{" "}
+          <select value={pct} onChange={(e) => opts.setPct(e.target.value)} aria-label="Percentile shown">
+            {pcts.map((k) => (
+              <option key={k} value={k}>
+                {k.replace("p999", "p99.9")}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <LogToggle on={opts.log} onChange={opts.setLog} />
+    </span>
+  );
   const axis = byOffered ? "offered" : "achieved";
   const ceiling = analysis?.ceiling?.achieved_rate;
   return (
     <ChartFrame
       title={`Knee: latency vs ${axis} load`}
       empty={rows.length === 0 && "No completed load points"}
-      note={kneeX != null ? `knee at ${fmtRate(kneeX)} ${axis}` : undefined}
+      note={
+        <>
+          {kneeX != null && <span>knee at {fmtRate(kneeX)} {axis}</span>}
+          {rows.length > 0 && controls}
+        </>
+      }
     >
       <ResponsiveContainer>
         <ComposedChart data={rows} margin={{ top: 14, right: 12, bottom: 4, left: 8 }}>
@@ -42,9 +75,12 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
             <ReferenceArea key={b.zone} x1={b.x1} x2={b.x2} fill={b.fill} fillOpacity={0.12} strokeOpacity={0} ifOverflow="hidden" label={{ value: b.zone, position: "insideTop", fontSize: 11, fill: b.fill }} />
           ))}
           <XAxis dataKey="x" type="number" domain={domain} tickFormatter={tick} tick={AXIS_STYLE} label={{ value: `${axis} ${axisUnit(unit)}`, position: "insideBottomRight", offset: -2, fontSize: 11 }} />
-          <YAxis tickFormatter={(v) => String(v)} tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
+          <YAxis {...yAxis} tick={AXIS_STYLE} width={48} label={{ value: lat.unit, angle: -90, position: "insideLeft", fontSize: 11 }} />
           <Tooltip
-            formatter={(v, name) => [fmtMs(Number(v)), name]}
+            formatter={(v, name, item) => {
+              const r = item?.payload as { n?: number } | undefined;
+              return [`${fmtMs(Number(v))}${name === "latency avg" && r?.n && r.n > 1 ? ` (mean of ${r.n} runs)` : ""}`, name];
+            }}
             labelFormatter={(l, payload) => {
               const r = payload?.[0]?.payload as { offered?: number | null; achieved?: number | null } | undefined;
               return byOffered
@@ -52,12 +88,14 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
                 : `achieved ${fmtRate(Number(l))}`;
             }}
           />
-          <Legend />
+          <Legend {...legendToggle({ hide: opts.hide, toggle: (k) => opts.toggle(k === "latency" ? k : "pct") })} />
           {byOffered && ceiling != null && ceiling >= domain[0] && ceiling <= domain[1] && (
             <ReferenceLine x={ceiling} stroke="#475569" strokeDasharray="5 4" label={{ value: `ceiling ${fmtRate(ceiling)}`, position: "insideBottomLeft", fontSize: 11, fill: "#475569", offset: 8 }} />
           )}
-          <Line dataKey="latency" name="latency avg" stroke="#d97706" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
-          {hasP99 && <Line dataKey="p99" name="latency p99" stroke="#94a3b8" strokeDasharray="4 3" dot={false} isAnimationActive={false} connectNulls />}
+          <Line dataKey="latency" name="latency avg" hide={!shown("latency")} stroke="#d97706" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls>
+            {rows.some((r) => r.latencySpread) && <ErrorBar dataKey="latencySpread" width={6} stroke="#92400e" direction="y" />}
+          </Line>
+          {pct && <Line dataKey={pct} name={pctName} hide={!shown("pct")} stroke="#64748b" strokeDasharray="4 3" dot={false} isAnimationActive={false} connectNulls />}
           {kneeX != null && knee?.latency_avg_ms != null && (
             <ReferenceDot x={kneeX} y={knee.latency_avg_ms} r={7} fill="#dc2626" stroke="#fff" strokeWidth={2} label={{ value: "knee", position: "top", fontSize: 12, fill: "#dc2626" }} />
           )}

@@ -2,10 +2,10 @@ import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, Respon
 import type { ReactNode } from "react";
 import type { Point } from "../api/types";
 import { fmtMs, fmtUnit, metricLabel } from "../format";
-import { headlineOf, rateUnitOf, type ToolInfo } from "../tools/catalog";
-import { AXIS_STYLE, ChartFrame, GRID, tick } from "./common";
+import { headlineOf, latencyLabel, rateUnitOf, type ToolInfo } from "../tools/catalog";
+import { AXIS_STYLE, ChartFrame, GRID, tick, useChartOptions } from "./common";
 import { downsample } from "./downsample";
-import { kneeRows, metric, ofPhase, scalabilityRows } from "./pointData";
+import { kneeRows, metric, ofPhase, PERCENTILES, scalabilityRows } from "./pointData";
 import { colourAt } from "./palette";
 import { concurrencyTicks, niceDomain } from "./zones";
 
@@ -19,9 +19,9 @@ export interface Series {
 const label = (s: Series) => `#${s.key.split("@")[0]} ${s.name}`;
 
 /** A line per campaign of `rows(points)`'s `y`; `children` are the axes and tooltip. */
-function OverlayLines({ title, series, rows, y, children }: { title: string; series: Series[]; rows: (points: Point[]) => object[]; y: string; children: ReactNode }) {
+function OverlayLines({ title, series, rows, y, note, children }: { title: string; series: Series[]; rows: (points: Point[]) => object[]; y: string; note?: ReactNode; children: ReactNode }) {
   return (
-    <ChartFrame title={title}>
+    <ChartFrame title={title} note={note}>
       <ResponsiveContainer>
         <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
@@ -47,6 +47,11 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
   const title = (headline?.title ?? "Achieved").toLowerCase();
   const fmt = (v: unknown) => fmtUnit(Number(v), headline?.unit);
   const fmtRate = (v: unknown) => fmtUnit(Number(v), rateUnitOf(tool));
+  // the saturation overlay draws the mean latency, or a percentile the campaigns measured (kept in the URL)
+  const latency = useChartOptions("overlay", "latency");
+  const pcts = (Object.keys(PERCENTILES) as (keyof typeof PERCENTILES)[]).filter((k) => series.some((s) => kneeRows(s.points).some((r) => r[k] != null)));
+  const latencyKey = pcts.find((k) => k === latency.pct) ?? "latency";
+  const latencyName = (k: string) => (k === "latency" ? "mean latency" : latencyLabel(tool, PERCENTILES[k as keyof typeof PERCENTILES]));
   const charts = [];
 
   if (phases.has("scalability")) {
@@ -65,7 +70,19 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
     const xs = series.flatMap((s) => kneeRows(s.points).map((r) => r.achieved!));
     const kneeDomain = niceDomain(Math.min(...xs), Math.max(...xs));
     charts.push(
-      <OverlayLines key="knee" title="Saturation: latency vs achieved rate" series={series} rows={kneeRows} y="latency">
+      <OverlayLines key="knee" title={`Saturation: ${latencyName(latencyKey)} vs achieved rate`} series={series} rows={kneeRows} y={latencyKey}
+        note={pcts.length > 0 && (
+          <label className="chart-option">
+            latency{" "}
+            <select value={latencyKey} onChange={(e) => latency.setPct(e.target.value)} aria-label="Latency shown" data-testid="overlay-latency">
+              {["latency", ...pcts].map((k) => (
+                <option key={k} value={k}>
+                  {latencyName(k)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}>
         <XAxis dataKey="achieved" type="number" domain={kneeDomain} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
         <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
         <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(l)}`} />

@@ -1,7 +1,7 @@
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { axisUnit, fmtUnit, metricLabel } from "../format";
 import { headlineOf, metricOf, type ToolInfo } from "../tools/catalog";
-import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS, tick } from "./common";
+import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS, latencyUnit, legendToggle, useChartOptions, valueAxis } from "./common";
 import { downsample } from "./downsample";
 import { relativeTime } from "./pointData";
 
@@ -10,7 +10,11 @@ export interface SeriesRow {
   values: Record<string, number | null>;
 }
 
-/** The tool's headline metric (and average latency when the samples have it) per interval over time. */
+/**
+ * The tool's headline metric (and average latency when the samples have it) per interval over time. Axes are zero-based with
+ * distinct ticks (one sample, or all zeros, still gets a readable axis); latency is labelled in µs below a millisecond.
+ * A legend click hides a series (kept in the URL under `id`).
+ */
 export default function TimeSeriesChart({
   title,
   rows,
@@ -18,7 +22,9 @@ export default function TimeSeriesChart({
   empty,
   height = 240,
   note,
+  id = "series",
 }: {
+  id?: string;
   title: string;
   rows: SeriesRow[];
   tool: ToolInfo | undefined;
@@ -33,18 +39,22 @@ export default function TimeSeriesChart({
   const hasLatency = data.some((d) => d.latency != null);
   const valueName = (headline?.title ?? "achieved").toLowerCase();
   const latencyName = (latencyMetric?.title ?? "latency avg").toLowerCase();
+  const opts = useChartOptions(id);
+  const rateAxis = valueAxis(data.map((d) => d.value));
+  const lat = latencyUnit(data.map((d) => d.latency));
+  const latAxis = valueAxis(data.map((d) => d.latency), { scale: lat.scale });
   return (
     <ChartFrame title={title} height={height} empty={data.length === 0 && (empty ?? "No samples yet")} note={note}>
       <ResponsiveContainer>
         <ComposedChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
           <XAxis {...SECONDS_AXIS} />
-          <YAxis yAxisId="rate" tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
-          {hasLatency && <YAxis yAxisId="lat" orientation="right" tick={AXIS_STYLE} width={44} label={{ value: axisUnit(latencyMetric?.unit ?? "ms"), angle: 90, position: "insideRight", fontSize: 11 }} />}
-          <Tooltip formatter={(v, name) => [name === latencyName ? fmtUnit(Number(v), "ms") : fmtUnit(Number(v), headline?.unit), name]} labelFormatter={(l) => `t = ${l} s`} />
-          <Legend />
-          <Line yAxisId="rate" dataKey="value" name={valueName} stroke="#2563eb" strokeWidth={2} dot={data.length < 60 ? { r: 2 } : false} isAnimationActive={false} connectNulls />
-          {hasLatency && <Line yAxisId="lat" dataKey="latency" name={latencyName} stroke="#d97706" dot={false} isAnimationActive={false} connectNulls />}
+          <YAxis yAxisId="rate" {...rateAxis} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
+          {hasLatency && <YAxis yAxisId="lat" orientation="right" {...latAxis} tick={AXIS_STYLE} width={44} label={{ value: axisUnit(lat.unit), angle: 90, position: "insideRight", fontSize: 11 }} />}
+          <Tooltip formatter={(v, name) => [name === latencyName ? fmtUnit(Number(v), latencyMetric?.unit ?? "ms") : fmtUnit(Number(v), headline?.unit), name]} labelFormatter={(l) => `t = ${l} s`} />
+          <Legend {...legendToggle(opts)} />
+          <Line yAxisId="rate" dataKey="value" name={valueName} hide={opts.hide.includes("value")} stroke="#2563eb" strokeWidth={2} dot={data.length < 60 ? { r: 2 } : false} isAnimationActive={false} connectNulls />
+          {hasLatency && <Line yAxisId="lat" dataKey="latency" name={latencyName} hide={opts.hide.includes("latency")} stroke="#d97706" dot={false} isAnimationActive={false} connectNulls />}
         </ComposedChart>
       </ResponsiveContainer>
     </ChartFrame>

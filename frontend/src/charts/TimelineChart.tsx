@@ -1,7 +1,7 @@
 import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { fmtUnit, metricLabel } from "../format";
 import { headlineOf, type ToolInfo } from "../tools/catalog";
-import { AXIS_STYLE, ChartFrame, GRID, PHASE_COLOURS, SECONDS_AXIS, tick } from "./common";
+import { AXIS_STYLE, ChartFrame, GRID, PHASE_COLOURS, SECONDS_AXIS, valueAxis } from "./common";
 import type { TimelineSegment } from "./timeline";
 
 /** Every point of the campaign on one time axis: the tool's headline metric per interval, a line per point coloured by phase. */
@@ -23,6 +23,8 @@ export default function TimelineChart({
   const headline = headlineOf(tool);
   const phases = [...new Set(segments.map((s) => s.phase))];
   const dots = samples <= 150;
+  // zero-based, distinct ticks: the first live sample (or an idle point's zeros) still reads sensibly
+  const yAxis = valueAxis(segments.flatMap((seg) => seg.rows.map((r) => r.value)));
   return (
     <div data-testid="campaign-timeline" data-segments={segments.length} data-samples={samples}>
       <ChartFrame
@@ -35,7 +37,7 @@ export default function TimelineChart({
           <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
             <CartesianGrid stroke={GRID} />
             <XAxis {...SECONDS_AXIS} />
-            <YAxis tickFormatter={tick} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
+            <YAxis {...yAxis} tick={AXIS_STYLE} width={52} label={{ value: metricLabel(headline), angle: -90, position: "insideLeft", fontSize: 11 }} />
             <Tooltip formatter={(v) => fmtUnit(Number(v), headline?.unit)} labelFormatter={(l) => `t = ${l} s`} />
             {segments.map((seg) => (
               <Line

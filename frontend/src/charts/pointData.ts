@@ -21,6 +21,24 @@ export interface ScalabilityRow {
   efficiency: number | null; // the API's ratio (achieved / offered)
   latency: number | null;
   variant: string | null;
+  /** how many repetitions were measured at this load, their sequence numbers (0-based) */
+  n: number;
+  seqs: number[];
+  /** the repeats' spread around the mean [below, above] for an error bar; null with one run */
+  spread: [number, number] | null;
+}
+
+/** The mean of the finite values, or null. */
+const mean = (xs: (number | null)[]) => {
+  const v = xs.filter((x): x is number => x != null);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+};
+
+/** Repeats' min and max around their mean, as an error bar's [below, above]; null when fewer than two ran. */
+export function spreadOf(values: (number | null)[], centre: number | null): [number, number] | null {
+  const v = values.filter((x): x is number => x != null);
+  if (v.length < 2 || centre == null) return null;
+  return [centre - Math.min(...v), Math.max(...v) - centre];
 }
 
 /** Scalability-phase points by concurrency (repeats averaged), charting `headline` (a metric name). */
@@ -30,18 +48,21 @@ export function scalabilityRows(points: Point[], headline = "achieved_rate"): Sc
     const k = `${p.variant ?? ""}|${p.concurrency}`;
     groups.set(k, [...(groups.get(k) ?? []), p]);
   }
-  const mean = (xs: (number | null)[]) => {
-    const v = xs.filter((x): x is number => x != null);
-    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
-  };
   return [...groups.values()]
-    .map((ps) => ({
-      concurrency: ps[0].concurrency,
-      headline: mean(ps.map((p) => metric(p, headline))),
-      efficiency: mean(ps.map((p) => metric(p, "efficiency"))),
-      latency: mean(ps.map((p) => metric(p, "latency_avg_ms"))),
-      variant: ps[0].variant,
-    }))
+    .map((ps) => {
+      const values = ps.map((p) => metric(p, headline));
+      const centre = mean(values);
+      return {
+        concurrency: ps[0].concurrency,
+        headline: centre,
+        efficiency: mean(ps.map((p) => metric(p, "efficiency"))),
+        latency: mean(ps.map((p) => metric(p, "latency_avg_ms"))),
+        variant: ps[0].variant,
+        n: ps.length,
+        seqs: ps.map((p) => p.seq).sort((a, b) => a - b),
+        spread: spreadOf(values, centre),
+      };
+    })
     .sort((a, b) => a.concurrency - b.concurrency);
 }
 
@@ -49,22 +70,46 @@ export interface KneeRow {
   offered: number | null;
   achieved: number | null;
   latency: number | null;
+  p50: number | null;
+  p90: number | null;
   p99: number | null;
+  p999: number | null;
   seq: number;
+  /** runs at this load (repeats are averaged) and the spread of their average latency [below, above] */
+  n: number;
+  latencySpread: [number, number] | null;
 }
 
-/** Latency against achieved rate: the saturation sweep, or every load point when there is none. */
+/** The latency percentiles a knee row carries, by row field → metric. */
+export const PERCENTILES = { p50: "latency_p50_ms", p90: "latency_p90_ms", p99: "latency_p99_ms", p999: "latency_p999_ms" } as const;
+
+/** Latency against achieved rate: the saturation sweep, or every load point when there is none; repeats of a load averaged. */
 export function kneeRows(points: Point[]): KneeRow[] {
   let ps = ofPhase(points, "saturation");
   if (ps.length < 2) ps = completed(points).filter((p) => p.phase !== "stability");
-  return ps
-    .map((p) => ({
-      offered: p.offered_rate ?? metric(p, "offered_rate"),
-      achieved: metric(p, "achieved_rate"),
-      latency: metric(p, "latency_avg_ms"),
-      p99: metric(p, "latency_p99_ms"),
-      seq: p.seq,
-    }))
+  const groups = new Map<string, Point[]>();
+  for (const p of ps) {
+    const k = `${p.variant ?? ""}|${p.phase}|${p.concurrency}|${p.offered_rate ?? metric(p, "offered_rate") ?? ""}`;
+    groups.set(k, [...(groups.get(k) ?? []), p]);
+  }
+  return [...groups.values()]
+    .map((g) => {
+      const avg = (k: string) => mean(g.map((p) => metric(p, k)));
+      const latencies = g.map((p) => metric(p, "latency_avg_ms"));
+      const latency = mean(latencies);
+      return {
+        offered: g[0].offered_rate ?? metric(g[0], "offered_rate"),
+        achieved: avg("achieved_rate"),
+        latency,
+        p50: avg(PERCENTILES.p50),
+        p90: avg(PERCENTILES.p90),
+        p99: avg(PERCENTILES.p99),
+        p999: avg(PERCENTILES.p999),
+        seq: Math.min(...g.map((p) => p.seq)),
+        n: g.length,
+        latencySpread: spreadOf(latencies, latency),
+      };
+    })
     .filter((r) => r.achieved != null && r.latency != null)
     .sort((a, b) => (a.offered ?? a.achieved ?? 0) - (b.offered ?? b.achieved ?? 0) || a.seq - b.seq);
 }

@@ -78,6 +78,19 @@ describe("TargetForm", () => {
     rerender(<TargetForm onSubmit={() => {}} error={new ApiError(409, "a target with this name exists")} />);
     expect(screen.getByRole("alert").textContent).toContain("a target with this name exists");
   });
+
+  it("sends the metrics URL (null when empty) and shows its 422 beside it", () => {
+    const onSubmit = vi.fn();
+    const { rerender } = render(<TargetForm onSubmit={onSubmit} />);
+    fireEvent.submit(screen.getByRole("form"));
+    expect(onSubmit).toHaveBeenLastCalledWith(expect.objectContaining({ metrics_url: null }));
+    fireEvent.change(screen.getByLabelText("Metrics URL"), { target: { value: " http://10.77.0.2:9100/metrics " } });
+    fireEvent.submit(screen.getByRole("form"));
+    expect(onSubmit).toHaveBeenLastCalledWith(expect.objectContaining({ metrics_url: "http://10.77.0.2:9100/metrics" }));
+    const err = new ApiError(422, [{ loc: ["body", "metrics_url"], msg: "192.0.2.1 is not allowed by the target policy", type: "x" }]);
+    rerender(<TargetForm onSubmit={onSubmit} error={err} />);
+    expect(screen.getByLabelText("Metrics URL").getAttribute("aria-invalid")).toBe("true");
+  });
 });
 
 describe("ProgressBar", () => {

@@ -4,6 +4,7 @@ import { exportUrl, useCampaign, useCancelCampaign } from "../api/campaigns";
 import { useCampaignPoints } from "../api/points";
 import { analysisOf, isActive, isCancellable } from "../api/types";
 import KneeChart from "../charts/KneeChart";
+import PercentileChart from "../charts/PercentileChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
 import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
 import AttemptsNote from "../components/campaign/AttemptsNote";
@@ -23,7 +24,9 @@ import ThresholdsForm from "../components/campaign/ThresholdsForm";
 import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
 import ConfirmDialog from "../components/common/ConfirmDialog";
 import CopyLinkButton from "../components/common/CopyLinkButton";
-import { Empty, ErrorState, Loading } from "../components/common/States";
+import { Empty, ErrorState, isNotFound, Loading } from "../components/common/States";
+import { useTitle } from "../components/common/useTitle";
+import NotFoundPage from "./NotFoundPage";
 import StatusBadge from "../components/common/StatusBadge";
 import { fmtDateTime, fmtDuration } from "../format";
 import { findTool } from "../tools/catalog";
@@ -40,12 +43,14 @@ export default function CampaignPage() {
   const cancel = useCancelCampaign();
   const [confirming, setConfirming] = useState(false);
   const [params, setParams] = useSearchParams();
+  useTitle(Number.isInteger(id) ? `Campaign #${id}` : "Campaign");
 
-  if (!Number.isInteger(id)) return <ErrorState error={new Error(`"${idParam}" is not a campaign id`)} />;
+  if (!Number.isInteger(id)) return <NotFoundPage what={`Campaign "${idParam}"`} />;
   // units and headline metrics come from GET /tools: wait for it (it is fetched once)
   if (campaign.isPending || tools.isPending) return <Loading what="Loading campaign" />;
   // a failed refetch (the API restarting) keeps the report on screen; the live section says it is reconnecting
-  if (campaign.isError && campaign.data === undefined) return <ErrorState error={campaign.error} retry={() => campaign.refetch()} />;
+  if (campaign.isError && campaign.data === undefined)
+    return isNotFound(campaign.error) ? <NotFoundPage what={`Campaign ${id}`} /> : <ErrorState error={campaign.error} retry={() => campaign.refetch()} what={`campaign #${id}`} />;
 
   const c = campaign.data;
   const tool = findTool(tools.data, c.tool);
@@ -67,7 +72,7 @@ export default function CampaignPage() {
     const next = new URLSearchParams(params);
     if (l === labels[0]) next.delete("variant");
     else next.set("variant", l);
-    setParams(next, { replace: true });
+    setParams(next); // a tab is a view: Back returns to the previous one
   };
 
   return (
@@ -117,7 +122,8 @@ export default function CampaignPage() {
           <a className="btn" href={exportUrl(c.id, "json")} download>
             Export JSON
           </a>
-          <CopyLinkButton url={`${window.location.origin}/campaigns/${c.id}`} />
+          {/* the link carries the view: variant tab, chart options */}
+          <CopyLinkButton />
           <ShareButton campaignIds={[c.id]} />
           {c.plan_id != null && (
             <Link className="btn link" to={`/plans/${c.plan_id}`}>
@@ -188,12 +194,12 @@ export default function CampaignPage() {
       )}
       {variant != null && !analysis && c.summary.points_completed > 0 && <div className="banner warn">No analysis for variant “{variant}” yet.</div>}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
-      {!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={fullAnalysis} />}
+      {!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={fullAnalysis} tool={tool} />}
 
       {points.isPending ? (
         <Loading what="Loading points" />
       ) : points.isError && !points.data ? (
-        <ErrorState error={points.error} retry={() => points.refetch()} />
+        <ErrorState error={points.error} retry={() => points.refetch()} what="the campaign's points" />
       ) : pts.length === 0 ? (
         <Empty>{variant != null && allPoints.length ? `No points of variant “${variant}” yet.` : "No points yet."}</Empty>
       ) : (
@@ -206,6 +212,7 @@ export default function CampaignPage() {
               <KneeChart points={pts} tool={tool} analysis={analysis} />
             </section>
           </div>
+          <PercentileChart points={pts} tool={tool} />
           <StabilityChart points={pts} tool={tool} />
           {!active && c.source === "live" && <TimelineCard points={allPoints} tool={tool} />}
           <section className="card flush" aria-label="Points">

@@ -1,34 +1,61 @@
-import { useEffect, useMemo, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { Link, useNavigate } from "react-router-dom";
 import { fetchCampaignsAfter, useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
+import { keys } from "../api/keys";
 import type { CampaignBrief } from "../api/types";
 import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
 import CampaignTable from "../components/campaigns/CampaignTable";
 import ImportDialog from "../components/campaigns/ImportDialog";
 import PageHead from "../components/common/PageHead";
 import { QueryView } from "../components/common/States";
+import { param, useUrlState } from "../urlState";
 
 const PAGE = 20;
 const FILTER_KEYS: (keyof FilterValues)[] = ["status", "target_id", "tool", "tag", "q", "archived"];
+/**
+ * The list's view in the URL: filters, the page, how many older pages "load more" appended (each walked by cursor), and
+ * the campaigns ticked for comparison (?c=1&c=2). A pasted link shows the same rows.
+ */
+const VIEW = {
+  status: param.str(),
+  target_id: param.str(),
+  tool: param.str(),
+  tag: param.str(),
+  q: param.str(),
+  archived: param.str(),
+  page: param.int(1, 1),
+  more: param.int(0, 0, 50),
+  c: param.list(),
+};
+
+/** The `count` pages after `cursor`, walked one cursor at a time (what "load more" appended, restored from the URL). */
+function useMorePages(filters: Filters, cursor: string | null | undefined, count: number) {
+  return useQuery({
+    queryKey: [...keys.campaignList(filters), "more", cursor, count],
+    enabled: !!cursor && count > 0,
+    placeholderData: keepPreviousData,
+    queryFn: async () => {
+      const items: CampaignBrief[] = [];
+      let next: string | null = cursor ?? null;
+      for (let i = 0; i < count && next; i++) {
+        const page = await fetchCampaignsAfter(filters, next);
+        items.push(...page.items);
+        next = page.next_cursor ?? null;
+      }
+      return { items, cursor: next };
+    },
+  });
+}
 
 export default function CampaignsPage() {
-  const [params, setParams] = useSearchParams();
+  const [view, setView] = useUrlState(VIEW);
   const navigate = useNavigate();
-  const values: FilterValues = {
-    status: params.get("status") ?? "",
-    target_id: params.get("target_id") ?? "",
-    tool: params.get("tool") ?? "",
-    tag: params.get("tag") ?? "",
-    q: params.get("q") ?? "",
-    archived: params.get("archived") ?? "",
-  };
-  const page = Math.max(1, Number(params.get("page")) || 1);
-  // the compare selection lives in the URL (?c=1&c=2) and in local state, so a checkbox answers at once
-  const urlSelected = params.getAll("c").join(",");
+  const values: FilterValues = { status: view.status, target_id: view.target_id, tool: view.tool, tag: view.tag, q: view.q, archived: view.archived };
+  const page = view.page;
   const [importing, setImporting] = useState(false);
-  const [selected, setSelected] = useState<number[]>(() => params.getAll("c").map(Number).filter(Number.isFinite));
-  useEffect(() => setSelected(urlSelected ? urlSelected.split(",").map(Number).filter(Number.isFinite) : []), [urlSelected]);
-  const queryKey = FILTER_KEYS.map((k) => params.get(k) ?? "").join("|") + `|${page}`;
+  const selected = view.c.map(Number).filter(Number.isFinite);
+  const queryKey = FILTER_KEYS.map((k) => values[k]).join("|") + `|${page}`;
 
   const filters: Filters = useMemo(
     () => ({
@@ -46,34 +73,17 @@ export default function CampaignsPage() {
   );
   const list = useCampaigns(filters);
   // "load more" appends older pages by cursor below the current page; a new filter or page starts over
-  const [more, setMore] = useState<{ items: CampaignBrief[]; cursor: string | null } | null>(null);
-  useEffect(() => setMore(null), [queryKey]);
-  const nextCursor = more ? more.cursor : (list.data?.next_cursor ?? null);
-  const loadMore = async () => {
-    if (!nextCursor) return;
-    const next = await fetchCampaignsAfter(filters, nextCursor);
-    setMore((m) => ({ items: [...(m?.items ?? []), ...next.items], cursor: next.next_cursor ?? null }));
-  };
+  const more = useMorePages(filters, list.data?.next_cursor, view.more);
+  const nextCursor = view.more > 0 ? (more.data?.cursor ?? null) : (list.data?.next_cursor ?? null);
+  const loadMore = () => nextCursor && setView({ more: view.more + 1 });
 
-  const update = (mut: (p: URLSearchParams) => void) => {
-    const next = new URLSearchParams(params);
-    mut(next);
-    setParams(next, { replace: false });
-  };
-  const onFilter = (v: Partial<FilterValues>) =>
-    update((p) => {
-      for (const k of FILTER_KEYS) if (k in v) (v[k] ? p.set(k, v[k]!) : p.delete(k));
-      p.delete("page");
-    });
+  const onFilter = (v: Partial<FilterValues>) => setView({ ...v, page: 1, more: 0 });
   const toggle = (id: number) => {
     const next = selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id];
-    setSelected(next);
-    const p = new URLSearchParams(params);
-    p.delete("c");
-    next.forEach((x) => p.append("c", String(x)));
-    setParams(p, { replace: true });
+    // ticking is not a new view: it replaces the entry, so Back still walks filters and pages
+    setView({ c: next.map(String) }, { replace: true });
   };
-  const goPage = (n: number) => update((p) => (n <= 1 ? p.delete("page") : p.set("page", String(n))));
+  const goPage = (n: number) => setView({ page: n, more: 0 });
 
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE));
@@ -105,10 +115,7 @@ export default function CampaignsPage() {
             >
               Compare {selected.length >= 2 ? selected.length : ""}
             </button>
-            <button type="button" className="btn link" onClick={() => {
-                setSelected([]);
-                update((p) => p.delete("c"));
-              }}>
+            <button type="button" className="btn link" onClick={() => setView({ c: [] }, { replace: true })}>
               Clear selection
             </button>
           </>
@@ -133,7 +140,7 @@ export default function CampaignsPage() {
             )
           }
         >
-          {(data) => <CampaignTable items={[...data.items, ...(more?.items ?? [])]} selected={selected} onToggle={toggle} />}
+          {(data) => <CampaignTable items={[...data.items, ...(view.more > 0 ? (more.data?.items ?? []) : [])]} selected={selected} onToggle={toggle} />}
         </QueryView>
       </section>
       {importing && <ImportDialog open onClose={() => setImporting(false)} onImported={(c) => navigate(`/campaigns/${c.id}`)} />}

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useSearchParams } from "react-router-dom";
+import { Link } from "react-router-dom";
 import { useCompare } from "../api/compare";
 import { comparisonShare } from "../api/shares";
 import OverlayCharts from "../charts/OverlayCharts";
@@ -16,19 +16,21 @@ import PointVerdictsTable from "../components/compare/PointVerdictsTable";
 import { fmtDateTime } from "../format";
 import { findTool } from "../tools/catalog";
 import { useTools } from "../tools/useTools";
+import { param, useUrlState } from "../urlState";
+import ScrollBox from "../components/common/ScrollBox";
+
+/** The campaigns compared, in order (?c=12&c=9@1%20queue): the first is the reference. */
+const COMPARE_VIEW = { c: param.list() };
 
 export default function ComparePage() {
-  const [params, setParams] = useSearchParams();
-  const selectors = params.getAll("c").filter(Boolean);
+  const [view, setView] = useUrlState(COMPARE_VIEW);
+  const selectors = view.c;
   const cmp = useCompare(selectors);
   const tools = useTools();
   const [adding, setAdding] = useState("");
 
-  const setSelectors = (next: string[]) => {
-    const p = new URLSearchParams();
-    next.forEach((s) => p.append("c", s));
-    setParams(p);
-  };
+  // the selection is a view (Back returns to the previous one); the charts' options in the URL stay as they are
+  const setSelectors = (next: string[]) => setView({ c: next });
   const add = (e: FormEvent) => {
     e.preventDefault();
     const v = adding.trim();
@@ -104,9 +106,9 @@ export default function ComparePage() {
               </section>
               <section className="card flush" aria-label="Headline metrics">
                 <h2 className="pad">Headline</h2>
-                <div className="scroll-x">
+                <ScrollBox label="Headline metrics table">
                   <HeadlineTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
-                </div>
+                </ScrollBox>
               </section>
               <PointVerdictsTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
               <OverlayCharts

@@ -5,6 +5,7 @@ import { useLogin } from "../api/auth";
 import { ApiError } from "../api/client";
 import Field from "../components/common/Field";
 import { safeNext } from "../auth/redirect";
+import { useTitle } from "../components/common/useTitle";
 
 /** Sign in, then go back to the page that was asked for (`?next=`, same-site paths only). */
 export default function LoginPage() {
@@ -14,6 +15,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const next = safeNext(params.get("next"));
+  useTitle("Log in");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     login.mutate({ username, password }, { onSuccess: () => navigate(next, { replace: true }) });

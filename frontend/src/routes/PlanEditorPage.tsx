@@ -9,14 +9,15 @@ import { findTool, loadTools, monitorTools, targetKindOf, type ToolInfo } from "
 import { useTools } from "../tools/useTools";
 import Field, { FormErrors } from "../components/common/Field";
 import PageHead from "../components/common/PageHead";
-import { ErrorState, Loading } from "../components/common/States";
+import { ErrorState, isNotFound, Loading } from "../components/common/States";
+import NotFoundPage from "./NotFoundPage";
 import ParamsEditor from "../components/plan/ParamsEditor";
 import PhaseEditor from "../components/plan/PhaseEditor";
 import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
 import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
 import type { PlanCopyState } from "../components/campaign/RerunActions";
-import { blankDraft, blankPhase, draftFromPlan, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
+import { blankDraft, blankPhase, draftFromPlan, draftGaps, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
 
 export default function PlanEditorPage() {
@@ -50,11 +51,13 @@ export default function PlanEditorPage() {
     }
   }, [planId, plan.data, tools.data, loadedId, copyOf, copiedFrom]);
 
-  if (planId != null && Number.isNaN(planId)) return <ErrorState error={new Error(`"${idParam}" is not a plan id`)} />;
+  const back = { to: "/plans", label: "All plans" };
+  if (planId != null && Number.isNaN(planId)) return <NotFoundPage what={`Plan "${idParam}"`} back={back} />;
   if (planId != null && plan.isPending) return <Loading what="Loading plan" />;
-  if (planId != null && plan.isError) return <ErrorState error={plan.error} retry={() => plan.refetch()} />;
+  if (planId != null && plan.isError)
+    return isNotFound(plan.error) ? <NotFoundPage what={`Plan ${planId}`} back={back} /> : <ErrorState error={plan.error} retry={() => plan.refetch()} what={`plan #${planId}`} />;
   if (tools.isPending) return <Loading what="Loading tools" />;
-  if (tools.isError) return <ErrorState error={tools.error} retry={() => tools.refetch()} />;
+  if (tools.isError) return <ErrorState error={tools.error} retry={() => tools.refetch()} what="the tool list" />;
 
   return (
     <div className="page plan-editor">
@@ -113,14 +116,17 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
   const body = useMemo(() => draftToBody(d, tools), [d, tools]);
   const bodyJson = JSON.stringify(body);
   const dirty = savedJson !== bodyJson;
-  // preview as the user types (debounced); an empty name is no reason to hold the preview back
-  const debounced = useDebounced(bodyJson, 350);
+  // preview as the user types (debounced), only a complete draft (no 422 for a template without its target yet);
+  // an empty name is no reason to hold the preview back
+  const settled = useDebounced(d, 350);
+  const gaps = useMemo(() => draftGaps(settled, tools), [settled, tools]);
+  const complete = Object.keys(gaps).length === 0;
   const previewBody = useMemo(() => {
-    const b = JSON.parse(debounced) as PlanBody;
+    const b = draftToBody(settled, tools);
     return { ...b, name: b.name || "preview" } as PlanBody;
-  }, [debounced]);
-  const preview = usePlanPreview(previewBody);
-  const previewErrors = preview.isError ? errorsOf(preview.error, errorContext) : {};
+  }, [settled, tools]);
+  const preview = usePlanPreview(complete ? previewBody : null);
+  const previewErrors = !complete ? gaps : preview.isError ? errorsOf(preview.error, errorContext) : {};
   const errors: FieldErrors = Object.keys(saveErrors).length ? saveErrors : previewErrors;
 
   // a default target of the right kind once targets are known

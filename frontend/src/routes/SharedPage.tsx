@@ -4,6 +4,7 @@ import { SharedTokenContext, useShared } from "../api/shares";
 import SharedCampaign from "../components/share/SharedCampaign";
 import SharedComparison from "../components/share/SharedComparison";
 import { ErrorState, Loading } from "../components/common/States";
+import { useTitle } from "../components/common/useTitle";
 import { fmtDateTime } from "../format";
 
 /** What a revoked, expired, unknown or orphaned link shows. */
@@ -22,6 +23,7 @@ export default function SharedPage() {
   const shared = useShared(token);
   const gone = shared.error instanceof ApiError && [404, 410].includes(shared.error.status);
   const r = shared.data;
+  useTitle(gone ? "Link expired" : `Shared ${r?.kind === "comparison" ? "comparison" : "report"}`);
   return (
     <div className="app shared-app">
       <header className="topbar">
@@ -34,7 +36,7 @@ export default function SharedPage() {
         ) : gone ? (
           <LinkGone />
         ) : shared.isError || !r ? (
-          <ErrorState error={shared.error} retry={() => shared.refetch()} />
+          <ErrorState error={shared.error} retry={() => shared.refetch()} what="the shared report" />
         ) : (
           <SharedTokenContext.Provider value={token}>
             <div className="banner info shared-banner" data-testid="shared-note">

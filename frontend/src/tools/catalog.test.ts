@@ -24,12 +24,17 @@ describe("the tool catalog (GET /tools)", () => {
     expect(charts.map((c) => [c.tool.name, c.metric.name])).toEqual([
       ["mpstat", "soft"],
       ["ping", "rtt_ms"],
+      ["node", "soft"],
     ]);
-    const [cpu, rtt] = charts;
+    const [cpu, rtt, server] = charts;
     expect(["mpstat.cpu0", "mpstat.all", "ping"].filter(cpu.series)).toEqual(["mpstat.cpu0"]);
     expect(cpu.seriesLabel("mpstat.cpu0")).toBe("cpu0");
     expect(["mpstat.cpu0", "ping"].filter(rtt.series)).toEqual(["ping"]);
     expect(rtt.seriesLabel("ping")).toBe("Round trip");
+    // the server's own per-CPU softirq, from its node_exporter: only the CPU series carry "soft"
+    expect(`${server.tool.title}: ${server.metric.title}`).toBe("Server (node_exporter): per-CPU %soft");
+    expect(["node.cpu0", "node.softnet.cpu0", "node.net.eth0", "mpstat.cpu0"].filter(server.series)).toEqual(["node.cpu0"]);
+    expect(server.seriesLabel("node.cpu1")).toBe("cpu1");
   });
 });
 

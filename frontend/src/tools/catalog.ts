@@ -73,3 +73,17 @@ export function latencyLabel(tool: ToolInfo | undefined, metric: string): string
 export function hasLiveSamples(tool: ToolInfo | undefined): boolean {
   return tool?.live_samples ?? true;
 }
+
+/** The latencies a capacity target may be read on: the API's `slo_metric` choices (the compiler keeps this list equal to them), mean first. */
+type SloMetric = NonNullable<components["schemas"]["Thresholds"]["slo_metric"]>;
+const SLO_ORDER: Record<SloMetric, number> = { latency_avg_ms: 0, latency_p50_ms: 1, latency_p90_ms: 2, latency_p99_ms: 3, latency_p999_ms: 4 };
+
+/** The latencies a capacity SLO may be read on that the tool declares (mean, p50, p90, p99, p99.9). */
+export function sloMetricsOf(tool: ToolInfo | undefined): MetricInfo[] {
+  return (Object.keys(SLO_ORDER) as SloMetric[]).flatMap((n) => metricOf(tool, n) ?? []);
+}
+
+/** The latency percentiles charted and tabled (p50, p90, p99, p99.9) that the tool declares, lowest first. */
+export function percentilesOf(tool: ToolInfo | undefined): MetricInfo[] {
+  return sloMetricsOf(tool).filter((m) => m.name !== "latency_avg_ms");
+}

@@ -15,6 +15,8 @@ export interface MonitorChart {
 const OVERRIDES: Record<string, { metric: string; prefix: string }> = {
   // per-CPU softirq share (the aggregate "mpstat.all" would hide the one saturated CPU)
   mpstat: { metric: "soft", prefix: "mpstat.cpu" },
+  // the same, measured on the server by its node_exporter (node.softnet.* and node.net.* are rates, not shares)
+  node: { metric: "soft", prefix: "node.cpu" },
 };
 
 /** The charts of every registered monitor whose metric is known. */

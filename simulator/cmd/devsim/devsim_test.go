@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 var devsimBin string
@@ -111,10 +113,10 @@ func num(m map[string]any, key string) float64 {
 }
 
 var intervalKeys = []string{"t", "connected", "connecting", "failed", "logins", "sent", "acked", "bytes_sent",
-	"bytes_received", "ack_p50_ms", "ack_p99_ms", "ack_avg_ms", "rate_sent", "rate_acked"}
+	"bytes_received", "ack_p50_ms", "ack_p90_ms", "ack_p99_ms", "ack_p999_ms", "ack_avg_ms", "rate_sent", "rate_acked"}
 
 var summaryKeys = []string{"devices", "connected_max", "logins", "sent", "acked", "failed", "ack_avg_ms",
-	"ack_p50_ms", "ack_p90_ms", "ack_p99_ms", "ack_max_ms", "duration_s", "achieved_rate", "offered_rate"}
+	"ack_p50_ms", "ack_p90_ms", "ack_p99_ms", "ack_p999_ms", "ack_max_ms", "duration_s", "achieved_rate", "offered_rate", "hdr"}
 
 // checkRun verifies the output shape and the acceptance figures of a run.
 func checkRun(t *testing.T, lines []map[string]any, devices int) map[string]any {
@@ -130,6 +132,9 @@ func checkRun(t *testing.T, lines []map[string]any, devices int) map[string]any 
 		}
 		if _, ok := l["hist"]; ok {
 			t.Fatal("internal histogram leaked into the output")
+		}
+		if _, ok := l["hdr"]; ok != (l["phase"] == "report") {
+			t.Fatalf("an interval line of phase %v has a histogram: %v", l["phase"], ok)
 		}
 	}
 	s := lines[len(lines)-1]
@@ -154,6 +159,13 @@ func checkRun(t *testing.T, lines []map[string]any, devices int) map[string]any 
 	}
 	if sumSent != sent {
 		t.Fatalf("interval sent adds up to %v, summary says %v", sumSent, sent)
+	}
+	h, err := hdr.Decode([]byte(s["hdr"].(string)))
+	if err != nil || float64(h.TotalCount()) != acked {
+		t.Fatalf("summary histogram: %v, %d values for %v acks", err, h.TotalCount(), acked)
+	}
+	if p99 := float64(h.ValueAtPercentile(99)) / 1000; p99 != num(s, "ack_p99_ms") {
+		t.Fatalf("histogram p99 %v, summary %v", p99, s["ack_p99_ms"])
 	}
 	return s
 }

@@ -41,7 +41,7 @@ type runFlags struct {
 	startID                                       uint64
 	ramp, rate                                    float64
 	interval, duration, reportEvery, loginTimeout time.Duration
-	child                                         bool
+	child, rawLatencies                           bool
 	profile                                       profileFlags
 }
 
@@ -58,8 +58,9 @@ func (f *runFlags) register(c *command) {
 	fs.IntVar(&f.procs, "procs", 1, "")
 	fs.DurationVar(&f.reportEvery, "report-every", time.Second, "")
 	fs.DurationVar(&f.loginTimeout, "login-timeout", 5*time.Second, "")
-	fs.BoolVar(&f.child, "child", false, "") // hidden: a child of --procs
-	fs.IntVar(&f.shards, "shards", 0, "")    // hidden: event loops per process
+	fs.BoolVar(&f.child, "child", false, "")                // hidden: a child of --procs
+	fs.IntVar(&f.shards, "shards", 0, "")                   // hidden: event loops per process
+	fs.BoolVar(&f.rawLatencies, "raw-latencies", false, "") // hidden, tests only: every ack latency on stderr
 	f.profile.register(fs)
 }
 
@@ -148,7 +149,7 @@ func (f *runFlags) config(set map[string]bool) (*run.Config, error) {
 		Target: target, TargetText: f.target, Devices: f.devices, StartID: f.startID, Ramp: f.ramp,
 		Interval: interval, Duration: f.duration, Profile: prof, ProfileArgs: profArgs,
 		SourceIPs: sources, SourceText: f.sourceIPs, Procs: f.procs, Shards: shards,
-		ReportEvery: f.reportEvery, LoginTimeout: loginTimeout, Child: f.child,
+		ReportEvery: f.reportEvery, LoginTimeout: loginTimeout, Child: f.child, RawLatencies: f.rawLatencies,
 	}, nil
 }
 

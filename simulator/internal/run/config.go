@@ -30,6 +30,7 @@ type Config struct {
 	ReportEvery  time.Duration
 	LoginTimeout time.Duration
 	Child        bool // a child of a --procs parent: report histograms
+	RawLatencies bool // tests only: print every ack latency (µs) on stderr at the end
 	output.Printer
 }
 

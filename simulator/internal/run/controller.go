@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"kneeboard/simulator/internal/output"
@@ -63,6 +65,7 @@ type controller struct {
 	cur                     counters // since the last interval line
 	curHist                 stats.Histogram
 	connectedMax            int
+	raw                     []uint64 // --raw-latencies: every shard's ack latencies
 }
 
 func (c *controller) since(t time.Time) float64 { return t.Sub(c.start).Seconds() }
@@ -115,6 +118,7 @@ func (c *controller) absorb(s snapshot) {
 	c.hist.Merge(s.hist)
 	c.cur.add(&s.ctr)
 	c.curHist.Merge(s.hist)
+	c.raw = append(c.raw, s.raw...)
 	if s.final {
 		c.live--
 	}
@@ -191,8 +195,9 @@ func (c *controller) printInterval(g gauges) {
 		Skipped: ctr.Skipped, IntervalS: output.Round3(secs),
 	}
 	iv.fillLatency(h)
-	if c.cfg.Child {
-		iv.Hist = h.Sparse()
+	var err error
+	if iv.HDR, iv.Hist, err = attach(h, c.cfg.Child, iv.Phase == phaseNames[phaseReport]); err != nil {
+		c.cfg.Logf("%v", err)
 	}
 	c.cfg.Emit(iv)
 	c.cur = counters{}
@@ -218,10 +223,15 @@ func (c *controller) finish() int {
 	s.AchievedRate = output.Rate(s.AckedInPhase, s.DurationS)
 	s.fillLatency(&c.hist)
 	s.CPUS, s.RSSPeakKiB = output.SelfUsage()
-	if c.cfg.Child {
-		s.Hist = c.hist.Sparse()
+	var err error
+	if s.HDR, s.Hist, err = attach(&c.hist, c.cfg.Child, true); err != nil {
+		c.cfg.Logf("%v", err)
 	}
 	c.cfg.Emit(s)
+	if c.cfg.RawLatencies {
+		raw, _ := json.Marshal(map[string][]uint64{"raw_ack_us": c.raw})
+		fmt.Fprintf(c.cfg.Stderr, "%s\n", raw)
+	}
 	return exitCode(c.cfg, s)
 }
 

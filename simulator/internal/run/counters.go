@@ -104,4 +104,5 @@ type snapshot struct {
 	ctr      counters
 	gauges   gauges
 	hist     *stats.Histogram
+	raw      []uint64 // every ack latency (µs) of the shard, in its final snapshot under --raw-latencies
 }

@@ -89,7 +89,11 @@ func (s *shard) acked(d *device, f []byte) {
 		}
 	}
 	sent := d.sentTime(seq)
-	s.hist.Record(uint64(max(s.now-sent, 0) / 1000))
+	us := uint64(max(s.now-sent, 0) / 1000)
+	s.hist.Record(us)
+	if s.cfg.RawLatencies {
+		s.raw = append(s.raw, us)
+	}
 	s.ctr.Acked++
 	if s.phase == phaseReport {
 		s.ctr.AckedInPhase++

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"errors"
+
 	"kneeboard/simulator/internal/output"
 	"kneeboard/simulator/internal/stats"
 )
@@ -23,11 +25,14 @@ type Interval struct {
 	RateSent      float64           `json:"rate_sent"`
 	RateAcked     float64           `json:"rate_acked"`
 	AckP50MS      float64           `json:"ack_p50_ms"`
+	AckP90MS      float64           `json:"ack_p90_ms"`
 	AckP99MS      float64           `json:"ack_p99_ms"`
+	AckP999MS     float64           `json:"ack_p999_ms"`
 	AckAvgMS      float64           `json:"ack_avg_ms"`
 	Skipped       uint64            `json:"skipped"`
 	IntervalS     float64           `json:"interval_s"`
-	Hist          *stats.Sparse     `json:"hist,omitempty"` // only between child and parent
+	HDR           string            `json:"hdr,omitempty"`  // the interval's ack latencies (reporting phase only)
+	Hist          *stats.Wire       `json:"hist,omitempty"` // only between child and parent
 }
 
 // Summary is the final NDJSON line, with totals over the whole run.
@@ -46,6 +51,7 @@ type Summary struct {
 	AckP50MS      float64           `json:"ack_p50_ms"`
 	AckP90MS      float64           `json:"ack_p90_ms"`
 	AckP99MS      float64           `json:"ack_p99_ms"`
+	AckP999MS     float64           `json:"ack_p999_ms"`
 	AckMaxMS      float64           `json:"ack_max_ms"`
 	RampS         float64           `json:"ramp_s"`
 	DurationS     float64           `json:"duration_s"`
@@ -58,23 +64,39 @@ type Summary struct {
 	Procs         int               `json:"procs"`
 	CPUS          float64           `json:"cpu_s"`
 	RSSPeakKiB    uint64            `json:"rss_peak_kib"`
-	Hist          *stats.Sparse     `json:"hist,omitempty"` // only between child and parent
+	HDR           string            `json:"hdr,omitempty"`  // the whole run's ack latencies
+	Hist          *stats.Wire       `json:"hist,omitempty"` // only between child and parent
 }
 
 // fillLatency sets the interval's latency figures from h.
 func (iv *Interval) fillLatency(h *stats.Histogram) {
-	iv.AckP50MS = output.Round3(h.QuantileMS(0.50))
-	iv.AckP99MS = output.Round3(h.QuantileMS(0.99))
+	iv.AckP50MS = output.Round3(h.PercentileMS(50))
+	iv.AckP90MS = output.Round3(h.PercentileMS(90))
+	iv.AckP99MS = output.Round3(h.PercentileMS(99))
+	iv.AckP999MS = output.Round3(h.PercentileMS(99.9))
 	iv.AckAvgMS = output.Round3(h.MeanMS())
 }
 
 // fillLatency sets the summary's latency figures from h.
 func (s *Summary) fillLatency(h *stats.Histogram) {
 	s.AckAvgMS = output.Round3(h.MeanMS())
-	s.AckP50MS = output.Round3(h.QuantileMS(0.50))
-	s.AckP90MS = output.Round3(h.QuantileMS(0.90))
-	s.AckP99MS = output.Round3(h.QuantileMS(0.99))
+	s.AckP50MS = output.Round3(h.PercentileMS(50))
+	s.AckP90MS = output.Round3(h.PercentileMS(90))
+	s.AckP99MS = output.Round3(h.PercentileMS(99))
+	s.AckP999MS = output.Round3(h.PercentileMS(99.9))
 	s.AckMaxMS = output.Round3(h.MaxMS())
+}
+
+// attach puts h where its reader wants it: whole for a --procs parent (child),
+// or encoded in the output line (shown).
+func attach(h *stats.Histogram, child, shown bool) (encoded string, wire *stats.Wire, err error) {
+	switch {
+	case child:
+		wire, err = h.Wire()
+	case shown:
+		encoded, err = h.Encode()
+	}
+	return encoded, wire, err
 }
 
 func addFailed(dst, src map[string]uint64) {
@@ -83,10 +105,12 @@ func addFailed(dst, src map[string]uint64) {
 	}
 }
 
-// mergeIntervals sums the same interval from several child processes.
-func mergeIntervals(parts []*Interval) *Interval {
+// mergeIntervals sums the same interval from several child processes and
+// merges their histograms (an error when one cannot be read).
+func mergeIntervals(parts []*Interval) (*Interval, error) {
 	out := &Interval{Failed: map[string]uint64{}, Phase: phaseNames[phaseStop]}
 	var h stats.Histogram
+	var errs []error
 	for _, p := range parts {
 		out.N = p.N
 		out.Connected += p.Connected
@@ -105,11 +129,13 @@ func mergeIntervals(parts []*Interval) *Interval {
 		if phaseIndex(p.Phase) < phaseIndex(out.Phase) {
 			out.Phase = p.Phase
 		}
-		h.MergeSparse(p.Hist)
+		errs = append(errs, h.MergeWire(p.Hist))
 	}
 	out.fillLatency(&h)
+	var err error
+	out.HDR, _, err = attach(&h, false, out.Phase == phaseNames[phaseReport])
 	out.RateSent, out.RateAcked = output.Round3(out.RateSent), output.Round3(out.RateAcked)
-	return out
+	return out, errors.Join(append(errs, err)...)
 }
 
 func phaseIndex(name string) int {
@@ -121,10 +147,12 @@ func phaseIndex(name string) int {
 	return len(phaseNames)
 }
 
-// mergeSummaries sums child summaries; the caller sets what only it knows.
-func mergeSummaries(parts []*Summary) *Summary {
+// mergeSummaries sums child summaries and merges their histograms (an error
+// when one cannot be read); the caller sets what only it knows.
+func mergeSummaries(parts []*Summary) (*Summary, error) {
 	out := &Summary{Summary: true, Failed: map[string]uint64{}}
 	var h stats.Histogram
+	var errs []error
 	for _, p := range parts {
 		out.Devices += p.Devices
 		out.ConnectedMax += p.ConnectedMax
@@ -144,9 +172,11 @@ func mergeSummaries(parts []*Summary) *Summary {
 		out.Procs += p.Procs
 		out.CPUS += p.CPUS
 		out.RSSPeakKiB += p.RSSPeakKiB
-		h.MergeSparse(p.Hist)
+		errs = append(errs, h.MergeWire(p.Hist))
 	}
 	out.fillLatency(&h)
+	var err error
+	out.HDR, _, err = attach(&h, false, true)
 	out.AchievedRate = output.Round3(out.AchievedRate)
-	return out
+	return out, errors.Join(append(errs, err)...)
 }

@@ -11,12 +11,15 @@ import (
 
 // RunParent splits the devices over cfg.Procs child processes, merges their
 // NDJSON into one stream (counters summed per interval, latency histograms
-// merged) and returns the exit code.
+// decoded, merged exactly and encoded again) and returns the exit code.
 func RunParent(ctx context.Context, cfg *Config) int {
 	start := time.Now()
 	connectedMax := 0
 	raw, _, err := procs.Run(ctx, childArgLists(cfg), cfg.Stderr, nil, func(_ int64, lines [][]byte) {
-		iv := mergeIntervals(procs.Decode[Interval](lines))
+		iv, err := mergeIntervals(procs.Decode[Interval](lines))
+		if err != nil {
+			cfg.Logf("%v", err)
+		}
 		iv.T = output.UnixSeconds(time.Now())
 		connectedMax = max(connectedMax, iv.Connected)
 		cfg.Emit(iv)
@@ -26,7 +29,10 @@ func RunParent(ctx context.Context, cfg *Config) int {
 		return 1
 	}
 	parts := procs.Decode[Summary](raw)
-	s := mergeSummaries(parts)
+	s, err := mergeSummaries(parts)
+	if err != nil {
+		cfg.Logf("%v", err)
+	}
 	s.T, s.ElapsedS = output.UnixSeconds(time.Now()), output.Round3(time.Since(start).Seconds())
 	s.OfferedRate = output.Round3(cfg.OfferedRate())
 	if connectedMax > 0 {
@@ -66,6 +72,9 @@ func childArgLists(cfg *Config) [][]string {
 		args = append(args, cfg.ProfileArgs...)
 		if cfg.SourceText != "" {
 			args = append(args, "--source-ips", cfg.SourceText)
+		}
+		if cfg.RawLatencies {
+			args = append(args, "--raw-latencies")
 		}
 		lists[i] = args
 		id += uint64(n)

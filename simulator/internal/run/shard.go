@@ -48,6 +48,7 @@ type shard struct {
 	g    gauges
 	ctr  counters
 	hist stats.Histogram
+	raw  []uint64 // --raw-latencies only
 
 	readBuf []byte
 	outBuf  []byte
@@ -131,9 +132,11 @@ func (s *shard) Tick(now time.Duration) bool {
 // snapshot hands over the interval counters and resets them.
 func (s *shard) snapshot(seq int64, final bool) snapshot {
 	h := new(stats.Histogram)
-	*h = s.hist
-	s.hist.Reset()
+	*h, s.hist = s.hist, stats.Histogram{} // handed over whole: the controller merges it
 	snap := snapshot{shard: s.index, seq: seq, final: final, rampDone: s.rampDone, ctr: s.ctr, gauges: s.g, hist: h}
+	if final {
+		snap.raw = s.raw
+	}
 	s.ctr = counters{}
 	return snap
 }

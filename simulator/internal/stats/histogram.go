@@ -1,126 +1,127 @@
-// Package stats holds latency histograms that shards fill without locks and
-// that merge exactly across shards and processes.
+// Package stats holds ack-latency histograms that shards fill without locks and
+// that merge exactly across shards and processes: HdrHistogram (values in µs,
+// 1 µs .. 100 s, 3 significant digits, as kblat's), plus the exact sum and
+// maximum for the mean and the max.
 package stats
 
 import (
-	"math"
-	"math/bits"
+	"fmt"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// subBits sets the precision: 2^subBits buckets per power of two (~3 % error).
-const subBits = 4
+// The range and precision of every histogram (Kneeboard's stored histograms).
+const (
+	LowestUS  = 1
+	HighestUS = 100_000_000
+	Digits    = 3
+)
 
-// Buckets is the number of histogram buckets (values up to 2^36 µs, ~19 h).
-const Buckets = (36-subBits)<<subBits + 2<<subBits
-
-// Histogram counts latencies in microseconds in log-linear buckets.
+// Histogram counts latencies in microseconds. The zero value is empty and
+// ready; its HDR counts (~150 KiB) are allocated at the first value.
 type Histogram struct {
-	Counts [Buckets]uint64
-	Total  uint64
-	SumUS  uint64
-	MaxUS  uint64
+	h     *hdr.Histogram
+	SumUS uint64
+	MaxUS uint64
 }
 
-func bucketOf(us uint64) int {
-	if us < 2<<subBits {
-		return int(us)
+// Wire is a histogram as a child process hands it to its parent: the HDR
+// encoding and the exact sum and maximum.
+type Wire struct {
+	HDR   string `json:"hdr"`
+	SumUS uint64 `json:"sum"`
+	MaxUS uint64 `json:"max"`
+}
+
+func (h *Histogram) counts() *hdr.Histogram {
+	if h.h == nil {
+		h.h = hdr.New(LowestUS, HighestUS, Digits)
 	}
-	e := bits.Len64(us) - subBits - 1
-	i := e<<subBits + int(us>>uint(e))
-	return min(i, Buckets-1)
+	return h.h
 }
 
-// bucketMid returns a representative value (midpoint) of bucket i in µs.
-func bucketMid(i int) float64 {
-	if i < 2<<subBits {
-		return float64(i)
-	}
-	e := i>>subBits - 1
-	m := uint64(i&(1<<subBits-1) + 1<<subBits)
-	lo := m << uint(e)
-	return float64(lo) + float64(uint64(1)<<uint(e)-1)/2
-}
-
-// Record adds one latency in microseconds.
+// Record adds one latency in microseconds (clamped into the range).
 func (h *Histogram) Record(us uint64) {
-	h.Counts[bucketOf(us)]++
-	h.Total++
+	_ = h.counts().RecordValue(int64(min(max(us, LowestUS), HighestUS)))
 	h.SumUS += us
 	h.MaxUS = max(h.MaxUS, us)
 }
 
-// Merge adds all of o's counts into h.
+// Merge adds all of o's values into h (exactly: same buckets, counts summed).
 func (h *Histogram) Merge(o *Histogram) {
-	for i, c := range o.Counts {
-		h.Counts[i] += c
+	if o == nil || o.h == nil {
+		return
 	}
-	h.Total += o.Total
+	h.counts().Merge(o.h)
 	h.SumUS += o.SumUS
 	h.MaxUS = max(h.MaxUS, o.MaxUS)
 }
 
-// Reset clears the histogram.
-func (h *Histogram) Reset() { *h = Histogram{} }
+// Reset empties the histogram, keeping its counts' memory.
+func (h *Histogram) Reset() {
+	if h.h != nil {
+		h.h.Reset()
+	}
+	h.SumUS, h.MaxUS = 0, 0
+}
 
-// QuantileMS returns the q-quantile (0..1) in milliseconds, 0 when empty.
-func (h *Histogram) QuantileMS(q float64) float64 {
-	if h.Total == 0 {
+// Total is the number of values recorded.
+func (h *Histogram) Total() uint64 {
+	if h.h == nil {
 		return 0
 	}
-	rank := uint64(math.Ceil(q * float64(h.Total)))
-	rank = max(rank, 1)
-	var seen uint64
-	for i, c := range h.Counts {
-		seen += c
-		if seen >= rank {
-			return min(bucketMid(i), float64(h.MaxUS)) / 1000
-		}
+	return uint64(h.h.TotalCount())
+}
+
+// PercentileMS is the value at percentile p (0..100) in milliseconds, 0 when
+// empty: the top of the HDR bucket holding the value of rank
+// max(1, int(p/100·n + 0.5)), the rule Python's hdrh applies to a stored one.
+func (h *Histogram) PercentileMS(p float64) float64 {
+	if h.Total() == 0 {
+		return 0
 	}
-	return float64(h.MaxUS) / 1000
+	return float64(h.h.ValueAtPercentile(p)) / 1000
 }
 
 // MeanMS returns the exact mean in milliseconds, 0 when empty.
 func (h *Histogram) MeanMS() float64 {
-	if h.Total == 0 {
+	if h.Total() == 0 {
 		return 0
 	}
-	return float64(h.SumUS) / float64(h.Total) / 1000
+	return float64(h.SumUS) / float64(h.Total()) / 1000
 }
 
 // MaxMS returns the largest recorded latency in milliseconds.
 func (h *Histogram) MaxMS() float64 { return float64(h.MaxUS) / 1000 }
 
-// Sparse is the compact wire form of a histogram: [bucket, count] pairs plus
-// the exact totals, used when child processes report to their parent.
-type Sparse struct {
-	Buckets [][2]uint64 `json:"b"`
-	Total   uint64      `json:"n"`
-	SumUS   uint64      `json:"sum"`
-	MaxUS   uint64      `json:"max"`
+// Encode is the HDR histogram in Kneeboard's stored form: V2 compressed, base64.
+func (h *Histogram) Encode() (string, error) {
+	b, err := h.counts().Encode(hdr.V2CompressedEncodingCookieBase)
+	return string(b), err
 }
 
-// Sparse returns the compact form of h.
-func (h *Histogram) Sparse() *Sparse {
-	s := &Sparse{Total: h.Total, SumUS: h.SumUS, MaxUS: h.MaxUS}
-	for i, c := range h.Counts {
-		if c != 0 {
-			s.Buckets = append(s.Buckets, [2]uint64{uint64(i), c})
-		}
+// Wire returns h as a child hands it to its parent.
+func (h *Histogram) Wire() (*Wire, error) {
+	encoded, err := h.Encode()
+	if err != nil {
+		return nil, err
 	}
-	return s
+	return &Wire{HDR: encoded, SumUS: h.SumUS, MaxUS: h.MaxUS}, nil
 }
 
-// MergeSparse adds a compact histogram into h, ignoring out-of-range buckets.
-func (h *Histogram) MergeSparse(s *Sparse) {
-	if s == nil {
-		return
+// MergeWire decodes a child's histogram and adds it into h.
+func (h *Histogram) MergeWire(w *Wire) error {
+	if w == nil {
+		return nil
 	}
-	for _, bc := range s.Buckets {
-		if bc[0] < Buckets {
-			h.Counts[bc[0]] += bc[1]
-		}
+	decoded, err := hdr.Decode([]byte(w.HDR))
+	if err != nil {
+		return fmt.Errorf("a child's latency histogram: %w", err)
 	}
-	h.Total += s.Total
-	h.SumUS += s.SumUS
-	h.MaxUS = max(h.MaxUS, s.MaxUS)
+	if dropped := h.counts().Merge(decoded); dropped != 0 {
+		return fmt.Errorf("a child's latency histogram: %d values out of range", dropped)
+	}
+	h.SumUS += w.SumUS
+	h.MaxUS = max(h.MaxUS, w.MaxUS)
+	return nil
 }

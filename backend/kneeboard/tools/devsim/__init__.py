@@ -1,4 +1,9 @@
-"""devsim (Kneeboard's device simulator): build `devsim run` argv, parse its NDJSON."""
+"""devsim (Kneeboard's device simulator): build `devsim run` argv, parse its NDJSON.
+
+devsim records every ack's latency in HDR histograms (µs): the summary line carries the whole
+run's (`hdr`, stored as extra `hdr`), each interval line of the reporting phase its own
+(stored as `hdr_intervals`); the percentiles it prints are read from those same histograms.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.devsim.params import DevsimParams
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 MAX_RATE = 10_000_000
 BUILT_IN_PROFILES = ("singlelight",)
 _VERSION = re.compile(r"devsim (\d\S*)")
@@ -25,21 +30,44 @@ def binary() -> str:
     return binaries.find("devsim", "DEVSIM_BIN") or "devsim"
 
 
-def parse_line(line: str) -> Sample | None:
-    """One interval line of the reporting phase as a live sample."""
+def _report_interval(line: str) -> dict[str, Any] | None:
+    """One interval line of the reporting phase as a record, else None."""
     if not line.startswith("{"):
         return None
     try:
         record = json.loads(line)
     except ValueError:
         return None
-    if record.get("summary") or record.get("phase") != "report":
+    if not isinstance(record, dict) or record.get("summary") or record.get("phase") != "report":
+        return None
+    return record
+
+
+def parse_line(line: str) -> Sample | None:
+    """One interval line of the reporting phase as a live sample."""
+    record = _report_interval(line)
+    if record is None:
         return None
     return Sample(t=float(record["t"]), values={
         "achieved_rate": record.get("rate_acked"), "sent_rate": record.get("rate_sent"), "connected": record.get("connected"),
-        "latency_avg_ms": record.get("ack_avg_ms"), "latency_p50_ms": record.get("ack_p50_ms"), "latency_p99_ms": record.get("ack_p99_ms"),
+        "latency_avg_ms": record.get("ack_avg_ms"), **_percentiles(record, record.get("acked")),
         "failed": float(sum((record.get("failed") or {}).values())),
     })  # fmt: skip
+
+
+_PERCENTILE_KEYS = {"latency_p50_ms": "ack_p50_ms", "latency_p90_ms": "ack_p90_ms", "latency_p99_ms": "ack_p99_ms",
+                    "latency_p999_ms": "ack_p999_ms"}
+
+
+def _percentiles(record: dict[str, Any], acked: Any) -> dict[str, float | None]:
+    """A line's ack-latency percentiles under Kneeboard's metric names; None without acks (or from an older devsim)."""
+    return {name: record.get(key) if acked else None for name, key in _PERCENTILE_KEYS.items()}
+
+
+def _interval_histograms(stdout: str) -> list[list[Any]]:
+    """[[t, hdr], ...] of the reporting phase's interval lines that acked something."""
+    records = (_report_interval(line) for line in stdout.splitlines())
+    return [[r["t"], r["hdr"]] for r in records if r is not None and r.get("hdr") and r.get("acked")]
 
 
 def _summary(stdout: str) -> dict[str, Any] | None:
@@ -66,11 +94,12 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
         "achieved_rate": summary.get("achieved_rate"), "sent": float(sent), "completed": float(acked),
         "lost": float(max(0, sent - acked)), "loss_pct": 100.0 * (sent - acked) / sent if sent else None,
         "errors": float(sum(failed.values())), "latency_avg_ms": summary.get("ack_avg_ms") if acked else None,
-        "latency_p50_ms": summary.get("ack_p50_ms") if acked else None, "latency_p90_ms": summary.get("ack_p90_ms") if acked else None,
-        "latency_p99_ms": summary.get("ack_p99_ms") if acked else None, "latency_max_ms": summary.get("ack_max_ms") if acked else None,
+        **_percentiles(summary, acked), "latency_max_ms": summary.get("ack_max_ms") if acked else None,
     }  # fmt: skip
     result.extra = {k: summary.get(k) for k in ("devices", "connected_max", "logins", "failed", "unmatched", "skipped", "ramp_s",
                                                  "elapsed_s", "procs", "cpu_s", "rss_peak_kib")}  # fmt: skip
+    if summary.get("hdr"):
+        result.extra.update(hdr=summary["hdr"], hdr_intervals=_interval_histograms(stdout))
     result.extra["warnings"] = [f"{n} device(s) failed: {reason}" for reason, n in failed.items()]
     if exit_code not in (0, None) or not summary.get("logins"):
         result.error = message or f"devsim exited with code {exit_code}"
@@ -102,6 +131,7 @@ class Devsim(ToolAdapter):
         Metric("latency_p50_ms", "Ack latency p50", "ms", "lower"),
         Metric("latency_p90_ms", "Ack latency p90", "ms", "lower"),
         Metric("latency_p99_ms", "Ack latency p99", "ms", "lower"),
+        Metric("latency_p999_ms", "Ack latency p99.9", "ms", "lower"),
         Metric("latency_max_ms", "Ack latency max", "ms", "lower"),
         Metric("sent", "Reports sent", "count"),
         Metric("completed", "Reports acked", "count", "higher"),

@@ -61,6 +61,7 @@ class Iperf3(ToolAdapter):
                 "-b", str(per_stream_bitrate(spec.rate, spec.concurrency)), "-f", "k", "-V", "--forceflush"]
         argv += ["-u"] if params.protocol == "udp" else []
         argv += ["-R"] if params.reverse else []
+        argv += ["--get-server-output"] if params.protocol == "udp" and not params.reverse else []  # per-interval jitter, loss
         return argv + (["-l", str(params.length)] if params.length is not None else [])
 
     parse_final = staticmethod(parse)

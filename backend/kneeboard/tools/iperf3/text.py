@@ -3,18 +3,23 @@
 iperf3 3.12 cannot stream JSON (--json-stream came in 3.17), so Kneeboard reads its text: with
 `-f k` every bitrate is a whole number of Kbit/s (1 Kbit = 1,000 bits), exact to the bit/s that
 matters; UDP datagram counts are exact integers. Pure functions.
+
+UDP jitter and loss are the receiver's. With -R the client receives and prints them on every
+interval line; otherwise the client sends and its interval lines have none, so Kneeboard asks
+for the server's report (`--get-server-output`): printed after the client's summary, under
+"Server output:", its interval lines give each interval's jitter and loss at the end of the run.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 from kneeboard.tools.base import PointResult, Sample
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 _RATE = {"bits/sec": 1.0, "Kbits/sec": 1e3, "Mbits/sec": 1e6, "Gbits/sec": 1e9, "Tbits/sec": 1e12}
 _BYTES = {"Bytes": 1.0, "KBytes": 1024.0, "MBytes": 1024.0**2, "GBytes": 1024.0**3, "TBytes": 1024.0**4}
@@ -28,6 +33,8 @@ _TARGET = re.compile(r"Target Bitrate: (?P<bps>\d+)")
 _CONNECTED = re.compile(r"^\[\s*\d+\] local \S+ port \d+ connected to")
 _ERROR = re.compile(r"iperf3: (?:error - )?(.*)")
 _TIME = re.compile(r"^Time: (.+ GMT)$", re.M)
+_SERVER_OUTPUT = "Server output:"
+_RECEIVED_KEYS = ("jitter_ms", "lost", "datagrams", "loss_pct")
 
 
 @dataclass
@@ -60,8 +67,10 @@ def read_line(text: str) -> Line | None:
 def _values(line: Line) -> dict[str, float | None]:
     values: dict[str, float | None] = {"throughput_bps": line.bps, "achieved_rate": line.bps, "bytes": line.bytes}
     udp = _UDP_RECEIVED.search(line.rest)
-    if udp:  # a receiver's view (reverse mode, or the summary)
-        values.update(jitter_ms=float(udp["jitter"]), lost=float(udp["lost"]), datagrams=float(udp["total"]), loss_pct=float(udp["pct"]))
+    if udp:  # a receiver's view (reverse mode, the server's report, or the summary)
+        lost, total = float(udp["lost"]), float(udp["total"])
+        pct = 100.0 * lost / total if total else float(udp["pct"])  # iperf3 prints 2 significant digits: "(29%)"
+        values.update(jitter_ms=float(udp["jitter"]), lost=lost, datagrams=total, loss_pct=pct)
     elif line.rest.split() and line.rest.split()[0].isdigit():  # TCP: retransmits; UDP sender: datagrams
         values["count"] = float(line.rest.split()[0])
     return values
@@ -72,23 +81,37 @@ class IntervalReader:
     """Reads one run's lines as they come: the streams' sum per interval (the one stream when -P 1).
 
     `started_at` is when the process was started (epoch seconds): iperf3's intervals are relative
-    to its test start, a few milliseconds later on a local network.
+    to its test start, a few milliseconds later on a local network. The server's interval lines
+    (after "Server output:", at the end of the run) are no samples of their own: their jitter and
+    loss complete, in place, the sample it gave for the same interval (matched by its start).
     """
 
     started_at: float
     streams: int = 0
+    server: bool = False
+    by_start: dict[float, Sample] = field(default_factory=dict)
 
     def __call__(self, text: str) -> Sample | None:
         """A sample for an interval line of the whole run, else None."""
+        if text.startswith(_SERVER_OUTPUT):
+            self.server = True
         if _CONNECTED.match(text):
-            self.streams += 1
+            self.streams += 0 if self.server else 1
             return None
         line = read_line(text)
-        if line is None or line.side is not None:
+        if line is None or line.side is not None or (line.stream == "SUM") != (self.streams > 1):
             return None
-        if (line.stream == "SUM") != (self.streams > 1):
+        if self.server:
+            self._complete(line)
             return None
-        return Sample(t=self.started_at + line.end, values=_values(line))
+        sample = self.by_start[line.start] = Sample(t=self.started_at + line.end, values=_values(line))
+        return sample
+
+    def _complete(self, line: Line) -> None:
+        """The server's receiving view of one interval, added to the client's sample of it."""
+        sample, received = self.by_start.get(line.start), _values(line)
+        if sample is not None and "jitter_ms" in received and "jitter_ms" not in sample.values:
+            sample.values.update({key: received[key] for key in _RECEIVED_KEYS})
 
 
 def _summary(lines: list[Line]) -> tuple[Line | None, Line | None]:
@@ -138,7 +161,8 @@ def parse_text(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     reader = IntervalReader(started_at=_started(stdout or ""))
     result.samples = [s for line in (stdout or "").splitlines() if (s := reader(line))]
     error = next((m[1] for line in ((stderr or "") + "\n" + (stdout or "")).splitlines() if (m := _ERROR.match(line.strip()))), None)
-    sender, receiver = _summary([line for text in (stdout or "").splitlines() if (line := read_line(text))])
+    client = (stdout or "").split(_SERVER_OUTPUT)[0]  # the server's own report repeats its receiver summary
+    sender, receiver = _summary([line for text in client.splitlines() if (line := read_line(text))])
     result.extra = _describe(stdout or "")
     if sender is None or receiver is None:
         result.error = f"iperf3: {error}" if error else f"iperf3 printed no summary (exit code {exit_code}); raw output kept"

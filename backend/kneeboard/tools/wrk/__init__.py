@@ -1,4 +1,9 @@
-"""wrk (HTTP, closed loop): build the argv, parse the text report and Kneeboard's JSON line."""
+"""wrk (HTTP, closed loop): build the argv, parse the text report and Kneeboard's JSON line.
+
+Kneeboard's report script prints wrk's whole latency distribution (its µs buckets); the point's
+HDR histogram (extra `hdr`) and its percentiles are built from it. wrk prints nothing per
+interval, so a wrk point has no `hdr_intervals` and no live samples.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,17 @@ import signal
 import shutil
 from typing import Any
 
+from kneeboard.analysis import hdr
 from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter
 from kneeboard.tools.wrk.params import WrkParams
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 REPORT_SCRIPT = pathlib.Path(__file__).with_name("report.lua")
+CLOSED_LOOP = ("wrk is closed-loop: it sends less while the server is slow, so its tail latency is not measured at a fixed "
+               "rate but estimated after the run from its own average rate (wrk's coordinated-omission correction); "
+               "use kbhttp for tail latency at a fixed rate")
 _PERCENTILES = {"50": "latency_p50_ms", "75": "latency_p75_ms", "90": "latency_p90_ms",
                 "99": "latency_p99_ms", "99.9": "latency_p999_ms"}
 _JSON_PERCENTILES = {"p50": "50", "p75": "75", "p90": "90", "p99": "99", "p99_9": "99.9"}
@@ -57,6 +66,7 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
                         else "wrk: no report found in the output")
         return result
     result.metrics, result.extra = _merge(report or {}, lua)
+    result.extra["warnings"] = [*result.extra.get("warnings", []), CLOSED_LOOP]
     return result
 
 
@@ -103,6 +113,11 @@ def _merge(report: dict[str, Any], lua: dict[str, Any] | None) -> tuple[dict, di
     if latency is not None:  # the JSON line is authoritative, including its nulls
         percentiles.update({p: units.ms_from_us(latency.get(k))
                             for k, p in _JSON_PERCENTILES.items() if k in latency})
+    histogram, warnings = _histogram(lua)
+    if histogram is not None:  # the whole distribution, when the script printed it, is the one source
+        from_hdr = hdr.percentiles_ms(histogram)
+        percentiles = {p: from_hdr.get(name) for p, name in _PERCENTILES.items()}
+        percentiles["75"] = histogram.get_value_at_percentile(75.0) / 1000.0
     socket_errors = _lua_socket_errors(lua) or report.get("socket_errors") or {}
     non_2xx = units.dig_number(lua, "errors", "status")
     non_2xx = int(non_2xx) if non_2xx is not None else report.get("non_2xx_3xx", 0)
@@ -129,7 +144,25 @@ def _merge(report: dict[str, Any], lua: dict[str, Any] | None) -> tuple[dict, di
         "report_script": bool(lua),
         **{k: report[k] for k in ("threads", "connections", "thread_rps") if k in report},
     }
+    if histogram is not None:
+        extra["hdr"] = hdr.encode(histogram)
+    if warnings:
+        extra["warnings"] = warnings
     return metrics, extra
+
+
+def _histogram(lua: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The HDR histogram of the script's `latency_dist_us` [[µs, count], ...]; None without it, without
+    any sample, or when the script had to stop listing buckets (then a warning says so)."""
+    pairs = lua.get("latency_dist_us")
+    if not isinstance(pairs, list) or not pairs:
+        return None, []
+    if not all(isinstance(p, list) and len(p) == 2 and all(units.is_number(n) and n >= 0 for n in p) for p in pairs):
+        return None, ["wrk's latency distribution was not [[µs, count], ...]: no histogram is stored"]
+    if lua.get("latency_dist_complete") is False:
+        return None, [f"wrk's latency distribution was too wide to list in full (stopped at {len(pairs)} buckets, "
+                      f"{pairs[-1][0]} µs): no histogram is stored and the percentiles are wrk's own"]
+    return hdr.from_counts((int(v), int(c)) for v, c in pairs), []
 
 
 def _lua_latency(lua: dict[str, Any]) -> dict[str, Any] | None:

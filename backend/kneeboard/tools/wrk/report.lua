@@ -1,12 +1,34 @@
 -- Kneeboard's wrk report script (wrk -s): after wrk's own report, print one JSON line.
 -- Latency figures are in microseconds; they are null when wrk recorded no latency
 -- sample (all requests timed out): wrk then reports min = UINT64_MAX and zeros.
+-- "latency_dist_us" is wrk's whole latency distribution: its non-zero µs buckets as
+-- [value, count] pairs, lowest first (Kneeboard builds the point's HDR histogram from it).
 
 local function number_or_null(value, has_samples)
    if not has_samples then
       return "null"
    end
    return string.format("%.3f", value)
+end
+
+-- latency(i) scans wrk's µs array from the minimum up to the i-th non-zero bucket, so
+-- listing every bucket costs about (buckets × their distance from the minimum): the list
+-- stops at MAX_BUCKETS pairs or MAX_SCAN array slots, and says it is "complete" or not.
+local MAX_BUCKETS = 20000
+local MAX_SCAN = 1e9
+
+local function distribution(latency, has_samples)
+   local buckets, scanned, last = {}, 0, latency.min
+   local n = has_samples and #latency or 0
+   for i = 1, n do
+      if i > MAX_BUCKETS or scanned + (last - latency.min) > MAX_SCAN then
+         return buckets, false
+      end
+      local value, count = latency(i)
+      scanned, last = scanned + (value - latency.min) + 1, value
+      buckets[i] = string.format("[%d,%d]", value, count)
+   end
+   return buckets, true
 end
 
 done = function(summary, latency, requests)
@@ -38,5 +60,8 @@ done = function(summary, latency, requests)
                     number_or_null(latency:percentile(99), has_samples),
                     number_or_null(latency:percentile(99.9), has_samples)),
    }
+   local buckets, complete = distribution(latency, has_samples)
+   parts[#parts + 1] = '"latency_dist_us":[' .. table.concat(buckets, ",") .. ']'
+   parts[#parts + 1] = '"latency_dist_complete":' .. tostring(complete)
    io.write("{" .. table.concat(parts, ",") .. "}\n")
 end

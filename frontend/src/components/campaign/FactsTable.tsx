@@ -1,3 +1,5 @@
+import ScrollBox from "../common/ScrollBox";
+
 const show = (v: unknown) => (v == null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 /** A flat dict of facts (environment, target snapshot) as a two-column list; `omit` drops keys shown elsewhere. */
@@ -27,7 +29,7 @@ export function VariantFactsTable({ variants, labels, selected }: { variants: Re
   const keys = [...new Set(cols.flatMap((l) => Object.keys(variants[l] ?? {})))].sort((a, b) => a.localeCompare(b));
   if (!cols.length || !keys.length) return <p className="muted">No facts recorded under the variants.</p>;
   return (
-    <div className="scroll-x variant-facts">
+    <ScrollBox label="Facts per variant" className="variant-facts">
       <table className="table differences" data-testid="variant-facts">
         <thead>
           <tr>
@@ -58,6 +60,6 @@ export function VariantFactsTable({ variants, labels, selected }: { variants: Re
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -8,7 +8,7 @@ export default function PointEvidence({ pointId }: { pointId: number }) {
   const ev = usePointEvidence(pointId);
   const samples = usePointSamples(pointId);
   if (ev.isPending) return <Loading what="Loading evidence" />;
-  if (ev.isError) return <ErrorState error={ev.error} retry={() => ev.refetch()} />;
+  if (ev.isError) return <ErrorState error={ev.error} retry={() => ev.refetch()} what="the point's evidence" />;
   const p = ev.data;
   const extra = Object.entries(p.extra ?? {});
   return (

@@ -2,15 +2,17 @@ import { Fragment, useMemo, useState } from "react";
 import { steadyOf, type Point } from "../../api/types";
 import { metric } from "../../charts/pointData";
 import { fmtDuration, fmtUnit } from "../../format";
-import { headlineOf, metricOf, rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import { pointLabel } from "../../charts/PercentileChart";
+import { headlineOf, metricOf, percentilesOf, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import StatusBadge from "../common/StatusBadge";
 import Table, { type Column } from "../common/Table";
+import HistogramPanel from "./HistogramPanel";
 import PointEvidence from "./PointEvidence";
 
 type Col = { key: string; label: string; num?: boolean; get: (p: Point) => number | string | null; show: (p: Point) => string };
 
-/** The metrics shown per point, when the tool has them: its headline first, then these. */
-const METRIC_COLUMNS = ["achieved_rate", "efficiency", "latency_avg_ms", "latency_p99_ms", "loss_pct"];
+/** The metrics shown per point, when the tool has them: its headline first, then these, then its latency percentiles. */
+const METRIC_COLUMNS = ["achieved_rate", "efficiency", "latency_avg_ms", "loss_pct"];
 
 /** A column of one of the tool's metrics: its title, formatted by its unit. */
 function metricColumn(name: string, title: string, unit: string): Col {
@@ -26,7 +28,7 @@ const ATTEMPT_COLUMN: Col = { key: "attempt", label: "Attempt", num: true, get: 
  */
 export function columnsFor(tool: ToolInfo | undefined, showAttempt = false): Col[] {
   const rateUnit = rateUnitOf(tool);
-  const names = [headlineOf(tool)?.name, ...METRIC_COLUMNS].filter((n, i, all): n is string => !!n && all.indexOf(n) === i);
+  const names = [headlineOf(tool)?.name, ...METRIC_COLUMNS, ...percentilesOf(tool).map((m) => m.name)].filter((n, i, all): n is string => !!n && all.indexOf(n) === i);
   const metrics = names.flatMap((n) => {
     const m = metricOf(tool, n);
     return m ? [metricColumn(m.name, m.title, m.unit)] : [];
@@ -67,6 +69,8 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
   const COLUMNS = useMemo(() => columnsFor(tool, showAttempt), [tool, showAttempt]);
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 }>({ key: "seq", dir: 1 });
   const [open, setOpen] = useState<number | null>(null);
+  const [histogram, setHistogram] = useState<Point | null>(null);
+  const percentiles = percentilesOf(tool);
   const sorted = useMemo(() => {
     const col = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
     return [...points].sort((a, b) => {
@@ -94,6 +98,7 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
   ];
 
   return (
+    <>
     <Table className="table points" data-testid="points-table" columns={columns}>
       {sorted.map((p) => (
         <Fragment key={p.id}>
@@ -114,6 +119,11 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
                 <td key={c.key}>
                   <StatusBadge status={p.status} />
                   <UnsteadyBadge point={p} />
+                  {evidence && p.status === "completed" && percentiles.some((m) => metric(p, m.name) != null) && (
+                    <button type="button" className="btn small" aria-label={`Latency histogram of point ${p.seq + 1}`} onClick={() => setHistogram(p)}>
+                      Histogram
+                    </button>
+                  )}
                   {p.error && <div className="error-text small point-error">{p.error}</div>}
                 </td>
               ) : (
@@ -133,5 +143,7 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
         </Fragment>
       ))}
     </Table>
+    {histogram && <HistogramPanel pointId={histogram.id} label={pointLabel(histogram)} onClose={() => setHistogram(null)} />}
+    </>
   );
 }

@@ -1,22 +1,26 @@
 import { useState, type FormEvent } from "react";
 import { useReanalyse } from "../../api/campaigns";
-import { errorsOf } from "../../api/errors";
+import { errorsOf, messagesFor } from "../../api/errors";
 import type { Analysis } from "../../api/types";
-import { FormErrors, InputField } from "../common/Field";
+import { latencyLabel, sloMetricsOf, type ToolInfo } from "../../tools/catalog";
+import Field, { FormErrors, InputField } from "../common/Field";
 
 type Values = Record<"slo_ms" | "green_ms" | "yellow_ms" | "k" | "min_efficiency", string>;
 
 const FIELDS: [keyof Values, string, string?][] = [
-  ["slo_ms", "Capacity: latency target (ms)", "p99 when measured, else the mean; empty = the yellow limit"],
+  ["slo_ms", "Capacity: latency target (ms)", "empty = the yellow limit"],
   ["green_ms", "Green below (ms)"],
   ["yellow_ms", "Yellow below (ms)"],
   ["k", "Knee: latency within k × baseline"],
   ["min_efficiency", "Knee: efficiency at least (%)"],
 ];
 
-/** The knee rule and SLA zone latencies; changing them recomputes the stored analysis. */
-export default function ThresholdsForm({ campaignId, analysis }: { campaignId: number; analysis: Analysis | null }) {
-  const t = analysis?.thresholds ?? {};
+/** The latency target (on the percentile chosen from the tool's), the knee rule and SLA zone latencies; changing them recomputes the stored analysis. */
+export default function ThresholdsForm({ campaignId, analysis, tool }: { campaignId: number; analysis: Analysis | null; tool?: ToolInfo }) {
+  const t = (analysis?.thresholds ?? {}) as Record<string, number | null | undefined> & { slo_metric?: string | null };
+  const choices = sloMetricsOf(tool);
+  // "" = the API's default: p99 when the points measured it, else the mean
+  const [sloMetric, setSloMetric] = useState<string>(t.slo_metric ?? "");
   const [v, setV] = useState<Values>({
     slo_ms: t.slo_ms != null ? String(t.slo_ms) : "",
     green_ms: String(t.green_ms ?? 1),
@@ -31,7 +35,7 @@ export default function ThresholdsForm({ campaignId, analysis }: { campaignId: n
     const n = (s: string) => (s.trim() === "" || !Number.isFinite(Number(s)) ? s : Number(s));
     const eff = n(v.min_efficiency);
     // an empty target falls back to the yellow limit (the API's default)
-    re.mutate({ slo_ms: v.slo_ms.trim() === "" ? null : n(v.slo_ms), green_ms: n(v.green_ms), yellow_ms: n(v.yellow_ms), k: n(v.k), min_efficiency: typeof eff === "number" ? eff / 100 : eff } as never);
+    re.mutate({ slo_ms: v.slo_ms.trim() === "" ? null : n(v.slo_ms), ...(sloMetric ? { slo_metric: sloMetric } : {}), green_ms: n(v.green_ms), yellow_ms: n(v.yellow_ms), k: n(v.k), min_efficiency: typeof eff === "number" ? eff / 100 : eff } as never);
   };
   const set = (k: keyof Values) => (value: string) => setV((x) => ({ ...x, [k]: value }));
   return (
@@ -41,6 +45,18 @@ export default function ThresholdsForm({ campaignId, analysis }: { campaignId: n
       </summary>
       <form onSubmit={submit} aria-label="Analysis settings">
         <div className="grid-4">
+          {choices.length > 0 && (
+            <Field label="Capacity: read on" errors={messagesFor(errors, "slo_metric")} hint="the latency the target applies to">
+              <select name="slo_metric" value={sloMetric} onChange={(e) => setSloMetric(e.target.value)}>
+                <option value="">automatic (p99 when measured, else the mean)</option>
+                {choices.map((m) => (
+                  <option key={m.name} value={m.name}>
+                    {latencyLabel(tool, m.name)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
           {FIELDS.map(([k, label, hint]) => (
             <InputField key={k} label={label} name={k} errors={errors} value={v[k]} onValue={set(k)} inputMode="decimal" hint={hint} />
           ))}

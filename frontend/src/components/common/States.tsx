@@ -8,13 +8,21 @@ export function Loading({ what = "Loading" }: { what?: string }) {
   );
 }
 
-export function ErrorState({ error, retry, title = "Something went wrong" }: { error: unknown; retry?: () => void; title?: string }) {
+/** Whether an error is the API's 404 (the thing asked for does not exist). */
+export const isNotFound = (error: unknown) => (error as { status?: number } | null)?.status === 404;
+
+/** What failed, the API's reason, and a Retry button when `retry` is given. `what` names it: "Could not load {what}". */
+export function ErrorState({ error, retry, what, title }: { error: unknown; retry?: () => void; what?: string; title?: string }) {
   const msg = error instanceof Error ? error.message : String(error);
   const status = (error as { status?: number } | null)?.status;
+  const heading = title ?? (what ? `Could not load ${what}` : "Something went wrong");
   return (
     <div className="state error" role="alert">
-      <strong>{status === 404 ? "Not found" : title}</strong>
-      <span>{msg}</span>
+      <strong>{status === 404 ? `Not found${what ? `: ${what}` : ""}` : heading}</strong>
+      <span>
+        {msg}
+        {status != null && status >= 500 ? ` (HTTP ${status})` : ""}
+      </span>
       {retry && (
         <button type="button" className="btn small" onClick={retry}>
           Retry
@@ -27,6 +35,9 @@ export function ErrorState({ error, retry, title = "Something went wrong" }: { e
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="state empty">{children}</div>;
 }
+
+/** "Loading the audit log" → "the audit log": what a failed query was fetching. */
+export const failedThing = (loading: string) => loading.replace(/^Loading\s+/i, "").replace(/…$/, "");
 
 type QueryLike<T> = { isPending: boolean; isError: boolean; error: unknown; data: T | undefined; refetch: () => unknown };
 
@@ -48,7 +59,7 @@ export function QueryView<T>({
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading what={loading} />;
-  if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => query.refetch()} what={failedThing(loading)} />;
   if (empty !== undefined && isEmpty(query.data as T)) return <Empty>{empty}</Empty>;
   return <>{children(query.data as T)}</>;
 }

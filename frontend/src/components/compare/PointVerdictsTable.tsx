@@ -3,6 +3,7 @@ import { pointMetric, verdictClass, type Comparison, type MatchedPoint } from ".
 import { colourAt } from "../../charts/palette";
 import { fmtDiffRange, fmtP, fmtSignedPct, fmtUnit } from "../../format";
 import { headlineOf, metricOf, rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import ScrollBox from "../common/ScrollBox";
 
 /** The metrics the per-point table shows: the tool's headline, then latency (the mean, else p99), when the verdicts carry them. */
 export function verdictMetrics(tool: ToolInfo | undefined, rows: MatchedPoint[]): string[] {
@@ -44,7 +45,7 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
             {rows.length === 0 ? (
               <p className="pad muted">No point matches the reference's (phase, concurrency and offered rate).</p>
             ) : (
-              <div className="scroll-x">
+              <ScrollBox label="Verdicts per point">
                 <table className="table point-verdicts-table" data-testid="point-verdicts-table">
                   <thead>
                     <tr>
@@ -99,7 +100,7 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollBox>
             )}
             {bases.length > 0 && <p className="muted small basis">Basis: {bases.join("; ")}.</p>}
           </section>

@@ -3,6 +3,7 @@ import { describePath, type FieldErrors } from "../../api/errors";
 import OfferedLoadChart from "../../charts/OfferedLoadChart";
 import { fmtDuration, fmtUnit } from "../../format";
 import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import ScrollBox from "../common/ScrollBox";
 
 /** What the plan will run: points, a chart of the offered load, the estimated duration, or its problems. */
 export default function PreviewPanel({
@@ -56,7 +57,7 @@ export default function PreviewPanel({
             </div>
           </div>
           <OfferedLoadChart points={preview.points} tool={tool} />
-          <div className="preview-table">
+          <ScrollBox label="Points of the plan" className="preview-table">
             <table className="table compact">
               <thead>
                 <tr>
@@ -84,7 +85,7 @@ export default function PreviewPanel({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         </div>
       )}
       {!preview && problems.length === 0 && <p className="muted">The points appear here as you edit.</p>}

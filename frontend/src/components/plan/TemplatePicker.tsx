@@ -13,7 +13,7 @@ export default function TemplatePicker({ tools, onTemplate, onBlank }: { tools: 
     <div className="template-picker">
       <h2>Start from</h2>
       {templates.isPending && <Loading what="Loading templates" />}
-      {templates.isError && <ErrorState error={templates.error} retry={() => templates.refetch()} />}
+      {templates.isError && <ErrorState error={templates.error} retry={() => templates.refetch()} what="the templates" />}
       <div className="template-grid">
         {templates.data?.map((t) => (
           <article key={t.id} className="card template" data-template-id={t.id}>

@@ -2,6 +2,7 @@
 // Anything that does not parse is sent as typed, so the API's 422 names the field.
 // What each tool takes (its params, whether it takes a rate, ramps) comes from GET /tools.
 import type { PhaseKind, PlanBody } from "../../api/types";
+import type { FieldErrors } from "../../api/errors";
 import { findTool, type ToolInfo } from "../../tools/catalog";
 import { defaultParams, fieldsOf, num, paramsFromApi, paramsToApi, type ParamValues } from "../../tools/schemaFields";
 
@@ -344,4 +345,36 @@ export function movePhase(phases: PhaseDraft[], from: number, to: number): Phase
   const [p] = next.splice(from, 1);
   next.splice(to, 0, p);
   return next;
+}
+
+/** The phase fields that hold numbers, as the API names them. */
+const PHASE_NUMBERS = ["duration_s", "concurrency", "unit_rate", "max_concurrency", "stop_error_pct", "rate"] as const;
+
+/** Whether `v` (a number, a list of them or a start/stop/step range) still holds text that is not a number. */
+const holdsText = (v: unknown): boolean =>
+  typeof v === "string" || (Array.isArray(v) && v.some(holdsText)) || (!!v && typeof v === "object" && Object.values(v).some(holdsText));
+
+/**
+ * What keeps a draft from being previewed, by field path (empty when it can be): no tool, no target, no phase, a phase
+ * without duration or concurrency, a required parameter left empty, text in a number field. Only a complete draft is sent
+ * to /plans/preview; numbers out of range still go, and the API's 422 names them beside their field.
+ */
+export function draftGaps(d: PlanDraft, tools: readonly ToolInfo[]): FieldErrors {
+  const gaps: FieldErrors = {};
+  const add = (path: string, msg: string) => (gaps[path] ??= []).push(msg);
+  const tool = findTool(tools, d.tool);
+  if (!tool) add("tool", "choose a tool");
+  if (typeof num(d.targetId) !== "number") add("target_id", "choose a target");
+  if (d.phases.length === 0) add("phases", "add a phase");
+  d.phases.map(phaseToApi).forEach((p, i) => {
+    if (p.duration_s === undefined) add(`phases.${i}.duration_s`, "required");
+    if (p.concurrency === undefined || (Array.isArray(p.concurrency) && p.concurrency.length === 0)) add(`phases.${i}.concurrency`, "required");
+    for (const k of PHASE_NUMBERS) if (holdsText(p[k])) add(`phases.${i}.${k}`, "not a number");
+  });
+  for (const f of fieldsOf(tool?.params_schema)) {
+    const v = d.params[f.name];
+    if (f.required && (v === undefined || v === "")) add(`params.${f.name}`, "required");
+    else if (f.kind === "number" && typeof v === "string" && typeof num(v) === "string") add(`params.${f.name}`, "not a number");
+  }
+  return gaps;
 }

@@ -58,7 +58,7 @@ export default function ShareDialog({ campaignIds, onClose }: { campaignIds: num
         {shares.isPending ? (
           <Loading what="Loading links" />
         ) : shares.isError ? (
-          <ErrorState error={shares.error} />
+          <ErrorState error={shares.error} retry={() => shares.refetch()} what="the share links" />
         ) : shares.data.length === 0 ? (
           <p className="muted">No links yet.</p>
         ) : (

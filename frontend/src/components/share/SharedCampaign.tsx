@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { SharedReport } from "../../api/shares";
 import { analysisOf, type CampaignOut, type Point } from "../../api/types";
 import KneeChart from "../../charts/KneeChart";
+import PercentileChart from "../../charts/PercentileChart";
 import ScalabilityChart from "../../charts/ScalabilityChart";
 import { summaryOf, variantLabels } from "../../charts/pointData";
 import { fmtDateTime } from "../../format";
@@ -65,6 +66,7 @@ export default function SharedCampaign({ report }: { report: SharedReport & { ca
             <KneeChart points={pts} tool={tool} analysis={analysis} />
           </section>
         </div>
+        <PercentileChart points={pts} tool={tool} />
         <StabilityChart points={pts} tool={tool} />
         <section className="card flush" aria-label="Points">
           <h2 className="pad">Points</h2>

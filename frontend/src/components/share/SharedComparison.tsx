@@ -8,6 +8,7 @@ import StatusBadge from "../common/StatusBadge";
 import Table from "../common/Table";
 import DifferencesTable from "../compare/DifferencesTable";
 import HeadlineTable from "../compare/HeadlineTable";
+import ScrollBox from "../common/ScrollBox";
 
 /** A comparison as a share link shows it: the compare page's tables and charts, read-only (no add, remove or links). */
 export default function SharedComparison({ report }: { report: SharedReport & { comparison: Comparison } }) {
@@ -38,9 +39,9 @@ export default function SharedComparison({ report }: { report: SharedReport & { 
       </section>
       <section className="card flush" aria-label="Headline metrics">
         <h2 className="pad">Headline</h2>
-        <div className="scroll-x">
+        <ScrollBox label="Headline metrics table">
           <HeadlineTable data={data} tool={tool} />
-        </div>
+        </ScrollBox>
       </section>
       <OverlayCharts tool={tool} series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))} />
       <div className="two-col">

@@ -12,12 +12,13 @@ interface Draft {
   port: string;
   tags: string;
   notes: string;
+  metricsUrl: string;
 }
 
 const fromTarget = (t?: Target | null): Draft =>
   t
-    ? { name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "" }
-    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "" };
+    ? { name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "", metricsUrl: t.metrics_url ?? "" }
+    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "" };
 
 /** Create or edit a target; the API's 422s appear beside the fields they name. */
 export default function TargetForm({
@@ -48,6 +49,7 @@ export default function TargetForm({
       port: (d.port.trim() === "" || !Number.isFinite(port) ? d.port : port) as number,
       notes: d.notes,
       tags: d.tags.split(/[\s,]+/).filter(Boolean),
+      metrics_url: d.metricsUrl.trim() || null,
     });
   };
 
@@ -75,6 +77,14 @@ export default function TargetForm({
         <InputField label="Host" name="host" errors={errors} hint="loopback or a lab address" value={d.host} onValue={(v) => set("host", v)} />
         <InputField label="Port" name="port" errors={errors} value={d.port} onValue={(v) => set("port", v)} inputMode="numeric" />
       </div>
+      <InputField
+        label="Metrics URL"
+        name="metrics_url"
+        errors={errors}
+        hint="optional: the server's node_exporter, e.g. http://10.77.0.2:9100/metrics (for the node monitor)"
+        value={d.metricsUrl}
+        onValue={(v) => set("metricsUrl", v)}
+      />
       <InputField label="Tags" name="tags" errors={errors} hint="comma-separated, e.g. lab, 2-core" value={d.tags} onValue={(v) => set("tags", v)} />
       <Field label="Notes" errors={messagesFor(errors, "notes")}>
         <textarea name="notes" rows={2} value={d.notes} onChange={(e) => set("notes", e.target.value)} />

@@ -1,0 +1,34 @@
+"""The Redis keys a fanned point and its agents share (the broker's Redis; no database on agents)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ALIVE_MS = 3000  # an agent running a share renews its sign of life every second; three missed beats is a dead agent
+KEEP_S = 3600  # results and stop flags are removed an hour after the point
+
+
+@dataclass(frozen=True)
+class RunKeys:
+    """The keys of one fanned run of a point (`run` is unique per run)."""
+
+    run: str
+
+    @property
+    def results(self) -> str:
+        """A list each agent pushes its ShareOutcome onto."""
+        return f"kneeboard:fanout:{self.run}:results"
+
+    @property
+    def stop(self) -> str:
+        """Set (to the reason) when the agents must stop their load."""
+        return f"kneeboard:fanout:{self.run}:stop"
+
+    def alive(self, agent: str) -> str:
+        """Present while `agent` works on its share (expires ALIVE_MS after its last beat)."""
+        return f"kneeboard:fanout:{self.run}:alive:{agent}"
+
+
+def reservation(agent: str) -> str:
+    """Held by the conductor of the fanned point that reserved `agent`."""
+    return f"kneeboard:agent:{agent}:reserved"

@@ -1,0 +1,1 @@
+"""Latency distributions: a point's stored HDR histogram, decoded for a chart."""

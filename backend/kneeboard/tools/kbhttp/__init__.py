@@ -1,0 +1,172 @@
+"""kbhttp (HTTP, open loop): build `kbhttp run`, read its JSON lines.
+
+kbhttp (simulator/cmd/kbhttp, built by scripts/install-deps.sh) sends a fixed rate of requests
+whatever the server does, and measures each one's latency from the moment it was meant to be
+sent: a stalled server shows in the tail. wrk, closed loop, just sends less while the server
+stalls (coordinated omission). Each interval line and the point line carry an HDR histogram.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from kneeboard.tools import binaries, units
+from kneeboard.tools.base import PointResult, PointSpec, Sample
+from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
+from kneeboard.tools.dnsperf.latency import percentiles
+from kneeboard.tools.kbhttp.params import KbhttpParams
+from kneeboard.tools.wrk import target_url
+
+PARSER_VERSION = "1"
+MAX_RATE = 1_000_000  # kbhttp's own ceiling (simulator/internal/httpload/flags.go)
+_VERSION = re.compile(r'(?:^kbhttp |"version":")(\d[\w.+-]*)', re.M)  # `kbhttp version`, or any point line
+_ERROR_KINDS = ("status", "timeout", "connect", "other")
+
+
+def binary() -> str:
+    """The kbhttp binary: $KBHTTP_BIN, the checkout's simulator/bin/kbhttp, or `kbhttp` on PATH."""
+    return binaries.find("kbhttp", "KBHTTP_BIN") or "kbhttp"
+
+
+def record(line: str) -> dict[str, Any] | None:
+    """One kbhttp JSON line ({"kbhttp": "interval"|"point", ...}), else None."""
+    if not line.startswith('{"kbhttp"'):
+        return None
+    try:
+        found = json.loads(line)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) and found.get("kbhttp") in {"interval", "point"} else None
+
+
+def _sample(interval: dict[str, Any]) -> Sample:
+    counts = {key: interval.get(key) for key in ("sent", "completed", "errors")}
+    return Sample(t=float(interval["t"]), values={"achieved_rate": interval.get("rate"), **percentiles(interval), **counts})
+
+
+def parse_line(line: str) -> Sample | None:
+    """One interval line as a live sample (achieved rate, the four percentiles, counts), else None."""
+    found = record(line)
+    return _sample(found) if found is not None and found["kbhttp"] == "interval" else None
+
+
+def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
+    """The point line as common metrics (ms, req/s) and the histograms as extras; an error when nothing was measured."""
+    records = [r for line in (stdout or "").splitlines() if (r := record(line))]
+    intervals = [r for r in records if r["kbhttp"] == "interval"]
+    result = PointResult(parser_version=PARSER_VERSION, samples=[_sample(r) for r in intervals])
+    point = next((r for r in reversed(records) if r["kbhttp"] == "point"), None)
+    if point is None:
+        result.error = (f"kbhttp stopped before its point line (exit code {exit_code}); {len(intervals)} interval lines kept"
+                        if intervals else units.failure_reason("kbhttp", stderr, exit_code))  # fmt: skip
+        return result
+    sent, completed, dropped = (int(point.get(key) or 0) for key in ("sent", "completed", "dropped"))
+    intended = sent + dropped
+    result.metrics = {
+        "achieved_rate": point.get("achieved_rate"), "latency_avg_ms": point.get("avg_ms"), "latency_min_ms": point.get("min_ms"),
+        "latency_max_ms": point.get("max_ms"), **percentiles(point), "sent": float(sent), "completed": float(completed),
+        "errors": float(point.get("errors_total") or 0), "dropped": float(dropped),
+        "loss_pct": 100.0 * (intended - completed) / intended if intended else None,
+    }  # fmt: skip
+    errors = {kind: int(units.dig_number(point, "errors", kind) or 0) for kind in _ERROR_KINDS}
+    first = point.get("first_errors") if isinstance(point.get("first_errors"), dict) else {}
+    result.extra = {"errors": errors, "first_errors": first, "offered_rate": point.get("offered_rate"),
+                    "connections": point.get("connections"), "elapsed_s": point.get("elapsed_s"),
+                    "cancelled": point.get("cancelled"), "warnings": _warnings(point, errors, first, intended)}  # fmt: skip
+    if completed:
+        result.extra["hdr"] = point.get("hdr")
+        result.extra["hdr_intervals"] = [[r["t"], r["hdr"]] for r in intervals if r.get("completed")]
+    result.error = _error(exit_code, stderr, sent, completed, errors, first)
+    return result
+
+
+def _error(exit_code: int | None, stderr: str, sent: int, completed: int, errors: dict[str, int], first: dict) -> str | None:
+    """Why the point measured nothing worth keeping, or None."""
+    if exit_code not in (0, None):
+        return units.failure_reason("kbhttp", stderr, exit_code)
+    if not completed:
+        why = "; ".join(f"{kind} errors {n}: {first.get(kind, '?')}" for kind, n in errors.items() if n) or "no error recorded"
+        return f"no responses: {sent} requests sent, none answered ({why})"
+    if errors["status"] == completed:
+        return f"every response had a non-2xx/3xx status ({first.get('status', '?')})"
+    return None
+
+
+def _warnings(point: dict[str, Any], errors: dict[str, int], first: dict, intended: int) -> list[str]:
+    warnings = [f"{n} {kind} errors (first: {first.get(kind, '?')})" for kind, n in errors.items() if n]
+    if point.get("dropped"):
+        warnings.append(f"{point['dropped']} of {intended} intended requests were never sent: all {point.get('connections')} "
+                        "connections were busy (the server answered slower than the offered rate; more connections would offer it)")  # fmt: skip
+    if point.get("cancelled"):
+        warnings.append(f"{point['cancelled']} requests were still in flight when the run was stopped")
+    return warnings
+
+
+def _go_duration(seconds: float) -> str:
+    """A Go duration flag: 5 → "5s", 2.25 → "2.25s" (never exponent notation)."""
+    return f"{seconds:.6f}".rstrip("0").rstrip(".") + "s"
+
+
+class Kbhttp(ToolAdapter):
+    """kbhttp: open loop, `rate` = requests/s in all (required), `concurrency` = connections."""
+
+    name, title, target_kinds = "kbhttp", "HTTP open loop (kbhttp)", ("http",)
+    Params = KbhttpParams
+    concurrency_label = "connections"
+    live_samples = True  # each interval line is written (and flushed) on its own
+    version_pattern = _VERSION
+    parser_version = PARSER_VERSION
+    metrics = (
+        Metric("achieved_rate", "Achieved", "req/s", "higher", headline=True),
+        Metric("latency_avg_ms", "Latency avg", "ms", "lower"),
+        Metric("latency_min_ms", "Latency min", "ms", "lower"),
+        Metric("latency_max_ms", "Latency max", "ms", "lower"),
+        Metric("latency_p50_ms", "Latency p50", "ms", "lower"),
+        Metric("latency_p90_ms", "Latency p90", "ms", "lower"),
+        Metric("latency_p99_ms", "Latency p99", "ms", "lower"),
+        Metric("latency_p999_ms", "Latency p99.9", "ms", "lower"),
+        Metric("sent", "Requests sent", "count"),
+        Metric("completed", "Responses", "count", "higher"),
+        Metric("errors", "Errors (status, timeout, connect, other)", "count", "lower"),
+        Metric("dropped", "Never sent (connections busy)", "count", "lower"),
+        Metric("loss_pct", "Unanswered (of intended)", "%", "lower"),
+    )
+
+    @property
+    def version_argv(self) -> list[str]:  # type: ignore[override]
+        """`kbhttp version`, from wherever the binary is found now."""
+        return [binary(), "version"]
+
+    def check_points(self, params: KbhttpParams, points, host: str | None) -> list[Problem]:
+        """An open-loop point needs a rate, at most MAX_RATE requests/s."""
+        problems = super().check_points(params, points, host)
+        seen = {loc for loc, _ in problems}
+        for point in points:
+            loc = (*phase_loc(point), "rate")
+            if point.offered_rate is None:
+                message = "kbhttp is open-loop: every point needs a rate (requests/s in all)"
+            elif point.offered_rate > MAX_RATE:
+                message = f"kbhttp sends at most {MAX_RATE} requests/s, got {point.offered_rate:g}"
+            else:
+                continue
+            if loc not in seen:  # one problem per phase, not one per point of a sweep
+                problems.append((loc, message))
+                seen.add(loc)
+        return problems
+
+    def argv(self, spec: PointSpec, params: KbhttpParams, workdir: Path) -> list[str]:
+        """`kbhttp run` argv: `rate` requests/s through `concurrency` keep-alive connections for the duration."""
+        return [binary(), "run", "--url", target_url(spec, params), "--rate", f"{spec.rate:.12g}",
+                "--duration", _go_duration(spec.duration_s), "--connections", str(spec.concurrency),
+                "--timeout", _go_duration(params.timeout_s), "--method", params.method, "--report-every", "1s"]  # fmt: skip
+
+    parse_interval = staticmethod(parse_line)
+    parse_final = staticmethod(parse)
+
+
+ADAPTER = Kbhttp()
+build = ADAPTER.build
+parse_version = ADAPTER.parse_version

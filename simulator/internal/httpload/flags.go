@@ -1,0 +1,131 @@
+package httpload
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/url"
+	"time"
+)
+
+// Bounds of the command line: every value outside them is a usage error (exit 2).
+const (
+	MaxRate        = 1_000_000
+	MaxConnections = 100_000
+	MaxDuration    = 24 * time.Hour
+	MaxTimeout     = 120 * time.Second
+	MaxRawLatency  = 1_000_000 // --raw-latencies keeps at most this many values
+)
+
+// UsageError is a bad command line: the caller prints it and exits with 2.
+type UsageError struct{ Msg string }
+
+// Error returns the message.
+func (e *UsageError) Error() string { return e.Msg }
+
+func bad(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+
+// RunConfig is `kbhttp run`'s checked command line.
+type RunConfig struct {
+	URL          *url.URL
+	Method       string
+	Rate         float64 // requests/s in all
+	Duration     time.Duration
+	Connections  int
+	Timeout      time.Duration
+	ReportEvery  time.Duration
+	RawLatencies bool // tests only: print every latency (µs) on one last line
+}
+
+// ServeConfig is `kbhttp serve`'s checked command line.
+type ServeConfig struct {
+	Listen     string
+	StallAfter time.Duration // the stall window starts this long after the server is ready
+	StallFor   time.Duration // and lasts this long (0: no stall)
+	Delay      time.Duration // every answer waits this long
+	Duration   time.Duration // 0: until SIGINT/SIGTERM
+}
+
+// ParseRun reads `kbhttp run` flags; flag.ErrHelp when --help was asked for.
+func ParseRun(args []string) (RunConfig, error) {
+	var c RunConfig
+	var target string
+	fs := newFlagSet("run")
+	fs.StringVar(&target, "url", "", "http://HOST:PORT/PATH")
+	fs.StringVar(&c.Method, "method", "GET", "GET or HEAD")
+	fs.Float64Var(&c.Rate, "rate", 0, "requests/s in all")
+	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long requests are sent")
+	fs.IntVar(&c.Connections, "connections", 10, "keep-alive connections (requests in flight at most)")
+	fs.DurationVar(&c.Timeout, "timeout", 2*time.Second, "one request's timeout")
+	fs.DurationVar(&c.ReportEvery, "report-every", time.Second, "interval between interval lines")
+	fs.BoolVar(&c.RawLatencies, "raw-latencies", false, "")
+	if err := parse(fs, args); err != nil {
+		return c, err
+	}
+	u, err := url.Parse(target)
+	switch {
+	case target == "":
+		return c, bad("--url is required")
+	case err != nil || u.Scheme != "http" || u.Hostname() == "" || u.User != nil || u.Fragment != "":
+		return c, bad("--url: want http://HOST[:PORT]/PATH, got %q", target)
+	case c.Method != "GET" && c.Method != "HEAD":
+		return c, bad("--method: GET or HEAD, got %q", c.Method)
+	case math.IsNaN(c.Rate) || c.Rate <= 0 || c.Rate > MaxRate:
+		return c, bad("--rate: want requests/s in (0, %d], got %g", MaxRate, c.Rate)
+	case c.Duration <= 0 || c.Duration > MaxDuration:
+		return c, bad("--duration: want (0, %v], got %v", MaxDuration, c.Duration)
+	case c.Connections < 1 || c.Connections > MaxConnections:
+		return c, bad("--connections: want 1..%d, got %d", MaxConnections, c.Connections)
+	case c.Timeout <= 0 || c.Timeout > MaxTimeout:
+		return c, bad("--timeout: want (0, %v], got %v", MaxTimeout, c.Timeout)
+	case c.ReportEvery < 100*time.Millisecond || c.ReportEvery > time.Hour:
+		return c, bad("--report-every: want 100ms..1h, got %v", c.ReportEvery)
+	}
+	c.URL = u
+	return c, nil
+}
+
+// ParseServe reads `kbhttp serve` flags; flag.ErrHelp when --help was asked for.
+func ParseServe(args []string) (ServeConfig, error) {
+	var c ServeConfig
+	fs := newFlagSet("serve")
+	fs.StringVar(&c.Listen, "listen", "", "HOST:PORT (port 0: any free port)")
+	fs.DurationVar(&c.StallAfter, "stall-after", 0, "start of the stall, after the server is ready")
+	fs.DurationVar(&c.StallFor, "stall-for", 0, "length of the stall (0: none)")
+	fs.DurationVar(&c.Delay, "delay", 0, "every answer waits this long")
+	fs.DurationVar(&c.Duration, "duration", 0, "stop after this long (0: at SIGINT/SIGTERM)")
+	if err := parse(fs, args); err != nil {
+		return c, err
+	}
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		return c, bad("--listen: want HOST:PORT, got %q", c.Listen)
+	}
+	for name, d := range map[string]time.Duration{"stall-after": c.StallAfter, "stall-for": c.StallFor, "delay": c.Delay, "duration": c.Duration} {
+		if d < 0 || d > MaxDuration {
+			return c, bad("--%s: want 0..%v, got %v", name, MaxDuration, d)
+		}
+	}
+	return c, nil
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return bad("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+// Every view is a URL: list filters and selection, the report's variant tab and chart options, the comparison's
+// selection and order live in the query string. A link opened in a fresh browser (through the login page) shows
+// the same view, and Back walks the views. playwright-core with Debian's Chromium.
+//
+//   KB_BASE_URL=… KB_E2E_USER=… KB_E2E_PASSWORD=… KB_VIEWS_TAG=… KB_VIEWS_IDS=1,2,3 node tests/e2e/views.mjs
+//
+// tests/e2e/test_views.py imports the three campaigns (two variants each) and runs this. Exits non-zero on failure.
+import { createRequire } from "node:module";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { attachGuard } from "./guard.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(join(resolve(here, "../.."), "frontend", "package.json"));
+const { chromium } = require("playwright-core");
+
+const BASE = (process.env.KB_BASE_URL ?? "http://127.0.0.1:8765").replace(/\/$/, "");
+const USER = process.env.KB_E2E_USER ?? "admin";
+const PASSWORD = process.env.KB_E2E_PASSWORD ?? "";
+const TAG = process.env.KB_VIEWS_TAG ?? "";
+const IDS = (process.env.KB_VIEWS_IDS ?? "").split(",").filter(Boolean).map(Number);
+const CHROMIUM = process.env.KB_CHROMIUM ?? "/usr/bin/chromium";
+if (!TAG || IDS.length < 3) throw new Error("KB_VIEWS_TAG and three KB_VIEWS_IDS are needed (tests/e2e/test_views.py sets them)");
+
+let passed = 0;
+let failed = 0;
+async function step(name, fn) {
+  if (failed) {
+    console.log(`- skip ${name}`);
+    return;
+  }
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (err) {
+    failed++;
+    console.log(`✗ ${name}\n  ${String(err?.stack ?? err).split("\n").slice(0, 6).join("\n  ")}`);
+  }
+}
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  env: { ...process.env, TMPDIR: mkdtempSync(join(tmpdir(), "kb-views-")) },
+});
+
+/** A page in a new browser context, signed in by POST /auth/login unless `signIn` is false; with a guard. */
+async function newPage({ signIn = true } = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: BASE });
+  if (signIn) {
+    const res = await ctx.request.post("/api/v1/auth/login", { data: { username: USER, password: PASSWORD } });
+    if (!res.ok()) throw new Error(`login as ${USER}: HTTP ${res.status()}`);
+  }
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(20_000);
+  return { page, guard: attachGuard(page), ctx };
+}
+
+/** Open `url` in a fresh, signed-out browser: the login page, then back on `url`. */
+async function openFresh(url) {
+  const fresh = await newPage({ signIn: false });
+  fresh.guard.expect({ status: 401, url: "/api/v1/auth/me" }); // asked before login: answered 401, hence the login page
+  await fresh.page.goto(url);
+  await fresh.page.waitForURL(/\/login\?next=/);
+  await fresh.page.getByLabel("Username").fill(USER);
+  await fresh.page.getByLabel("Password").fill(PASSWORD);
+  await fresh.page.getByRole("button", { name: "Log in" }).click();
+  await fresh.page.waitForURL((u) => u.href === url);
+  return fresh;
+}
+
+/** What the campaign list shows: filters, rows (ids in order) and ticked campaigns. */
+async function listView(page) {
+  await page.locator("tr[data-campaign-id]").first().waitFor();
+  return {
+    tag: await page.getByRole("search").locator('input[name="tag"]').inputValue(),
+    status: await page.getByRole("search").locator('select[name="status"]').inputValue(),
+    rows: await page.locator("tr[data-campaign-id]").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.campaignId))),
+    ticked: await page.locator("tr[data-campaign-id]").evaluateAll((trs) => trs.filter((tr) => tr.querySelector("input[type=checkbox]")?.checked).map((tr) => Number(tr.dataset.campaignId))),
+  };
+}
+
+const scal = (page) => page.locator('figure[aria-label^="Scalability"]');
+const knee = (page) => page.locator('figure[aria-label^="Knee"]');
+
+/** What the report shows: the variant tab, the knee chart's options and y ticks, the scalability legend's hidden entries. */
+async function reportView(page) {
+  await knee(page).locator(".recharts-yAxis-tick-labels text").first().waitFor();
+  return {
+    tab: await page.locator('[data-testid="variant-tabs"] [role="tab"][aria-selected="true"]').innerText(),
+    log: await knee(page).getByLabel("log scale").isChecked(),
+    pct: await knee(page).getByLabel("Percentile shown").inputValue(),
+    kneeTicks: await knee(page).locator(".recharts-yAxis-tick-labels text").allInnerTexts(),
+    legendOff: await scal(page).locator(".legend-off").allInnerTexts(),
+    scalLines: await scal(page).locator(".recharts-line").count(),
+  };
+}
+
+/** A campaign link's id ("/campaigns/12" → "12"). */
+const idOf = (href) => href.split("?")[0].split("/").pop();
+
+/** The comparison's campaigns, in the order the table lists them (the first is the reference). */
+async function compareView(page) {
+  await page.locator('section[aria-label="Campaigns compared"] tbody tr').first().waitFor();
+  return page.locator('section[aria-label="Campaigns compared"] tbody tr a').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+}
+
+const [a, b] = IDS;
+let listUrl, reportUrl, compareUrl;
+const main = await newPage();
+
+try {
+  await step("list: filters and the compare selection go into the URL", async () => {
+    const { page, guard } = main;
+    await page.goto("/");
+    await page.getByRole("search").locator('input[name="tag"]').fill(TAG);
+    await page.getByRole("search").locator('input[name="tag"]').press("Enter");
+    await page.waitForURL(/[?&]tag=/);
+    await page.getByRole("search").locator('select[name="status"]').selectOption("completed");
+    await page.waitForURL(/[?&]status=completed/);
+    await page.locator(`tr[data-campaign-id="${IDS[2]}"]`).waitFor();
+    for (const id of [a, b]) await page.getByLabel(`Select campaign ${id} to compare`).check();
+    await page.waitForURL((u) => u.searchParams.getAll("c").length === 2);
+    const view = await listView(page);
+    assert(same([...view.rows].sort(), [...IDS].sort()), `rows ${view.rows}, expected the three imported ${IDS}`);
+    assert(same(view.ticked.sort(), [a, b].sort()), `ticked ${view.ticked}`);
+    listUrl = page.url();
+    guard.assertClean("list");
+  });
+
+  await step("list: Back walks the filters, Forward returns", async () => {
+    const { page, guard } = main;
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has("status") && u.searchParams.get("tag") === TAG);
+    assert((await listView(page)).status === "", "Back drops the status filter");
+    await page.goForward();
+    await page.waitForURL((u) => u.href === listUrl);
+    assert((await listView(page)).status === "completed", "Forward restores it");
+    guard.assertClean("list history");
+  });
+
+  await step("list: the link opens the same list in a fresh browser, through the login page", async () => {
+    const before = await listView(main.page);
+    const fresh = await openFresh(listUrl);
+    const after = await listView(fresh.page);
+    assert(same(after, before), `fresh view ${JSON.stringify(after)} != ${JSON.stringify(before)}`);
+    assert(/2 selected/.test(await fresh.page.locator(".compare-bar").innerText()), "the compare bar counts the selection");
+    fresh.guard.assertClean("fresh list");
+    await fresh.ctx.close();
+  });
+
+  await step("report: the variant tab and chart options go into the URL", async () => {
+    const { page, guard } = main;
+    await page.goto(`/campaigns/${a}`);
+    await page.locator('[data-testid="variant-tabs"]').waitFor();
+    await page.getByRole("tab", { name: /4 queues/ }).click();
+    await page.waitForURL(/variant=4(\+|%20)queues/);
+    const linear = await reportView(page);
+    assert(linear.kneeTicks[0] === "0", `a linear latency axis starts at 0: ${linear.kneeTicks}`);
+    assert((await scal(page).locator(".recharts-errorBar").count()) > 0, "repeated loads draw error bars");
+    await knee(page).getByLabel("log scale").check();
+    await page.waitForURL(/knee\.log=1/);
+    await knee(page).getByLabel("Percentile shown").selectOption("p50");
+    await page.waitForURL(/knee\.pct=p50/);
+    await scal(page).locator(".recharts-legend-item", { hasText: "efficiency" }).click();
+    await page.waitForURL(/scal\.hide=efficiency/);
+    const view = await reportView(page);
+    assert(same(view.legendOff, ["efficiency"]), `hidden series ${view.legendOff}`);
+    assert(view.scalLines === linear.scalLines - 1, `one line fewer: ${view.scalLines} vs ${linear.scalLines}`);
+    assert(!same(view.kneeTicks, linear.kneeTicks) && view.kneeTicks.every((t) => /^(0\.)?[0-9.]+k?$/.test(t)), `log ticks ${view.kneeTicks}`);
+    assert(new Set(view.kneeTicks).size === view.kneeTicks.length, `distinct ticks ${view.kneeTicks}`);
+    reportUrl = page.url();
+    guard.assertClean("report");
+  });
+
+  await step("report: Back undoes one option at a time", async () => {
+    const { page, guard } = main;
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has("scal.hide") && u.searchParams.get("knee.pct") === "p50");
+    assert(same((await reportView(page)).legendOff, []), "the efficiency line is back");
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has("knee.pct") && u.searchParams.get("knee.log") === "1");
+    assert((await reportView(page)).pct === "p99", "the default percentile is back");
+    await page.goForward();
+    await page.goForward();
+    await page.waitForURL((u) => u.href === reportUrl);
+    guard.assertClean("report history");
+  });
+
+  await step("report: the link opens the same report in a fresh browser, through the login page", async () => {
+    const before = await reportView(main.page);
+    const fresh = await openFresh(reportUrl);
+    const after = await reportView(fresh.page);
+    assert(same(after, before), `fresh view ${JSON.stringify(after)} != ${JSON.stringify(before)}`);
+    assert(after.tab.startsWith("4 queues") && after.log && after.pct === "p50", JSON.stringify(after));
+    fresh.guard.assertClean("fresh report");
+    await fresh.ctx.close();
+  });
+
+  await step("compare: the selection and its order go into the URL; Back walks them", async () => {
+    const { page, guard } = main;
+    await page.goto(listUrl);
+    await page.getByRole("button", { name: /^Compare/ }).click();
+    await page.waitForURL(/\/compare\?/);
+    const first = await compareView(page);
+    assert(first.length === 2, `two campaigns compared: ${first}`);
+    await page.getByRole("button", { name: "Make reference" }).click();
+    await page.waitForURL((u) => u.searchParams.getAll("c")[0] === idOf(first[1]));
+    const swapped = await compareView(page);
+    assert(same(swapped, [first[1], first[0]]), `reference swapped: ${swapped}`);
+    await page.goBack();
+    await page.waitForURL((u) => u.searchParams.getAll("c")[0] === idOf(first[0]));
+    assert(same(await compareView(page), first), "Back restores the first order");
+    await page.goForward();
+    await page.waitForURL((u) => u.searchParams.getAll("c")[0] === idOf(first[1]));
+    compareUrl = page.url();
+    guard.assertClean("compare");
+  });
+
+  await step("compare: the link opens the same comparison in a fresh browser, through the login page", async () => {
+    const before = await compareView(main.page);
+    const fresh = await openFresh(compareUrl);
+    assert(same(await compareView(fresh.page), before), "same campaigns in the same order");
+    fresh.guard.assertClean("fresh compare");
+    await fresh.ctx.close();
+  });
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
