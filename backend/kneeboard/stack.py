@@ -24,14 +24,14 @@ def free_port(preferred: int | None = None) -> int:
     raise RuntimeError("no free port")
 
 
-def wait_port(port: int, proc: subprocess.Popen, what: str, timeout_s: float = 30) -> None:
-    """Wait until 127.0.0.1:port accepts connections, or fail naming `what`."""
+def wait_port(port: int, proc: subprocess.Popen, what: str, timeout_s: float = 30, host: str = "127.0.0.1") -> None:
+    """Wait until host:port accepts connections, or fail naming `what`."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{what} exited with code {proc.returncode}")
         with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
+            if sock.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.1)
     raise RuntimeError(f"{what} did not listen on {port} within {timeout_s:g} s")
@@ -85,13 +85,14 @@ def start_beat(env: dict[str, str], rundir: Path) -> subprocess.Popen:
     return _spawn(argv, rundir / "beat.log", env)
 
 
-def start_api(env: dict[str, str], rundir: Path, host: str = "127.0.0.1", port: int | None = None) -> tuple[subprocess.Popen, str]:
+def start_api(env: dict[str, str], rundir: Path, host: str = "127.0.0.1", port: int | None = None,
+              log: str = "api.log") -> tuple[subprocess.Popen, str]:
     """The API (and the built UI) under uvicorn; returns (process, base URL)."""
     port = port or free_port()
     argv = [sys.executable, "-m", "uvicorn", "kneeboard.main:app", "--host", host, "--port", str(port), "--log-level", "warning",
             "--timeout-graceful-shutdown", "3"]  # open live streams must not hold a stop
-    proc = _spawn(argv, rundir / "api.log", env)
-    wait_port(port, proc, "the API")
+    proc = _spawn(argv, rundir / log, env)
+    wait_port(port, proc, "the API", host=host)
     return proc, f"http://{host}:{port}"
 
 

@@ -1,6 +1,6 @@
 // A view's state in the query string: typed read and write of params with defaults.
 // Defaults are left out of the URL so links stay short; keys the schema does not name are kept as they are.
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useInRouterContext, useSearchParams } from "react-router-dom";
 
 /** How one param is read from, and written to, its values in the query string (a key may repeat). */
@@ -65,16 +65,14 @@ export function writeUrlState<S extends Schema>(schema: S, params: URLSearchPara
   return next;
 }
 
-type Update = (prev: URLSearchParams) => URLSearchParams;
-
 /** The routed query string, or local state when there is no router (a chart rendered on its own). */
-function useParamsHere(): [URLSearchParams, (update: Update, o?: SetOptions) => void] {
+function useParamsHere(): [URLSearchParams, (next: URLSearchParams, o?: SetOptions) => void] {
   const [local, setLocal] = useState(() => new URLSearchParams());
   // useInRouterContext is fixed for a mounted tree, so the hooks called never change between renders
   // eslint-disable-next-line react-hooks/rules-of-hooks
   const routed = useInRouterContext() ? useSearchParams() : null;
-  if (routed) return [routed[0], (update, o) => routed[1](update, { replace: !!o?.replace })];
-  return [local, (update) => setLocal(update)];
+  if (routed) return [routed[0], (next, o) => routed[1](next, { replace: !!o?.replace })];
+  return [local, (next) => setLocal(next)];
 }
 
 /**
@@ -82,17 +80,26 @@ function useParamsHere(): [URLSearchParams, (update: Update, o?: SetOptions) => 
  * `set(patch, { replace: true })` replaces the current one (typing). `schema` must be stable (a module constant, or memoised).
  */
 export function useUrlState<S extends Schema>(schema: S): [Values<S>, (patch: Partial<Values<S>>, opts?: SetOptions) => void] {
-  const [params, setParams] = useParamsHere();
-  const key = params.toString();
+  const [routed, setParams] = useParamsHere();
+  const routedKey = routed.toString();
+  // the router applies a navigation a moment later: until it has, show what was set (a checkbox answers at once)
+  const [pending, setPending] = useState<string | null>(null);
+  useEffect(() => setPending(null), [routedKey]);
+  const key = pending ?? routedKey;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const params = useMemo(() => new URLSearchParams(key), [key]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const values = useMemo(() => readUrlState(schema, params), [schema, key]);
   const set = useCallback(
     (patch: Partial<Values<S>>, opts?: SetOptions) => {
-      if (writeUrlState(schema, params, patch).toString() === key) return;
-      setParams((prev) => writeUrlState(schema, prev, patch), opts);
+      const next = writeUrlState(schema, params, patch);
+      if (next.toString() === key) return;
+      setPending(next.toString());
+      setParams(next, opts);
     },
+    // setParams changes with the router's location; key is what this hook last showed
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [schema, key],
+    [schema, key, routedKey],
   );
   return [values, set];
 }

@@ -99,7 +99,7 @@ async function reportView(page) {
     tab: await page.locator('[data-testid="variant-tabs"] [role="tab"][aria-selected="true"]').innerText(),
     log: await knee(page).getByLabel("log scale").isChecked(),
     pct: await knee(page).getByLabel("Percentile shown").inputValue(),
-    kneeTicks: await knee(page).locator(".recharts-yAxis-tick-labels text").allInnerTexts(),
+    kneeTicks: await knee(page).locator(".recharts-yAxis-tick-labels text").allTextContents(),
     legendOff: await scal(page).locator(".legend-off").allInnerTexts(),
     scalLines: await scal(page).locator(".recharts-line").count(),
   };

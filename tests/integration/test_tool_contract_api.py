@@ -20,7 +20,7 @@ def test_tools_lists_the_six_with_schemas_and_units(stack):
     response = stack.api.get("/api/v1/tools")
     assert response.status_code == 200
     tools = {t["name"]: t for t in response.json()}
-    assert set(tools) == {"dnsperf", "wrk", "iperf3", "devsim", "mpstat", "ping", "node"}
+    assert set(tools) == {"dnsperf", "wrk", "kbhttp", "iperf3", "devsim", "mpstat", "ping", "node"}
     for tool in tools.values():
         assert tool["params_schema"]["properties"], tool["name"]
         assert tool["metrics"] and all(m["unit"] for m in tool["metrics"])

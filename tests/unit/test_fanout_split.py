@@ -39,3 +39,13 @@ def test_devsim_devices_get_distinct_id_ranges_and_their_part_of_rate_and_ramp()
     assert [s.params["start_id"] for s in shares] == [10, 50_011]  # share 2 starts right after share 1's last id
     assert [s.params["ramp_per_s"] for s in shares] == [2500, 2500]
     assert [s.rate for s in shares] == pytest.approx([100_002.0, 100_000.0])  # reports/s follow the devices
+
+
+def test_devsim_processes_follow_the_devices_and_no_process_holds_more_than_its_file_limit_allows():
+    shares = split(spec(100_000, 10_000.0, procs=8), 4, tool="devsim")
+    assert [s.params["procs"] for s in shares] == [2, 2, 2, 2]  # the plan's 8 processes, shared
+    shares = split(spec(100_000, 10_000.0), 4, tool="devsim")  # one process asked for: 25,000 connections would not fit
+    assert [s.params["procs"] for s in shares] == [2, 2, 2, 2]
+    assert all(s.concurrency / s.params["procs"] <= 16_000 for s in shares)
+    assert [s.params["procs"] for s in split(spec(3, 1.0, procs=16), 3, tool="devsim")] == [1, 1, 1]  # never more than devices
+    assert [s.params["procs"] for s in split(spec(1_000_000, 1.0), 2, tool="devsim")] == [16, 16]  # devsim's own bound

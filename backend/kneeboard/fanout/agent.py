@@ -25,17 +25,19 @@ ROUND_TRIPS = 5  # at registration; then one more per heartbeat, the best of the
 WINDOW = 16
 
 
-def addresses() -> list[str]:
-    """This host's addresses as it sees them (IPv4 and IPv6, loopback left out)."""
+def addresses(api_host: str | None = None) -> list[str]:
+    """This host's addresses as it sees them (IPv4 and IPv6, loopback left out), with the one routes leave by
+    towards the API (in a lab namespace: the agent's own address on the bridge)."""
     found = set()
     for family, *_rest, sockaddr in socket.getaddrinfo(socket.gethostname(), None):
         found.add(sockaddr[0])
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:  # the address routes leave by; nothing is sent
-            probe.connect(("192.0.2.1", 9))
-            found.add(probe.getsockname()[0])
-    except OSError:
-        pass
+    for towards in filter(None, ("192.0.2.1", api_host)):
+        try:
+            with socket.socket(socket.AF_INET6 if ":" in towards else socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect((towards, 9))  # nothing is sent
+                found.add(probe.getsockname()[0])
+        except OSError:
+            pass
     return sorted(a for a in found if not a.startswith(("127.", "::1")))
 
 
@@ -65,7 +67,8 @@ def beat(api: httpx.Client, name: str, clock: Clock) -> None:
 
 def register(api: httpx.Client, name: str) -> dict:
     """Register with this host's facts; the reply names the broker and the heartbeat period."""
-    facts = {"hostname": socket.gethostname(), "cpus": os.cpu_count() or 1, "addresses": addresses(), "tools": probe_versions()}
+    facts = {"hostname": socket.gethostname(), "cpus": os.cpu_count() or 1, "addresses": addresses(api.base_url.host),
+             "tools": probe_versions()}
     return api.post("/api/v1/agents/register", json={"name": name, "facts": facts}).raise_for_status().json()
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kneeboard.tools.base import PointSpec, ToolInputError
+from kneeboard.tools.devsim.params import DevsimParams
+
+DEVICES_PER_PROC = 16_000  # one connection each; under a 20,000 open-file hard limit with room for the rest
+MAX_PROCS = next(m.le for m in DevsimParams.model_fields["procs"].metadata if hasattr(m, "le"))
 
 
 def divide(total: int, parts: int) -> list[int]:
@@ -48,8 +52,12 @@ def _by_devices(rate: float | None, devices: list[int]) -> list[float | None]:
 
 
 def _devsim_share(params: dict, devices: list[int], index: int) -> dict:
-    """Distinct device ids per agent (each share starts where the previous one ends) and its part of the ramp."""
-    changed = {"start_id": int(params.get("start_id", 1)) + sum(devices[:index])}
+    """Distinct device ids per agent (each share starts where the previous one ends), its part of the ramp and
+    of the processes: never so few that one process would hold more than DEVICES_PER_PROC connections."""
+    mine = devices[index]
+    wanted = -(-int(params.get("procs", 1)) * mine // sum(devices))
+    changed = {"start_id": int(params.get("start_id", 1)) + sum(devices[:index]),
+               "procs": min(MAX_PROCS, mine, max(wanted, -(-mine // DEVICES_PER_PROC)))}
     if params.get("ramp_per_s"):
         changed["ramp_per_s"] = max(1, divide(int(params["ramp_per_s"]), len(devices))[index])
     return changed

@@ -32,6 +32,7 @@ DNS_PORT = 53
 HTTP_PORT = 80
 IPERF3_PORT = 5201
 DEVSIM_PORT = 7000
+DEVSIM_PROCS = 8  # SO_REUSEPORT listeners: 100,000 devices at 12,500 connections each, under a 20,000 open-file limit
 METRICS_PORT = 9100
 METRICS_URL = f"http://{LAB_ADDR}:{METRICS_PORT}/metrics"
 DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/run/kneeboard-lab"))
@@ -161,7 +162,7 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
     elif kind == "metrics":  # our own process on the lab address only, not Debian's service
         argv = [binary, f"--web.listen-address={LAB_ADDR}:{port}"]
     else:
-        argv = [binary, "serve", "--listen", f"{LAB_ADDR}:{port}", "--ack-reports"]
+        argv = [binary, "serve", "--listen", f"{LAB_ADDR}:{port}", "--ack-reports", "--procs", str(DEVSIM_PROCS)]
     proc = processes.spawn(["ip", "netns", "exec", NETNS, *argv], workdir / f"{spec['name']}.log")
     processes.wait_tcp(LAB_ADDR, port, proc)
     return proc
@@ -266,6 +267,9 @@ def down() -> None:
             processes.stop(rec["pid"], rec.get("started"))
     if which("ip") is None:
         return
+    from kneeboard.lab import agents
+
+    agents.remove()
     if _ns_exists():
         _end_strays(set())
     if _link_exists(HOST_IF):

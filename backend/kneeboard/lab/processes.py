@@ -94,11 +94,11 @@ def wait_tcp(host: str, port: int, proc: subprocess.Popen | None = None, timeout
     raise RuntimeError(f"nothing accepts TCP on {host}:{port} within {timeout_s:.0f} s")
 
 
-def spawn(argv: list[str], log_path: Path) -> subprocess.Popen:
-    """Start a long-running server in its own session, stdout+stderr to log_path."""
+def spawn(argv: list[str], log_path: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start a long-running server in its own session, stdout+stderr to log_path (env: the whole environment)."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as log:
-        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
 
 
 def load_state(path: Path) -> dict:

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { fetchCampaignsAfter, useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
 import { keys } from "../api/keys";
@@ -54,7 +54,10 @@ export default function CampaignsPage() {
   const values: FilterValues = { status: view.status, target_id: view.target_id, tool: view.tool, tag: view.tag, q: view.q, archived: view.archived };
   const page = view.page;
   const [importing, setImporting] = useState(false);
-  const selected = view.c.map(Number).filter(Number.isFinite);
+  // the selection lives in the URL and in local state, so a checkbox answers at once
+  const urlSelected = view.c.join(",");
+  const [selected, setSelected] = useState<number[]>(() => view.c.map(Number).filter(Number.isFinite));
+  useEffect(() => setSelected(urlSelected ? urlSelected.split(",").map(Number).filter(Number.isFinite) : []), [urlSelected]);
   const queryKey = FILTER_KEYS.map((k) => values[k]).join("|") + `|${page}`;
 
   const filters: Filters = useMemo(
@@ -80,6 +83,7 @@ export default function CampaignsPage() {
   const onFilter = (v: Partial<FilterValues>) => setView({ ...v, page: 1, more: 0 });
   const toggle = (id: number) => {
     const next = selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id];
+    setSelected(next);
     // ticking is not a new view: it replaces the entry, so Back still walks filters and pages
     setView({ c: next.map(String) }, { replace: true });
   };
@@ -115,7 +119,10 @@ export default function CampaignsPage() {
             >
               Compare {selected.length >= 2 ? selected.length : ""}
             </button>
-            <button type="button" className="btn link" onClick={() => setView({ c: [] }, { replace: true })}>
+            <button type="button" className="btn link" onClick={() => {
+                setSelected([]);
+                setView({ c: [] }, { replace: true });
+              }}>
               Clear selection
             </button>
           </>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../api/client";
 import { useMe } from "../api/auth";
 import PageHead from "../components/common/PageHead";
+import { ErrorState, Loading } from "../components/common/States";
 
 const URL = "/api/v1/policy/targets";
 
@@ -55,10 +56,11 @@ export default function PolicyPage() {
   }
 
   return (
-    <div>
+    <div className="page">
       <PageHead title="Target policy" />
       <p>Load only goes to these networks and host names; the API checks each target and ping monitor, and the agent checks again before each tool starts.</p>
-      {policy.isError && <p role="alert">{String(policy.error)}</p>}
+      {policy.isPending && <Loading what="Loading the policy" />}
+      {policy.isError && <ErrorState error={policy.error} retry={() => policy.refetch()} what="the target policy" />}
       <form onSubmit={submit}>
         <label>
           Networks (CIDR, one a line)

@@ -1,0 +1,99 @@
+"""Fan-out in the lab (issue 18): `kneeboard agent` processes each in its own network namespace
+(kb-agent-1..4, own address on the lab bridge, no database credentials), reaching the API and Redis on the
+bridge address, load the lab's servers in netns kblab. On one 2-core box this proves the mechanics
+(reservation, start skew, exact merge, failure), not added capacity."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from kneeboard.analysis import hdr
+from kneeboard.lab import agents
+from kneeboard.stack import start_api, stop
+from tests.integration.conftest import skip_without_lab
+from tests.integration.test_campaign_run import wait_status
+from tests.integration.test_fanout import agent_token, descendants, environ, fanned_plan, run_plan, wait_agents
+from tests.integration.test_lab_campaigns import target
+
+skip_without_lab()
+K = 4
+
+
+@pytest.fixture(scope="module")
+def lab_agents(stack, lab):
+    """K agents in their namespaces, registered through a second API process listening on the bridge address."""
+    agents.ensure(K)
+    broker = agents.broker_url(stack.env["REDIS_URL"])
+    api, url = start_api({**stack.env, "AGENT_BROKER_URL": broker}, stack.tmp, host=agents.BRIDGE_ADDR, log="api-bridge.log")
+    procs = {}
+    try:
+        token = agent_token(stack)
+        procs = {agents.agent_name(i): agents.start(i, url, token, stack.tmp / f"lab-agent-{i}.log") for i in range(1, K + 1)}
+        yield wait_agents(stack, set(procs)), procs
+    finally:
+        for proc in procs.values():
+            stop(proc)
+        stop(api)
+
+
+def test_each_agent_runs_in_its_own_namespace_without_database_credentials(lab_agents):
+    found, procs = lab_agents
+    namespaces = {os.readlink(f"/proc/{proc.pid}/ns/net") for proc in procs.values()}
+    assert len(namespaces) == K and os.readlink("/proc/self/ns/net") not in namespaces
+    for i in range(1, K + 1):
+        name = agents.agent_name(i)
+        env = environ(procs[name].pid)
+        assert "DATABASE_URL" not in env and "REDIS_URL" not in env and "KB_ADMIN_TOKEN" not in env, name
+        assert agents.address(i) in found[name]["facts"]["addresses"], "each agent leaves by its own address"
+
+
+def test_a_dnsperf_point_fanned_over_two_namespaced_agents_merges_exactly(stack, lab_agents):
+    body = fanned_plan(target(stack, "lab-dns", "dns", 53), name="lab fanned", agents=["agent-1", "agent-2"])
+    campaign, point = run_plan(stack, body)
+    assert campaign["status"] == "completed", point.get("error")
+    extra, metrics = point["extra"], point["metrics"]
+    shares = extra["shares"]
+    assert sorted(s["agent"] for s in shares) == ["agent-1", "agent-2"] and all(s["error"] is None for s in shares)
+    print(f"\nfigures: start skew {extra['start_skew_ms']:.2f} ms; achieved {[round(s['achieved_rate']) for s in shares]} "
+          f"= {metrics['achieved_rate']:.0f} qps; p50 {metrics['latency_p50_ms']} ms, p99 {metrics['latency_p99_ms']} ms")
+    assert extra["start_skew_ms"] < 50
+    assert metrics["achieved_rate"] == pytest.approx(sum(s["achieved_rate"] for s in shares))
+    assert metrics["achieved_rate"] > 0.9 * 1000
+    union = hdr.merge(s["hdr"] for s in shares)
+    assert {k: metrics[k] for k in hdr.PERCENTILES} == hdr.percentiles_ms(union)
+    assert union.get_total_count() == metrics["completed"]
+
+
+def test_killing_one_namespaced_agent_fails_its_share_and_stops_the_others_load(stack, lab_agents):
+    _found, procs = lab_agents
+    survivor_name, victim_name = "agent-3", "agent-4"
+    body = fanned_plan(target(stack, "lab-dns", "dns", 53), name="lab kill one", agents=[survivor_name, victim_name],
+                       phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 30}])
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    deadline = time.monotonic() + 60
+    while not (descendants(procs[survivor_name].pid, "dnsperf") and descendants(procs[victim_name].pid, "dnsperf")):
+        assert time.monotonic() < deadline, "both agents' dnsperf never ran"
+        time.sleep(0.1)
+    survivor = descendants(procs[survivor_name].pid, "dnsperf")
+    time.sleep(1.0)
+    killed = time.monotonic()
+    os.kill(procs[victim_name].pid, signal.SIGKILL)
+    while any(Path(f"/proc/{pid}").exists() for pid in survivor) and time.monotonic() - killed < 20:
+        time.sleep(0.05)
+    gone_after = time.monotonic() - killed
+    print(f"\nfigures: the surviving agent's dnsperf stopped {gone_after:.2f} s after the other agent was killed")
+    assert gone_after < 10, "the other agent's load was not stopped well before the point's 30 s"
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed"}, timeout_s=30)
+    first = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
+    point = stack.api.get(f"/api/v1/points/{first['id']}").json()
+    assert campaign["status"] == "failed" and point["status"] == "failed"
+    assert f"agent {victim_name}" in point["error"] and "stopped answering" in point["error"]
+    assert f"the load of {survivor_name} was stopped" in point["error"]
+    shares = {s["agent"]: s for s in point["extra"]["shares"]}
+    assert "stopped answering" in shares[victim_name]["error"] and shares[survivor_name]["error"].startswith("stopped")
