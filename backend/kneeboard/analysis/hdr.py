@@ -53,6 +53,17 @@ def percentiles_ms(histogram: HdrHistogram) -> dict[str, float | None]:
     return {name: values[q] / 1000.0 for name, q in PERCENTILES.items()}
 
 
+def without_intervals(extra: dict) -> dict:
+    """A result's extra without its per-interval histograms (the bulk of a long point; the histogram
+    route reads them), saying how many are stored: {"hdr_intervals_stored": n}. Fanned shares alike."""
+    slim = {k: v for k, v in extra.items() if k != "hdr_intervals"}
+    if "hdr_intervals" in extra:
+        slim["hdr_intervals_stored"] = len(extra["hdr_intervals"] or [])
+    if isinstance(extra.get("shares"), list):
+        slim["shares"] = [without_intervals(s) if isinstance(s, dict) else s for s in extra["shares"]]
+    return slim
+
+
 TABLE = (50.0, 90.0, 99.0, 99.9, 99.99)  # the percentile table a histogram view shows
 MAX_BUCKETS = 200
 MIN_RATIO = 1.02  # neighbouring buckets' bounds differ by at least 2 % (finer is below what a chart shows)

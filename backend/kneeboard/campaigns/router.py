@@ -14,7 +14,7 @@ from kneeboard.campaigns import export, importer, live, service
 from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.downsample import MAX_SERIES_POINTS
 from kneeboard.history.listing import campaign_page
-from kneeboard.history.query import Filters
+from kneeboard.history.query import Filters, Sort
 from kneeboard.campaigns.importer import ImportFile
 from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds
@@ -86,10 +86,11 @@ def list_campaigns(
     offset: int = Query(default=0, ge=0, le=MAX_ID),
     cursor: str | None = Query(default=None, max_length=40, description="next_cursor of the previous page (offset is then ignored)"),
     archived: bool = Query(default=False, description="list archived campaigns instead of the others"),
+    sort: Sort = Query(default="newest", description="newest or oldest first (by cursor or offset), or by name (by offset)"),
 ):
-    """Campaign history, newest first: by offset, or by cursor (keyset; cheap at any depth)."""
+    """Campaign history, newest first unless `sort` says otherwise: by offset, or by cursor (keyset; cheap at any depth)."""
     filters = Filters(status=status, target_id=target_id, tool=tool, tag=tag, q=q, archived=archived)
-    return campaign_page(filters, session=session, limit=limit, offset=offset, cursor=cursor)
+    return campaign_page(filters, session=session, limit=limit, offset=offset, cursor=cursor, sort=sort)
 
 
 @router.get("/campaigns/{campaign_id}", response_model=CampaignOut)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from kneeboard.analysis.hdr import without_intervals
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.inputs import MAX_ID
@@ -197,9 +198,11 @@ class PointOut(PointPreview):
     error: str | None
     warnings: list[str]
     metrics: dict[str, float | None]
-    extra: dict[str, Any]
+    extra: dict[str, Any] = Field(description="the tool's extras; per-interval histograms are left out (GET /points/{id}/histogram reads them)")
     started_at: datetime | None
     ended_at: datetime | None
+
+    _slim_extra = field_validator("extra")(classmethod(lambda cls, extra: without_intervals(extra or {})))
 
 
 class PointEvidence(PointOut):

@@ -12,7 +12,7 @@ from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import progress, stored_summary
 from kneeboard.campaigns.service import queue_position
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE
-from kneeboard.history.query import LIST_COLUMNS, Filters, find
+from kneeboard.history.query import LIST_COLUMNS, Filters, Sort, find
 
 BRIEF_KEYS = tuple(c.key for c in LIST_COLUMNS if not c.key.startswith("points_") and c.key != "summary")
 
@@ -40,9 +40,10 @@ def brief(campaign: Campaign, *, session: Session, points: list | None = None) -
     }
 
 
-def campaign_page(filters: Filters, *, session: Session, limit: int, offset: int = 0, cursor: str | None = None) -> dict:
-    """One page of the list, newest first, with `total` and `next_cursor` (None on the last page)."""
-    rows, total, next_cursor = find(filters, session=session, limit=limit, offset=offset, cursor=cursor)
+def campaign_page(filters: Filters, *, session: Session, limit: int, offset: int = 0, cursor: str | None = None,
+                  sort: Sort = "newest") -> dict:  # fmt: skip
+    """One page of the list in `sort` order (newest first by default), with `total` and `next_cursor` (None on the last page)."""
+    rows, total, next_cursor = find(filters, session=session, limit=limit, offset=offset, cursor=cursor, sort=sort)
     live = _live_points(rows, session=session)
     items = [brief(c, session=session, points=live.get(c.id, [])) for c in rows]
     return {"items": items, "total": total, "limit": limit, "offset": 0 if cursor is not None else offset, "next_cursor": next_cursor}

@@ -7,6 +7,7 @@ lower(source), which Postgres answers from pg_trgm GIN indexes (see migration 00
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from sqlalchemy import ColumnElement, Select, exists, func, or_, select
 from sqlalchemy.orm import Session, load_only
@@ -60,7 +61,7 @@ def conditions(filters: Filters) -> list[ColumnElement[bool]]:
 
 
 def encode_cursor(campaign_id: int) -> str:
-    """The cursor after a page whose last (oldest) campaign is `campaign_id`."""
+    """The cursor after a page whose last campaign is `campaign_id`."""
     return f"i{campaign_id}"
 
 
@@ -72,19 +73,28 @@ def decode_cursor(cursor: str) -> int:
     return int(digits)
 
 
-def page_query(filters: Filters, *, limit: int, offset: int, cursor: str | None) -> Select:
-    """Campaigns newest first with only the list's columns: after `cursor` when given, else from `offset`;
+# the orders a list can be in; the keyset cursor walks the two by id, a list by name pages by offset only
+Sort = Literal["newest", "oldest", "name"]
+
+
+def page_query(filters: Filters, *, limit: int, offset: int, cursor: str | None, sort: Sort = "newest") -> Select:
+    """Campaigns in `sort` order with only the list's columns: after `cursor` when given, else from `offset`;
     one row more than `limit`, which tells whether another page follows."""
     query = select(Campaign).options(load_only(*LIST_COLUMNS)).where(*conditions(filters))
     if cursor is not None:
-        query = query.where(Campaign.id < decode_cursor(cursor))
-    return query.order_by(Campaign.id.desc()).offset(0 if cursor is not None else offset).limit(limit + 1)
+        if sort == "name":
+            raise invalid_query("cursor", "a list sorted by name pages by offset, not by cursor")
+        after = decode_cursor(cursor)
+        query = query.where(Campaign.id > after if sort == "oldest" else Campaign.id < after)
+    order = {"newest": (Campaign.id.desc(),), "oldest": (Campaign.id.asc(),), "name": (func.lower(Campaign.name), Campaign.id.desc())}[sort]
+    return query.order_by(*order).offset(0 if cursor is not None else offset).limit(limit + 1)
 
 
-def find(filters: Filters, *, session: Session, limit: int, offset: int = 0,
-         cursor: str | None = None) -> tuple[list[Campaign], int, str | None]:  # fmt: skip
-    """One page of campaigns (list columns only), how many match in all, and the next page's cursor (None at the end)."""
-    rows = list(session.scalars(page_query(filters, limit=limit, offset=offset, cursor=cursor)))
-    next_cursor = encode_cursor(rows[limit - 1].id) if len(rows) > limit else None
+def find(filters: Filters, *, session: Session, limit: int, offset: int = 0, cursor: str | None = None,
+         sort: Sort = "newest") -> tuple[list[Campaign], int, str | None]:  # fmt: skip
+    """One page of campaigns (list columns only), how many match in all, and the next page's cursor (None at the end,
+    and for a list by name)."""
+    rows = list(session.scalars(page_query(filters, limit=limit, offset=offset, cursor=cursor, sort=sort)))
+    next_cursor = encode_cursor(rows[limit - 1].id) if len(rows) > limit and sort != "name" else None
     total = session.scalar(select(func.count(Campaign.id)).where(*conditions(filters)))
     return rows[:limit], total, next_cursor

@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * List Campaigns
-         * @description Campaign history, newest first: by offset, or by cursor (keyset; cheap at any depth).
+         * @description Campaign history, newest first unless `sort` says otherwise: by offset, or by cursor (keyset; cheap at any depth).
          */
         get: operations["list_campaigns_api_v1_campaigns_get"];
         put?: never;
@@ -2478,7 +2478,10 @@ export interface components {
             error: string | null;
             /** Exit Code */
             exit_code: number | null;
-            /** Extra */
+            /**
+             * Extra
+             * @description the tool's extras; per-interval histograms are left out (GET /points/{id}/histogram reads them)
+             */
             extra: {
                 [key: string]: unknown;
             };
@@ -2531,7 +2534,10 @@ export interface components {
             ended_at: string | null;
             /** Error */
             error: string | null;
-            /** Extra */
+            /**
+             * Extra
+             * @description the tool's extras; per-interval histograms are left out (GET /points/{id}/histogram reads them)
+             */
             extra: {
                 [key: string]: unknown;
             };
@@ -3841,6 +3847,8 @@ export interface operations {
                 cursor?: string | null;
                 /** @description list archived campaigns instead of the others */
                 archived?: boolean;
+                /** @description newest or oldest first (by cursor or offset), or by name (by offset) */
+                sort?: "newest" | "oldest" | "name";
             };
             header?: never;
             path?: never;
