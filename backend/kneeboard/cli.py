@@ -20,6 +20,8 @@ def _parser() -> argparse.ArgumentParser:
     up.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"), help="address the API listens on")
     up.add_argument("--port", type=_port, default=int(os.environ.get("PORT", "8000")), help="port of the API and UI (1-65535)")
     up.add_argument("--no-lab", action="store_true", help="do not set up the network-namespace lab")
+    up.add_argument("--agents", type=_agent_count, metavar="K", default=os.environ.get("AGENTS") or "0",
+                    help="start K load agents, each in its own network namespace of the lab (root; default: $AGENTS or 0)")
     lab = sub.add_parser("lab", help="the network-namespace lab (root)")
     lab.add_argument("action", choices=["up", "down", "status"])
     agent = sub.add_parser("agent", help="a remote load generator: registers through the API, needs no database credentials")
@@ -31,6 +33,12 @@ def _parser() -> argparse.ArgumentParser:
 
     add_client_commands(sub)
     return parser
+
+
+def _agent_count(text: str) -> int:
+    if not text.isdigit() or int(text) > 16:
+        raise argparse.ArgumentTypeError(f"AGENTS / --agents: {text!r} is not a count 0-16")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -94,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    return run_up(args.host, args.port, with_lab=not args.no_lab, stop=stop, devsim_binary=_devsim_binary())
+    return run_up(args.host, args.port, with_lab=not args.no_lab, stop=stop, devsim_binary=_devsim_binary(), agents=args.agents)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,9 @@ def _env(rundir: Path) -> dict[str, str]:
     return env
 
 
-def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsim_binary: str | None) -> int:
-    """Start Redis (unless REDIS_URL is set), migrations, a local DNS server, the lab, a worker and the API."""
+def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsim_binary: str | None, agents: int = 0) -> int:
+    """Start Redis (unless REDIS_URL is set), migrations, a local DNS server, the lab, a worker and the API,
+    and (root, with the lab) `agents` load agents each in its own network namespace."""
     from kneeboard.lab.dns import start_unbound
 
     rundir = ROOT / ".run"
@@ -56,10 +57,13 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
         started.append(stack.start_beat(env, rundir))
         api, url = stack.start_api(env, rundir, host, stack.free_port(port))
         started.append(api)
+        agents_note = _agents(agents, lab_started, env, rundir, started)
         print(f"Kneeboard is up: {url}", flush=True)
         print(f"  {admin_note}")
         print(f"  database {env['DATABASE_URL']}, broker {_masked(env['REDIS_URL'])}, DNS server 127.0.0.1:{dns_port} (target local-dns)")
         print(f"  lab: {'up (targets tagged lab)' if lab_started else lab_note}; logs in {rundir}; Ctrl-C stops everything", flush=True)
+        if agents_note:
+            print(f"  agents: {agents_note}", flush=True)
         while not stop.wait(1.0):
             dead = [p for p in started if p.poll() is not None]
             if dead:
@@ -77,6 +81,37 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
 
             namespace.down()
         print("kneeboard: stopped", flush=True)
+
+
+def _agents(count: int, lab_up: bool, env: dict[str, str], rundir: Path, started: list) -> str | None:
+    """Start `count` agents in the lab's agent namespaces (with an API process on the bridge for them); what to print."""
+    if not count:
+        return None
+    if not lab_up:
+        return f"AGENTS={count} not started: agents run in network namespaces, which need root and the lab"
+    from kneeboard.lab import agents
+
+    agents.ensure(count)
+    api, url = agents.start_api(env, rundir)
+    started.append(api)
+    token = _agent_token()
+    for i in range(1, count + 1):
+        started.append(agents.start(i, url, token, rundir / f"agent-{i}.log"))
+    return (f"{', '.join(agents.agent_name(i) for i in range(1, count + 1))} in netns {agents.netns(1)}..{count} "
+            f"({agents.address(1)}..), their API {url}; plans use them with `agents: N`")
+
+
+def _agent_token() -> str:
+    """A fresh API token for the lab agents' user (role agent, created on first use), through the service layer."""
+    from kneeboard.auth import service, tokens
+    from kneeboard.auth.roles import Role
+    from kneeboard.auth.schemas import TokenCreate, UserCreate
+    from kneeboard.db import session_scope
+
+    with session_scope() as session:
+        user = service.find_user("lab-agents", session=session) or service.create_user(
+            UserCreate(username="lab-agents", password=secrets.token_urlsafe(18), role=Role.agent), session=session)
+        return tokens.issue(user, TokenCreate(name=f"lab agents {secrets.token_hex(4)}"), session=session)[1]
 
 
 def _masked(url: str) -> str:

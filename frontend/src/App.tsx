@@ -44,7 +44,7 @@ function ScrollToTop() {
 }
 
 /** The header's menu: inline on a wide screen; behind a Menu button on a narrow one, closed again on each new page and by Escape. */
-export function useMenu() {
+function useMenu() {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);

@@ -1,4 +1,4 @@
-// Every view is a URL: list filters and selection, the report's variant tab and chart options, the comparison's
+// Every view is a URL: list filters, order and selection, the report's variant tab and chart options, the comparison's
 // selection and order live in the query string. A link opened in a fresh browser (through the login page) shows
 // the same view, and Back walks the views. playwright-core with Debian's Chromium.
 //
@@ -84,6 +84,7 @@ async function listView(page) {
   return {
     tag: await page.getByRole("search").locator('input[name="tag"]').inputValue(),
     status: await page.getByRole("search").locator('select[name="status"]').inputValue(),
+    sort: await page.locator('select[name="sort"]').inputValue(),
     rows: await page.locator("tr[data-campaign-id]").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.campaignId))),
     ticked: await page.locator("tr[data-campaign-id]").evaluateAll((trs) => trs.filter((tr) => tr.querySelector("input[type=checkbox]")?.checked).map((tr) => Number(tr.dataset.campaignId))),
   };
@@ -114,6 +115,20 @@ async function compareView(page) {
   return page.locator('section[aria-label="Campaigns compared"] tbody tr a').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
 }
 
+const saturation = (page) => page.locator('figure[aria-label^="Saturation"]');
+
+/** The saturation overlay's options: latency shown, log axis, campaigns hidden from the legend, lines drawn. */
+async function overlayView(page) {
+  await saturation(page).locator(".recharts-yAxis-tick-labels text").first().waitFor();
+  return {
+    latency: await saturation(page).getByLabel("Latency shown").inputValue(),
+    log: await saturation(page).getByLabel("log scale").isChecked(),
+    hidden: await saturation(page).locator(".legend-off").allInnerTexts(),
+    lines: await saturation(page).locator(".recharts-line").count(),
+    ticks: await saturation(page).locator(".recharts-yAxis-tick-labels text").allTextContents(),
+  };
+}
+
 const [a, b] = IDS;
 let listUrl, reportUrl, compareUrl;
 const main = await newPage();
@@ -128,23 +143,34 @@ try {
     await page.getByRole("search").locator('select[name="status"]').selectOption("completed");
     await page.waitForURL(/[?&]status=completed/);
     await page.locator(`tr[data-campaign-id="${IDS[2]}"]`).waitFor();
+    assert(same((await listView(page)).rows, [...IDS].reverse()), "newest first");
+    await page.locator('select[name="sort"]').selectOption("name");
+    await page.waitForURL(/[?&]sort=name/);
+    await page.waitForFunction((ids) => [...document.querySelectorAll("tr[data-campaign-id]")].map((tr) => Number(tr.dataset.campaignId)).join() === ids, IDS.join());
     for (const id of [a, b]) await page.getByLabel(`Select campaign ${id} to compare`).check();
     await page.waitForURL((u) => u.searchParams.getAll("c").length === 2);
     const view = await listView(page);
-    assert(same([...view.rows].sort(), [...IDS].sort()), `rows ${view.rows}, expected the three imported ${IDS}`);
+    assert(same(view.rows, IDS), `rows ${view.rows}, expected the three imported by name ${IDS}`);
+    assert(view.sort === "name", `sort ${view.sort}`);
     assert(same(view.ticked.sort(), [a, b].sort()), `ticked ${view.ticked}`);
     listUrl = page.url();
     guard.assertClean("list");
   });
 
-  await step("list: Back walks the filters, Forward returns", async () => {
+  await step("list: Back walks the order and filters, Forward returns", async () => {
     const { page, guard } = main;
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has("sort") && u.searchParams.get("status") === "completed");
+    await page.waitForFunction((ids) => [...document.querySelectorAll("tr[data-campaign-id]")].map((tr) => Number(tr.dataset.campaignId)).join() === ids, [...IDS].reverse().join());
+    assert((await listView(page)).sort === "newest", "Back returns to newest first");
     await page.goBack();
     await page.waitForURL((u) => !u.searchParams.has("status") && u.searchParams.get("tag") === TAG);
     assert((await listView(page)).status === "", "Back drops the status filter");
     await page.goForward();
+    await page.goForward();
     await page.waitForURL((u) => u.href === listUrl);
-    assert((await listView(page)).status === "completed", "Forward restores it");
+    const view = await listView(page);
+    assert(view.status === "completed" && view.sort === "name", "Forward restores them");
     guard.assertClean("list history");
   });
 
@@ -206,7 +232,7 @@ try {
     await fresh.ctx.close();
   });
 
-  await step("compare: the selection and its order go into the URL; Back walks them", async () => {
+  await step("compare: the selection, its order and the overlay's options go into the URL; Back walks them", async () => {
     const { page, guard } = main;
     await page.goto(listUrl);
     await page.getByRole("button", { name: /^Compare/ }).click();
@@ -222,14 +248,23 @@ try {
     assert(same(await compareView(page), first), "Back restores the first order");
     await page.goForward();
     await page.waitForURL((u) => u.searchParams.getAll("c")[0] === idOf(first[1]));
+    await saturation(page).getByLabel("Latency shown").selectOption("p99");
+    await page.waitForURL(/overlay\.pct=p99/);
+    await saturation(page).getByLabel("log scale").check();
+    await page.waitForURL(/overlay\.log=1/);
+    await saturation(page).locator(".recharts-legend-item").nth(1).click();
+    await page.waitForURL(/overlay\.hide=/);
+    const overlay = await overlayView(page);
+    assert(overlay.hidden.length === 1 && overlay.lines === 1, `one campaign hidden: ${JSON.stringify(overlay)}`);
     compareUrl = page.url();
     guard.assertClean("compare");
   });
 
   await step("compare: the link opens the same comparison in a fresh browser, through the login page", async () => {
-    const before = await compareView(main.page);
+    const before = { campaigns: await compareView(main.page), overlay: await overlayView(main.page) };
     const fresh = await openFresh(compareUrl);
-    assert(same(await compareView(fresh.page), before), "same campaigns in the same order");
+    const after = { campaigns: await compareView(fresh.page), overlay: await overlayView(fresh.page) };
+    assert(same(after, before), `fresh view ${JSON.stringify(after)} != ${JSON.stringify(before)}`);
     fresh.guard.assertClean("fresh compare");
     await fresh.ctx.close();
   });

@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 
 from kneeboard.analysis import hdr
-from kneeboard.lab import agents
-from kneeboard.stack import start_api, stop
+from kneeboard.lab import agents, namespace
+from kneeboard.stack import ROOT, stop
 from tests.integration.conftest import skip_without_lab
 from tests.integration.test_campaign_run import wait_status
 from tests.integration.test_fanout import agent_token, descendants, environ, fanned_plan, run_plan, wait_agents
@@ -22,14 +23,17 @@ from tests.integration.test_lab_campaigns import target
 
 skip_without_lab()
 K = 4
+DEVICES = int(os.environ.get("KB_FANOUT_DEVICES", "20000"))  # `make bench-fanout-devsim`: 100,000
+RAMP = int(os.environ.get("KB_FANOUT_RAMP", "4000"))  # connections/s over all agents
 
 
 @pytest.fixture(scope="module")
 def lab_agents(stack, lab):
     """K agents in their namespaces, registered through a second API process listening on the bridge address."""
     agents.ensure(K)
-    broker = agents.broker_url(stack.env["REDIS_URL"])
-    api, url = start_api({**stack.env, "AGENT_BROKER_URL": broker}, stack.tmp, host=agents.BRIDGE_ADDR, log="api-bridge.log")
+    suite_redis = redis.Redis.from_url(stack.env["REDIS_URL"])
+    suite_redis.config_set("protected-mode", "no")  # the suite's Redis has no password (`make up`'s has); bound to loopback and the bridge
+    api, url = agents.start_api(stack.env, stack.tmp)
     procs = {}
     try:
         token = agent_token(stack)
@@ -39,6 +43,9 @@ def lab_agents(stack, lab):
         for proc in procs.values():
             stop(proc)
         stop(api)
+        suite_redis.config_set("bind", "127.0.0.1")
+        suite_redis.config_set("protected-mode", "yes")
+        suite_redis.close()
 
 
 def test_each_agent_runs_in_its_own_namespace_without_database_credentials(lab_agents):
@@ -67,6 +74,31 @@ def test_a_dnsperf_point_fanned_over_two_namespaced_agents_merges_exactly(stack,
     union = hdr.merge(s["hdr"] for s in shares)
     assert {k: metrics[k] for k in hdr.PERCENTILES} == hdr.percentiles_ms(union)
     assert union.get_total_count() == metrics["completed"]
+
+
+def test_devices_spread_over_four_namespaced_agents_all_log_in(stack, lab, lab_agents):
+    """Each agent connects from its own address (28k ephemeral ports each towards one server port); the lab's
+    devsim serves with 8 SO_REUSEPORT processes; no process holds more than 16,000 connections (limit 20,000).
+    `make bench-fanout-devsim` runs it with 100,000 devices (KB_FANOUT_DEVICES); `make test` with 20,000."""
+    namespace.up(lab[0], devsim_binary=str(ROOT / "simulator" / "bin" / "devsim"))
+    body = {"name": f"{DEVICES} devices", "tool": "devsim", "target_id": target(stack, "lab-devsim", "device", namespace.DEVSIM_PORT),
+            "agents": [agents.agent_name(i) for i in range(1, K + 1)], "pause_s": 0,
+            "params": {"ramp_per_s": RAMP, "login_timeout_s": 30},
+            "phases": [{"kind": "stability", "concurrency": DEVICES, "rate": 0.1, "duration_s": 5}]}
+    started = time.monotonic()
+    campaign, point = run_plan(stack, body, timeout_s=DEVICES / RAMP * 3 + 120)
+    took = time.monotonic() - started
+    shares = point["extra"]["shares"]
+    logins = [s["extra"].get("logins") for s in shares]
+    print(f"\nfigures: {DEVICES} devices over {K} agents at {RAMP}/s: logins {logins} = {sum(x or 0 for x in logins)}, "
+          f"ramp {[s['extra'].get('ramp_s') for s in shares]} s, procs {[s['extra'].get('procs') for s in shares]}, "
+          f"rss {[s['extra'].get('rss_peak_kib') for s in shares]} KiB, start skew {point['extra']['start_skew_ms']} ms, "
+          f"acked {point['metrics'].get('achieved_rate')} reports/s, campaign {took:.0f} s; error {point.get('error')}")
+    assert campaign["status"] == "completed", point.get("error")
+    assert sum(logins) == DEVICES and all(x == DEVICES // K for x in logins)
+    assert sum(s["extra"]["devices"] for s in shares) == DEVICES
+    assert all(s["extra"]["devices"] / s["extra"]["procs"] <= 16_000 for s in shares)
+    assert point["metrics"]["errors"] == 0
 
 
 def test_killing_one_namespaced_agent_fails_its_share_and_stops_the_others_load(stack, lab_agents):

@@ -84,7 +84,7 @@ def run_fanned(fan: Fan, campaign_id: int, point_id: int, tool: ToolAdapter, spe
         parts = split(spec, len(names), tool=tool.name)
         with Reservation(broker, names, f"campaign {campaign_id} point {point_id}").acquire(RESERVE_TIMEOUT_S):
             keys, start_at = RunKeys(uuid.uuid4().hex), time.time() + PREPARE_S
-            timeout_s = spec.duration_s + settings.grace_s + float(spec.params.get("timeout_s") or 0)
+            timeout_s = tool.time_limit_s(spec, settings.grace_s)
             for name, part in zip(names, parts):
                 job = {"run": keys.run, "campaign_id": campaign_id, "point_id": point_id, "tool": tool.name, "spec": asdict(part),
                        "start_at": start_at, "timeout_s": timeout_s, "output_limit": tool.output_limit or settings.raw_output_limit}

@@ -124,7 +124,8 @@ def _share_row(share: ShareOutcome) -> dict:
     return {"agent": share.agent, "offered_rate": share.offered_rate, "achieved_rate": share.metrics.get("achieved_rate"),
             "cpu_s": share.cpu_s, "cpus": share.cpus, "started_at": share.started_at, "error": share.error,
             "argv": share.argv, "exit_code": share.exit_code, "hdr": share.extra.get("hdr"),
-            "stdout_tail": share.stdout[-2000:], "stderr_tail": share.stderr[-2000:]}
+            "stdout_tail": share.stdout[-2000:], "stderr_tail": share.stderr[-2000:],
+            "extra": {k: v for k, v in share.extra.items() if isinstance(v, (int, float, str, bool))}}  # the tool's own figures (devsim: logins)
 
 
 def _warnings(shares: list[ShareOutcome], duration_s: float) -> list[str]:

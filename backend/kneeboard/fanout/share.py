@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import resource
+import shutil
 import tempfile
 import threading
 import time
@@ -95,7 +96,15 @@ def _run(job: dict, ctx: AgentContext, keys: RunKeys) -> ShareOutcome:
     refused = policy_refusal(ctx.api, spec.host)
     if refused:
         return ShareOutcome(agent=ctx.name, error=f"refused before start on agent {ctx.name}: {refused}")
-    workdir = ctx.workdir / f"share-{job['run']}"
+    workdir = ctx.workdir / f"share-{job['run']}-{ctx.name}"  # agents may share one machine's /tmp (the lab's do)
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        return _run_in(workdir, job, ctx, keys, tool, spec)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _run_in(workdir: Path, job: dict, ctx: AgentContext, keys: RunKeys, tool, spec: PointSpec) -> ShareOutcome:
     try:
         argv = tool.build(spec, workdir)
     except ToolInputError as exc:

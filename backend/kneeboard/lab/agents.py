@@ -117,6 +117,15 @@ def broker_url(redis_url: str) -> str:
     return on_bridge(redis_url)
 
 
+def start_api(env: dict[str, str], rundir: Path) -> tuple[subprocess.Popen, str]:
+    """An API process for the agents, listening on the bridge address (beside the one on loopback): it answers to
+    that Host and tells registering agents the broker's bridge URL. Redis is made to listen there too."""
+    from kneeboard import stack
+
+    env = {**env, "HOST": BRIDGE_ADDR, "AGENT_BROKER_URL": broker_url(env["REDIS_URL"])}
+    return stack.start_api(env, rundir, host=BRIDGE_ADDR, log="api-agents.log")
+
+
 def on_bridge(url: str) -> str:
     """The URL with its host replaced by the bridge address (user, password and port kept)."""
     parts = urlsplit(url)

@@ -210,7 +210,7 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
         live_samples: list[Sample] = []
         outcome = runner.run(
             argv,
-            timeout_s=spec.duration_s + get_settings().grace_s + float(spec.params.get("timeout_s") or 0),
+            timeout_s=tool.time_limit_s(spec, get_settings().grace_s),
             on_line=_live_samples(campaign_id, point_id, tool, live_samples),
             should_cancel=should_cancel,
             cwd=workdir,

@@ -136,6 +136,14 @@ class ToolAdapter(ABC):
         """Extra environment variables for the tool's process (None: inherit)."""
         return None
 
+    def setup_s(self, spec: PointSpec) -> float:
+        """Seconds the tool may spend before its measured `duration_s` begins (devsim: the connection ramp)."""
+        return 0.0
+
+    def time_limit_s(self, spec: PointSpec, grace_s: float) -> float:
+        """How long the point's process may run before it is stopped: setup, duration, grace and the tool's own timeout."""
+        return self.setup_s(spec) + spec.duration_s + grace_s + float(spec.params.get("timeout_s") or 0)
+
     # --- reading ------------------------------------------------------------------
 
     def parse_interval(self, line: str) -> Sample | None:

@@ -3,6 +3,10 @@ import { API_BASE, api, readJson, unwrap } from "./client";
 import { keys } from "./keys";
 import { isActive, type CampaignOut, type CampaignPage, type Plan } from "./types";
 
+/** The orders the campaign list can be in. */
+export const CAMPAIGN_SORTS = ["newest", "oldest", "name"] as const;
+export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
+
 export interface CampaignFilters {
   status?: string;
   target_id?: number;
@@ -11,6 +15,8 @@ export interface CampaignFilters {
   q?: string;
   /** true lists the archived campaigns instead of the others */
   archived?: boolean;
+  /** newest first (the API's default), oldest first, or by name */
+  sort?: CampaignSort;
   limit: number;
   offset: number;
 }

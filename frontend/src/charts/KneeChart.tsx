@@ -1,8 +1,8 @@
 import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Analysis, Point } from "../api/types";
 import { axisUnit, fmtMs, fmtUnit } from "../format";
-import { rateUnitOf, type ToolInfo } from "../tools/catalog";
-import { AXIS_STYLE, ChartFrame, GRID, LogToggle, latencyUnit, legendToggle, tick, useChartOptions, valueAxis } from "./common";
+import { latencyLabel, rateUnitOf, type ToolInfo } from "../tools/catalog";
+import { AXIS_STYLE, ChartChoice, ChartFrame, GRID, LogToggle, latencyUnit, legendToggle, tick, useChartOptions, valueAxis } from "./common";
 import { kneeRows, PERCENTILES } from "./pointData";
 import { niceDomain, zoneBands } from "./zones";
 
@@ -31,7 +31,8 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   const opts = useChartOptions("knee", "p99");
   const pcts = (Object.keys(PERCENTILES) as (keyof typeof PERCENTILES)[]).filter((k) => rows.some((r) => r[k] != null));
   const pct = pcts.find((k) => k === opts.pct) ?? pcts[pcts.length - 1];
-  const pctName = pct ? `latency ${pct.replace("p999", "p99.9")}` : "";
+  const pctLabel = (k: keyof typeof PERCENTILES) => latencyLabel(tool, PERCENTILES[k]);
+  const pctName = pct ? `latency ${pctLabel(pct)}` : "";
   const shown = (k: string) => !opts.hide.includes(k);
   const lat = latencyUnit(rows.flatMap((r) => [r.latency, pct ? r[pct] : null]));
   const yAxis = valueAxis(
@@ -40,17 +41,8 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   );
   const controls = (
     <span className="chart-options">
-      {pcts.length > 1 && (
-        <label className="chart-option">
-          percentile{" "}
-          <select value={pct} onChange={(e) => opts.setPct(e.target.value)} aria-label="Percentile shown">
-            {pcts.map((k) => (
-              <option key={k} value={k}>
-                {k.replace("p999", "p99.9")}
-              </option>
-            ))}
-          </select>
-        </label>
+      {pcts.length > 1 && pct && (
+        <ChartChoice label="percentile" ariaLabel="Percentile shown" value={pct} options={pcts.map((k) => [k, pctLabel(k)])} onChange={opts.setPct} />
       )}
       <LogToggle on={opts.log} onChange={opts.setLog} />
     </span>

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import type { Point } from "../api/types";
 import { fmtMs, fmtUnit, metricLabel } from "../format";
 import { headlineOf, latencyLabel, rateUnitOf, type ToolInfo } from "../tools/catalog";
-import { AXIS_STYLE, ChartFrame, GRID, tick, useChartOptions } from "./common";
+import { AXIS_STYLE, ChartChoice, ChartFrame, GRID, LogToggle, latencyUnit, legendToggle, tick, useChartOptions, valueAxis } from "./common";
 import { downsample } from "./downsample";
 import { kneeRows, metric, ofPhase, PERCENTILES, scalabilityRows } from "./pointData";
 import { colourAt } from "./palette";
@@ -18,17 +18,19 @@ export interface Series {
 // "#12 name", or "#12 name · 1 queue" for a variant (the API's name carries the label)
 const label = (s: Series) => `#${s.key.split("@")[0]} ${s.name}`;
 
-/** A line per campaign of `rows(points)`'s `y`; `children` are the axes and tooltip. */
+/** A line per campaign of `rows(points)`'s `y`; `children` are the axes and tooltip. A legend click hides a campaign (in the URL). */
 function OverlayLines({ title, series, rows, y, note, children }: { title: string; series: Series[]; rows: (points: Point[]) => object[]; y: string; note?: ReactNode; children: ReactNode }) {
+  const opts = useChartOptions("overlay");
+  const keyOf = (e: { value?: unknown }) => series.find((s) => label(s) === e.value)?.key;
   return (
     <ChartFrame title={title} note={note}>
       <ResponsiveContainer>
         <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={GRID} />
           {children}
-          <Legend />
+          <Legend {...legendToggle(opts, keyOf)} />
           {series.map((s, i) => (
-            <Line key={s.key} data={downsample(rows(s.points))} dataKey={y} name={label(s)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+            <Line key={s.key} data={downsample(rows(s.points))} dataKey={y} name={label(s)} hide={opts.hide.includes(s.key)} stroke={colourAt(i)} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} connectNulls />
           ))}
         </ComposedChart>
       </ResponsiveContainer>
@@ -69,22 +71,22 @@ export default function OverlayCharts({ series, tool }: { series: Series[]; tool
   if (phases.has("saturation") || phases.has("custom") || phases.has("ramp")) {
     const xs = series.flatMap((s) => kneeRows(s.points).map((r) => r.achieved!));
     const kneeDomain = niceDomain(Math.min(...xs), Math.max(...xs));
+    const ys = series.filter((s) => !latency.hide.includes(s.key)).flatMap((s) => kneeRows(s.points).map((r) => r[latencyKey as "latency"]));
+    const lat = latencyUnit(ys);
+    const latAxis = valueAxis(ys, { log: latency.log, scale: lat.scale });
     charts.push(
       <OverlayLines key="knee" title={`Saturation: ${latencyName(latencyKey)} vs achieved rate`} series={series} rows={kneeRows} y={latencyKey}
-        note={pcts.length > 0 && (
-          <label className="chart-option">
-            latency{" "}
-            <select value={latencyKey} onChange={(e) => latency.setPct(e.target.value)} aria-label="Latency shown" data-testid="overlay-latency">
-              {["latency", ...pcts].map((k) => (
-                <option key={k} value={k}>
-                  {latencyName(k)}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}>
+        note={
+          <span className="chart-options">
+            {pcts.length > 0 && (
+              <ChartChoice label="latency" ariaLabel="Latency shown" testId="overlay-latency" value={latencyKey}
+                options={["latency", ...pcts].map((k) => [k, latencyName(k)])} onChange={latency.setPct} />
+            )}
+            <LogToggle on={latency.log} onChange={latency.setLog} />
+          </span>
+        }>
         <XAxis dataKey="achieved" type="number" domain={kneeDomain} tickFormatter={tick} tick={AXIS_STYLE} allowDuplicatedCategory={false} />
-        <YAxis tick={AXIS_STYLE} width={48} label={{ value: "ms", angle: -90, position: "insideLeft", fontSize: 11 }} />
+        <YAxis {...latAxis} tick={AXIS_STYLE} width={48} label={{ value: lat.unit, angle: -90, position: "insideLeft", fontSize: 11 }} />
         <Tooltip formatter={(v) => fmtMs(Number(v))} labelFormatter={(l) => `achieved ${fmtRate(l)}`} />
       </OverlayLines>,
     );

@@ -56,6 +56,10 @@ describe("axis helpers", () => {
     expect(tickLabel(1_250_000, 250_000)).toBe("1.25M");
     expect(tickLabel(12_000, 2_000)).toBe("12k");
   });
+  it("starts at zero unless told to fit the data", () => {
+    expect(valueAxis([95, 105]).ticks).toEqual([0, 25, 50, 75, 100, 125]);
+    expect(valueAxis([95, 105], { zero: false }).ticks).toEqual([94, 96, 98, 100, 102, 104, 106]);
+  });
   it("spreads a log axis over decades", () => {
     const axis = valueAxis([0.2, 3, 480], { log: true });
     expect(axis.scale).toBe("log");

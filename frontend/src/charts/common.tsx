@@ -46,7 +46,7 @@ export function ChartFrame({ title, children, empty, height = 260, note }: { tit
 
 const SI_TICK: [number, string][] = [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
 
-/** Round, distinct ticks over [lo, hi] in steps of 1, 2 or 5 × 10^k; a flat range (one sample, all zeros) gets a unit-wide axis. */
+/** Round, distinct ticks over [lo, hi] in steps of 1, 2, 2.5 or 5 × 10^k; a flat range (one sample, all zeros) gets a unit-wide axis. */
 export function niceTicks(lo: number, hi: number, count = 5): number[] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [0, 1];
   if (hi < lo) [lo, hi] = [hi, lo];
@@ -57,7 +57,7 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   }
   const raw = (hi - lo) / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((f) => f * mag).find((x) => x >= raw * 0.999) ?? 10 * mag;
+  const step = [1, 2, 2.5, 5, 10].map((f) => f * mag).find((x) => x >= raw * 0.999) ?? 10 * mag;
   const out: number[] = [];
   for (let t = Math.floor(lo / step + 1e-9) * step; t < hi + step * 0.999; t += step) out.push(Number(t.toPrecision(12)));
   return out;
@@ -153,12 +153,21 @@ export function useChartOptions(id: string, pctDefault = "") {
   };
 }
 
-/** Legend props that hide a series on click (its dataKey) and grey it out while hidden. */
-export function legendToggle(opts: { hide: string[]; toggle: (key: string) => void }) {
+type LegendEntry = { dataKey?: unknown; value?: unknown };
+
+/**
+ * Legend props that hide a series on click and grey it out while hidden. A series is known by its dataKey, or by
+ * `keyOf` where several lines share one (a line per campaign).
+ */
+export function legendToggle(opts: { hide: string[]; toggle: (key: string) => void }, keyOf: (e: LegendEntry) => string | undefined = (e) => (e.dataKey == null ? undefined : String(e.dataKey))) {
+  const off = (e: LegendEntry) => opts.hide.includes(keyOf(e) ?? "");
   return {
-    onClick: (e: { dataKey?: unknown }) => e.dataKey != null && opts.toggle(String(e.dataKey)),
-    formatter: (value: ReactNode, entry: { dataKey?: unknown }) => (
-      <span className={opts.hide.includes(String(entry.dataKey)) ? "legend-off" : undefined} style={{ cursor: "pointer", opacity: opts.hide.includes(String(entry.dataKey)) ? 0.45 : 1 }}>
+    onClick: (e: LegendEntry) => {
+      const key = keyOf(e);
+      if (key != null) opts.toggle(key);
+    },
+    formatter: (value: ReactNode, entry: LegendEntry) => (
+      <span className={off(entry) ? "legend-off" : undefined} style={{ cursor: "pointer", opacity: off(entry) ? 0.45 : 1 }}>
         {value}
       </span>
     ),
@@ -170,6 +179,29 @@ export function LogToggle({ on, onChange, label = "log scale" }: { on: boolean; 
   return (
     <label className="chart-option">
       <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked)} /> {label}
+    </label>
+  );
+}
+
+/** A choice in a chart's caption (the latency or percentile drawn): `options` are [value, label] pairs. */
+export function ChartChoice({ label, ariaLabel, value, options, onChange, testId }: {
+  label: string;
+  ariaLabel: string;
+  value: string;
+  options: [value: string, label: string][];
+  onChange: (value: string) => void;
+  testId?: string;
+}) {
+  return (
+    <label className="chart-option">
+      {label}{" "}
+      <select value={value} onChange={(e) => onChange(e.target.value)} aria-label={ariaLabel} data-testid={testId}>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
     </label>
   );
 }

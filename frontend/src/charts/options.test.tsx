@@ -6,6 +6,7 @@ import type { Point } from "../api/types";
 import { tool } from "../tools/__fixtures__";
 import { fixedSizeCharts, yTicks } from "./chartTesting";
 import KneeChart from "./KneeChart";
+import OverlayCharts from "./OverlayCharts";
 
 beforeAll(fixedSizeCharts);
 
@@ -50,5 +51,32 @@ describe("knee chart options", () => {
   it("averages repeats of a load and draws their spread", () => {
     const { view } = renderAt("");
     expect(view.container.querySelectorAll(".recharts-errorBar").length).toBeGreaterThan(0);
+  });
+});
+
+describe("comparison overlay options", () => {
+  const series = [
+    { key: "12", name: "alpha", points: POINTS },
+    { key: "13", name: "beta", points: POINTS.map((p) => ({ ...p, metrics: { ...p.metrics, latency_avg_ms: (p.metrics.latency_avg_ms as number) * 2 } })) },
+  ];
+  function renderOverlay(search: string) {
+    const router = createMemoryRouter([{ path: "/compare", element: <OverlayCharts series={series} tool={TOOL} /> }], { initialEntries: [`/compare${search}`] });
+    const view = render(<RouterProvider router={router} />);
+    const saturation = () => view.container.querySelector('figure[aria-label^="Saturation"]') as HTMLElement;
+    return { router, view, saturation };
+  }
+  it("hides a campaign by its legend entry, and keeps it in the URL", async () => {
+    const { router, view, saturation } = renderOverlay("");
+    expect(saturation().querySelectorAll(".recharts-line").length).toBe(2);
+    await act(async () => fireEvent.click(view.getAllByText("#13 beta")[0]));
+    expect(router.state.location.search).toBe("?overlay.hide=13");
+    expect(saturation().querySelectorAll(".recharts-line").length).toBe(1);
+  });
+  it("draws the latency on a log axis when the URL says so", () => {
+    const { saturation } = renderOverlay("?overlay.log=1&overlay.hide=13");
+    const [ticks] = yTicks(saturation());
+    // alpha alone: 0.2 … 5 ms, two decades with 2 and 5 between
+    expect(ticks).toEqual(["0.1", "0.2", "0.5", "1", "2", "5", "10"]);
+    expect((saturation().querySelector('input[type="checkbox"]') as HTMLInputElement).checked).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { fetchCampaignsAfter, useCampaigns, type CampaignFilters as Filters } from "../api/campaigns";
+import { CAMPAIGN_SORTS, fetchCampaignsAfter, useCampaigns, type CampaignFilters as Filters, type CampaignSort } from "../api/campaigns";
 import { keys } from "../api/keys";
 import type { CampaignBrief } from "../api/types";
 import CampaignFilters, { type FilterValues } from "../components/campaigns/CampaignFilters";
@@ -14,7 +14,7 @@ import { param, useUrlState } from "../urlState";
 const PAGE = 20;
 const FILTER_KEYS: (keyof FilterValues)[] = ["status", "target_id", "tool", "tag", "q", "archived"];
 /**
- * The list's view in the URL: filters, the page, how many older pages "load more" appended (each walked by cursor), and
+ * The list's view in the URL: filters, the order, the page, how many older pages "load more" appended (each walked by cursor), and
  * the campaigns ticked for comparison (?c=1&c=2). A pasted link shows the same rows.
  */
 const VIEW = {
@@ -24,6 +24,7 @@ const VIEW = {
   tag: param.str(),
   q: param.str(),
   archived: param.str(),
+  sort: param.oneOf(CAMPAIGN_SORTS, "newest"),
   page: param.int(1, 1),
   more: param.int(0, 0, 50),
   c: param.list(),
@@ -58,7 +59,7 @@ export default function CampaignsPage() {
   const urlSelected = view.c.join(",");
   const [selected, setSelected] = useState<number[]>(() => view.c.map(Number).filter(Number.isFinite));
   useEffect(() => setSelected(urlSelected ? urlSelected.split(",").map(Number).filter(Number.isFinite) : []), [urlSelected]);
-  const queryKey = FILTER_KEYS.map((k) => values[k]).join("|") + `|${page}`;
+  const queryKey = FILTER_KEYS.map((k) => values[k]).join("|") + `|${view.sort}|${page}`;
 
   const filters: Filters = useMemo(
     () => ({
@@ -68,6 +69,7 @@ export default function CampaignsPage() {
       tag: values.tag || undefined,
       q: values.q || undefined,
       archived: values.archived ? true : undefined,
+      sort: view.sort === "newest" ? undefined : view.sort,
       limit: PAGE,
       offset: (page - 1) * PAGE,
     }),
@@ -103,6 +105,14 @@ export default function CampaignsPage() {
         </Link>
       </PageHead>
       <CampaignFilters values={values} onChange={onFilter} />
+      <label className="list-sort">
+        <span>Sort</span>
+        <select name="sort" value={view.sort} onChange={(e) => setView({ sort: e.target.value as CampaignSort, page: 1, more: 0 })}>
+          <option value="newest">newest first</option>
+          <option value="oldest">oldest first</option>
+          <option value="name">by name</option>
+        </select>
+      </label>
       <div className="compare-bar" aria-live="polite">
         {selected.length === 0 ? (
           <span className="muted">Tick two or more campaigns to compare them side by side.</span>

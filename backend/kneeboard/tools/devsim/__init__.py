@@ -157,6 +157,11 @@ class Devsim(ToolAdapter):
                 problems.append(((*phase_loc(point), "duration_s"), "devsim points last at least 1 s"))
         return problems
 
+    def setup_s(self, spec: PointSpec) -> float:
+        """The connection ramp (devices / ramp_per_s) and one login timeout come before the reporting `duration_s`."""
+        params = self.read_params(spec.params)
+        return spec.concurrency / params.ramp_per_s + params.login_timeout_s
+
     def argv(self, spec: PointSpec, params: DevsimParams, workdir: Path) -> list[str]:
         """`devsim run` argv for `concurrency` devices offering `rate` reports/s in all."""
         argv = [binary(), "run", "--target", f"{spec.host}:{spec.port}", "--devices", str(spec.concurrency),
