@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-harness bench-history bench-dns-capture lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-harness bench-history bench-dns-capture bench-fanout-devsim lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -24,6 +24,10 @@ api-types:
 	cd frontend && npm run --silent gen:api
 
 bench: bench-devsim bench-harness bench-history bench-dns-capture
+
+# 100,000 devsim devices spread over 4 agents, each in its own network namespace of the lab (root); figures printed, recorded in docs/performance/fanout-devsim.md.
+bench-fanout-devsim:
+	KB_FANOUT_DEVICES=100000 KB_FANOUT_RAMP=$(or $(RAMP),2000) .venv/bin/pytest tests/integration/test_fanout_lab.py -k devices -s -q
 
 bench-harness:
 	.venv/bin/python tests/bench/harness.py

@@ -182,3 +182,32 @@ def test_killing_one_agent_fails_its_share_and_stops_the_others_load(stack, dns_
     finally:
         for proc in victims.values():
             stop(proc)
+
+
+def test_partial_policy_keeps_the_survivors_share_and_marks_the_campaign_partial(stack, dns_target, agents):
+    _found, _procs, token = agents
+    victims = {name: start_agent(stack, name, token) for name in ("p1", "p2")}
+    try:
+        wait_agents(stack, set(victims))
+        body = fanned_plan(dns_target["id"], name="partial", agents=["p1", "p2"], on_agent_failure="partial",
+                           phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 6}])
+        plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+        campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+        deadline = time.monotonic() + 60
+        while not descendants(victims["p2"].pid, "dnsperf"):
+            assert time.monotonic() < deadline, "p2's dnsperf never ran"
+            time.sleep(0.1)
+        time.sleep(1.0)
+        os.kill(victims["p2"].pid, signal.SIGKILL)
+        campaign = wait_status(stack.api, campaign_id, {"completed", "failed"}, timeout_s=60)
+        first = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
+        point = stack.api.get(f"/api/v1/points/{first['id']}").json()
+        assert campaign["status"] == "completed" and campaign["partial"] is True, campaign
+        assert point["status"] == "completed" and point["error"] is None and point["extra"]["partial"] is True
+        assert point["warnings"][0].startswith("partial point: 1 of 2 agents failed (p2)")
+        shares = {s["agent"]: s for s in point["extra"]["shares"]}
+        assert "stopped answering" in shares["p2"]["error"] and shares["p1"]["error"] is None, "the survivor ran to its end"
+        assert point["metrics"]["achieved_rate"] == pytest.approx(shares["p1"]["achieved_rate"]) and 150 < shares["p1"]["achieved_rate"] < 250
+    finally:
+        for proc in victims.values():
+            stop(proc)

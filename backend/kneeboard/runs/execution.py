@@ -124,7 +124,7 @@ def _settle(campaign_id: int, owner: str) -> str:
                 move_point(point, PointStatus.CANCELLED)
         store(campaign)
         completed = sum(p.status == PointStatus.COMPLETED for p in campaign.points)
-        campaign.partial = completed < len(campaign.points)
+        campaign.partial = completed < len(campaign.points) or any((p.extra or {}).get("partial") for p in campaign.points)
         release(campaign)
         if cancelling:
             move_campaign(campaign, CampaignStatus.CANCELLED)

@@ -2,6 +2,7 @@ import { usePointEvidence, usePointSamples } from "../../api/points";
 import MonitorCharts from "../../charts/MonitorCharts";
 import { fmtDateTime, fmtNumber } from "../../format";
 import { ErrorState, Loading } from "../common/States";
+import SharesTable, { sharesOf } from "./SharesTable";
 
 /** The exact command, the tool's version and its raw output for one point. */
 export default function PointEvidence({ pointId }: { pointId: number }) {
@@ -10,7 +11,8 @@ export default function PointEvidence({ pointId }: { pointId: number }) {
   if (ev.isPending) return <Loading what="Loading evidence" />;
   if (ev.isError) return <ErrorState error={ev.error} retry={() => ev.refetch()} what="the point's evidence" />;
   const p = ev.data;
-  const extra = Object.entries(p.extra ?? {});
+  const shares = sharesOf(p.extra);
+  const extra = Object.entries(p.extra ?? {}).filter(([k]) => !(shares && k === "shares"));
   return (
     <div className="evidence" data-testid="evidence">
       {p.error && (
@@ -25,6 +27,7 @@ export default function PointEvidence({ pointId }: { pointId: number }) {
           ))}
         </ul>
       )}
+      {shares && <SharesTable shares={shares} skewMs={p.extra?.start_skew_ms as number | null | undefined} durationS={p.duration_s} />}
       <dl className="facts">
         <dt>command</dt>
         <dd className="mono argv">{p.argv.length ? p.argv.map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a)).join(" ") : "—"}</dd>
