@@ -119,7 +119,7 @@ describe("points table", () => {
     const dialog = screen.getByRole("dialog", { name: "Latency histogram · point 2 · saturation" });
     await waitFor(() => expect(within(dialog).getByTestId("histogram")).toBeTruthy());
     expect(new URL(fetchMock.mock.calls[0][0].url).pathname).toBe("/api/v1/points/2/histogram");
-    expect(dialog.querySelectorAll(".recharts-bar-rectangle").length).toBe(3);
+    await waitFor(() => expect(dialog.querySelectorAll(".recharts-bar-rectangle").length).toBe(3)); // drawn once sized
     const table = within(dialog).getByTestId("percentile-table");
     expect(within(table).getAllByRole("row").map((r) => r.textContent)).toEqual(["p5057 µs", "p90106 µs", "p992.01 ms", "p99.94.06 ms", "p99.994.28 ms", "min17 µs", "mean125 µs", "max4.28 ms", "count1,500"]);
     fireEvent.change(within(dialog).getByLabelText(/Window/), { target: { value: "steady" } });
