@@ -35,7 +35,8 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
     started = []
     lab_started = False
     try:
-        if "REDIS_URL" not in os.environ:
+        own_redis = "REDIS_URL" not in os.environ
+        if own_redis:
             redis_proc, env["REDIS_URL"] = stack.start_redis(rundir, stack.free_port(6379), password=secrets.token_urlsafe(24))
             started.append(redis_proc)
         env["HOST"] = host
@@ -57,7 +58,7 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
         started.append(stack.start_beat(env, rundir))
         api, url = stack.start_api(env, rundir, host, stack.free_port(port))
         started.append(api)
-        agents_note = _agents(agents, lab_started, env, rundir, started)
+        agents_note = _agents(agents, lab_started and (own_redis or "AGENT_BROKER_URL" in env), env, rundir, started)
         print(f"Kneeboard is up: {url}", flush=True)
         print(f"  {admin_note}")
         print(f"  database {env['DATABASE_URL']}, broker {_masked(env['REDIS_URL'])}, DNS server 127.0.0.1:{dns_port} (target local-dns)")
@@ -84,11 +85,13 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
 
 
 def _agents(count: int, lab_up: bool, env: dict[str, str], rundir: Path, started: list) -> str | None:
-    """Start `count` agents in the lab's agent namespaces (with an API process on the bridge for them); what to print."""
+    """Start `count` agents in the lab's agent namespaces (with an API process on the bridge for them); what to print.
+    `lab_up`: the lab is up and the agents can be given a broker (ours, or AGENT_BROKER_URL)."""
     if not count:
         return None
     if not lab_up:
-        return f"AGENTS={count} not started: agents run in network namespaces, which need root and the lab"
+        return (f"AGENTS={count} not started: agents run in network namespaces, which need root and the lab "
+                "(and, with your own REDIS_URL, an AGENT_BROKER_URL they can reach)")
     from kneeboard.lab import agents
 
     agents.ensure(count)

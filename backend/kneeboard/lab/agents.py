@@ -52,8 +52,8 @@ def agent_name(i: int) -> str:
 
 
 def _namespaces() -> list[str]:
-    listed = run(["ip", "netns", "list"], check=False).stdout.splitlines()
-    return [line.split()[0] for line in listed if re.fullmatch(rf"{NETNS_PREFIX}\d+", line.split()[0] if line.strip() else "")]
+    names = [line.split()[0] for line in run(["ip", "netns", "list"], check=False).stdout.splitlines() if line.strip()]
+    return [name for name in names if re.fullmatch(rf"{NETNS_PREFIX}\d+", name)]
 
 
 def _exists(argv: list[str]) -> bool:
@@ -119,10 +119,11 @@ def broker_url(redis_url: str) -> str:
 
 def start_api(env: dict[str, str], rundir: Path) -> tuple[subprocess.Popen, str]:
     """An API process for the agents, listening on the bridge address (beside the one on loopback): it answers to
-    that Host and tells registering agents the broker's bridge URL. Redis is made to listen there too."""
+    that Host and tells registering agents the broker's bridge URL. Our Redis is made to listen there too; with a
+    Redis of your own, AGENT_BROKER_URL must already name an address the agents can reach."""
     from kneeboard import stack
 
-    env = {**env, "HOST": BRIDGE_ADDR, "AGENT_BROKER_URL": broker_url(env["REDIS_URL"])}
+    env = {**env, "HOST": BRIDGE_ADDR, "AGENT_BROKER_URL": env.get("AGENT_BROKER_URL") or broker_url(env["REDIS_URL"])}
     return stack.start_api(env, rundir, host=BRIDGE_ADDR, log="api-agents.log")
 
 

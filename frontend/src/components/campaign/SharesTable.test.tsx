@@ -44,7 +44,7 @@ describe("SharesTable", () => {
     const point = {
       id: 7, campaign_id: 1, seq: 0, phase: "baseline", phase_index: 0, status: "completed", concurrency: 4, offered_rate: 1000,
       duration_s: 4, variant: null, repeat: 0, attempt: 1, started_at: null, ended_at: null, metrics: {}, warnings: [], error: null,
-      extra: { shares, start_skew_ms: 1.3 }, argv: ["dnsperf"], exit_code: 0, stdout: "", stderr: "", tool_version: null, agent: null,
+      extra: { shares, start_skew_ms: 1.3 }, argv: ["loadgen"], exit_code: 0, stdout: "", stderr: "", tool_version: null, agent: null,
       parser_version: "1",
     };
     fetchMock.mockImplementation(async (req) => json(String(req?.url).includes("/samples") ? { point_id: 7, samples: [] } : point));
