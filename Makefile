@@ -27,7 +27,7 @@ bench: bench-devsim bench-harness bench-history bench-dns-capture
 
 # 100,000 devsim devices spread over 4 agents, each in its own network namespace of the lab (root); figures printed, recorded in docs/performance/fanout-devsim.md.
 bench-fanout-devsim:
-	KB_FANOUT_DEVICES=100000 KB_FANOUT_RAMP=$(or $(RAMP),2000) .venv/bin/pytest tests/integration/test_fanout_lab.py -k devices -s -q
+	KB_FANOUT_DEVICES=100000 KB_FANOUT_RAMP=$(or $(RAMP),1000) .venv/bin/pytest tests/integration/test_fanout_lab.py -k devices -s -q
 
 bench-harness:
 	.venv/bin/python tests/bench/harness.py

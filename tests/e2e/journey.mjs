@@ -5,98 +5,46 @@
 // Needs the real stack (API serving frontend/dist, a Celery worker, Redis, a DNS server).
 // Saves a 1280×800 screenshot of each page to docs/screenshots/. Exits non-zero on failure
 // and closes with "N passed, M failed".
-import { createRequire } from "node:module";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { attachGuard } from "./guard.mjs";
+import { join } from "node:path";
+import { BASE, DNS_HOST, DNS_PORT, PASSWORD, SHOTS, USER, api, assert, authHeader, launchBrowser, makeSteps, openPage, root, shotPath, stamp } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "../..");
-const require = createRequire(join(root, "frontend", "package.json"));
-const { chromium } = require("playwright-core");
-
-const BASE = (process.env.KB_BASE_URL ?? "http://127.0.0.1:8765").replace(/\/$/, "");
-const DNS_HOST = process.env.KB_DNS_HOST ?? "127.0.0.1";
-const DNS_PORT = process.env.KB_DNS_PORT ?? "5354";
 // an iperf3 server on 127.0.0.1 that the test started (tests/e2e/test_browser.py); without it the iperf3 block is skipped
 const IPERF3_PORT = process.env.KB_IPERF3_PORT ?? "";
-const SHOTS = process.env.KB_SCREENSHOTS ?? join(root, "docs", "screenshots");
-const CHROMIUM = process.env.KB_CHROMIUM ?? "/usr/bin/chromium";
 const RUN_TIMEOUT = Number(process.env.KB_E2E_RUN_TIMEOUT_MS ?? 180_000);
-const VIEWPORT = { width: 1280, height: 800 };
-// The user the browser logs in as (through the login page first, then by POST /auth/login for fresh contexts),
-// and the bearer token the script's own API calls carry.
-const USER = process.env.KB_E2E_USER ?? "admin";
-const PASSWORD = process.env.KB_E2E_PASSWORD ?? "";
-const TOKEN = process.env.KB_TOKEN ?? "";
-const stamp = Date.now().toString(36);
+// The browser logs in as KB_E2E_USER through the login page first, then by POST /auth/login for fresh contexts;
+// the script's own API calls carry the bearer token KB_TOKEN.
 
-mkdirSync(SHOTS, { recursive: true });
-
-let passed = 0;
-let failed = 0;
-let aborted = false;
-async function step(name, fn) {
-  if (aborted) {
-    console.log(`- skip ${name}`);
-    failed++;
-    return;
-  }
-  const t0 = Date.now();
-  try {
-    await fn();
-    // no console error, no failed request, no unexpected API error on any page during the step (tests/e2e/guard.mjs)
-    for (const g of guards) g.assertClean();
-    passed++;
-    console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (err) {
-    failed++;
-    aborted = true;
-    console.log(`✗ ${name}\n  ${String(err?.stack ?? err).split("\n").slice(0, 6).join("\n  ")}`);
-    if (currentPage) await currentPage.screenshot({ path: join(tmpdir(), `kb-e2e-failure-${stamp}.png`) }).catch(() => {});
-    if (currentPage) console.log(`  (failure screenshot: ${join(tmpdir(), `kb-e2e-failure-${stamp}.png`)}, url ${currentPage.url()})`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-
-// Chromium: Debian's binary; Playwright's launch() gives it a new, empty --user-data-dir of its own.
-const userDataRoot = mkdtempSync(join(tmpdir(), "kb-e2e-"));
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  env: { ...process.env, TMPDIR: userDataRoot },
-});
 let currentPage = null;
 const consoleErrors = [];
 const guards = [];
-/** A page in a new browser context; `signIn` logs the context in by POST /api/v1/auth/login (the session cookie). */
+const failureShot = join(tmpdir(), `kb-e2e-failure-${stamp}.png`);
+// the journey stops at the first failure (the later steps build on the earlier ones: the rest count as failed)
+const { step, finish } = makeSteps({
+  afterFailure: "skip",
+  countSkipped: true,
+  // no console error, no failed request, no unexpected API error on any page during the step (tests/e2e/guard.mjs)
+  check: () => {
+    for (const g of guards) g.assertClean();
+  },
+  onFailure: async () => {
+    if (currentPage) await currentPage.screenshot({ path: failureShot }).catch(() => {});
+    if (currentPage) console.log(`  (failure screenshot: ${failureShot}, url ${currentPage.url()})`);
+  },
+});
+const shot = (page, name) => page.screenshot({ path: shotPath(name) });
+
+const { browser, close } = await launchBrowser("kb-e2e-");
+/** A page in a new browser context (1280×800); `signIn` logs the context in by POST /api/v1/auth/login (the session cookie). */
 async function newPage({ signIn = true } = {}) {
-  const ctx = await browser.newContext({ viewport: VIEWPORT, baseURL: BASE });
-  if (signIn) {
-    const res = await ctx.request.post("/api/v1/auth/login", { data: { username: USER, password: PASSWORD } });
-    if (!res.ok()) throw new Error(`login as ${USER}: HTTP ${res.status()}`);
-  }
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(20_000);
-  page.guard = attachGuard(page); // a step that provokes an error answer declares it: page.guard.expect({ status, url })
+  const { page, guard } = await openPage(browser, { signIn });
+  page.guard = guard; // a step that provokes an error answer declares it: page.guard.expect({ status, url })
   guards.push(page.guard);
   page.on("pageerror", (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
   page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && consoleErrors.push(`${page.url()}: ${m.text()}`));
   currentPage = page;
   return page;
-}
-
-async function api(path, init) {
-  const auth = TOKEN ? { authorization: `Bearer ${TOKEN}` } : {};
-  const res = await fetch(`${BASE}/api/v1${path}`, { ...init, headers: { "content-type": "application/json", ...auth, ...init?.headers } });
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.status === 204 ? null : res.json();
 }
 
 async function waitStatus(page, statuses, timeout = RUN_TIMEOUT) {
@@ -522,7 +470,7 @@ try {
     await fresh.locator('[data-testid="points-table"] tbody tr').first().waitFor();
     await fresh.waitForTimeout(500);
     await shot(fresh, "report");
-    await fresh.screenshot({ path: join(SHOTS, "report-full.png"), fullPage: true });
+    await fresh.screenshot({ path: shotPath("report-full"), fullPage: true });
     await fresh.getByRole("button", { name: /Show evidence of point 1$/ }).click();
     const ev = fresh.locator('[data-testid="evidence"]');
     await ev.waitFor();
@@ -745,7 +693,7 @@ try {
     page.guard.expect({ status: 404, url: `/api/v1/campaigns/${resumedId}` }); // its open queries may ask once more
     await page.getByRole("dialog").getByRole("button", { name: "Delete campaign" }).click();
     await page.waitForURL(/\/campaigns$/);
-    const gone = await fetch(`${BASE}/api/v1/campaigns/${resumedId}`, { headers: TOKEN ? { authorization: `Bearer ${TOKEN}` } : {} });
+    const gone = await fetch(`${BASE}/api/v1/campaigns/${resumedId}`, { headers: authHeader });
     assert(gone.status === 404, `deleted campaign answers ${gone.status}`);
   });
 
@@ -776,10 +724,7 @@ try {
     assert(consoleErrors.length === 0, consoleErrors.join("\n"));
   });
 } finally {
-  await browser.close().catch(() => {});
-  rmSync(userDataRoot, { recursive: true, force: true });
+  await close();
 }
 
-console.log(`\ncampaigns: ${campaigns.join(", ")}; imported: ${imported.join(", ")}; screenshots in ${SHOTS}`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish(`campaigns: ${campaigns.join(", ")}; imported: ${imported.join(", ")}; screenshots in ${SHOTS}`);

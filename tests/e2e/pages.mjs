@@ -7,74 +7,15 @@
 // Needs the real stack (API serving frontend/dist, a Celery worker, a DNS server); tests/e2e/test_pages.py runs it.
 // Creates a target, a plan and two short dnsperf campaigns through the API first. Saves the report at 390 px
 // (report-phone.png) and in the dark theme (report-dark.png) to docs/screenshots/. Closes with "N passed, M failed".
-import { createRequire } from "node:module";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { attachGuard } from "./guard.mjs";
+import { DNS_HOST, DNS_PORT, PASSWORD, USER, api, assert, frontendRequire, launchBrowser, makeSteps, openPage, runCampaign, shotPath, stamp } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "../..");
-const require = createRequire(join(root, "frontend", "package.json"));
-const { chromium } = require("playwright-core");
-const { AxeBuilder } = require("@axe-core/playwright");
+const { AxeBuilder } = frontendRequire("@axe-core/playwright");
 
-const BASE = (process.env.KB_BASE_URL ?? "http://127.0.0.1:8765").replace(/\/$/, "");
-const DNS_HOST = process.env.KB_DNS_HOST ?? "127.0.0.1";
-const DNS_PORT = Number(process.env.KB_DNS_PORT ?? "5354");
-const SHOTS = process.env.KB_SCREENSHOTS ?? join(root, "docs", "screenshots");
-const CHROMIUM = process.env.KB_CHROMIUM ?? "/usr/bin/chromium";
-const USER = process.env.KB_E2E_USER ?? "admin";
-const PASSWORD = process.env.KB_E2E_PASSWORD ?? "";
-const TOKEN = process.env.KB_TOKEN ?? "";
 const WIDTHS = [1280, 390];
 const THEMES = ["light", "dark"];
-const stamp = Date.now().toString(36);
 
-mkdirSync(SHOTS, { recursive: true });
-
-let passed = 0;
-let failed = 0;
-/** A named check; a failure is printed and counted, and the sweep goes on with the next page. */
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (err) {
-    failed++;
-    console.log(`✗ ${name}\n  ${String(err?.stack ?? err).split("\n").slice(0, 40).join("\n  ")}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-
-async function api(path, init) {
-  const res = await fetch(`${BASE}/api/v1${path}`, {
-    ...init,
-    headers: { "content-type": "application/json", ...(TOKEN ? { authorization: `Bearer ${TOKEN}` } : {}), ...init?.headers },
-  });
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.status === 204 ? null : res.json();
-}
-
-/** A campaign of the plan, polled until it ends (a bounded wait). */
-async function runCampaign(planId, name) {
-  const { id } = await api("/campaigns", { method: "POST", body: JSON.stringify({ plan_id: planId, name }) });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const c = await api(`/campaigns/${id}`);
-    if (["completed", "failed", "crashed", "cancelled"].includes(c.status)) {
-      assert(c.status === "completed", `campaign ${id} ended ${c.status}: ${c.error ?? ""}`);
-      return id;
-    }
-    assert(Date.now() < deadline, `campaign ${id} still ${c.status} after 120 s`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+/** Named checks; a failure is printed and counted, and the sweep goes on with the next page. */
+const { step, finish } = makeSteps({ afterFailure: "continue", stackLines: 40 });
 
 /** The axe-core violations of impact serious or critical, one line each with the elements concerned. */
 async function seriousViolations(page) {
@@ -111,13 +52,7 @@ async function settled(page) {
   await page.waitForTimeout(300); // charts size themselves after their box is laid out
 }
 
-const userDataRoot = mkdtempSync(join(tmpdir(), "kb-pages-"));
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  env: { ...process.env, TMPDIR: userDataRoot },
-});
+const { browser, close } = await launchBrowser("kb-pages-");
 
 try {
   // --- what the pages show: a target, a plan, two short completed campaigns ---
@@ -147,9 +82,7 @@ try {
   // --- a real login in the browser; the other contexts reuse its session cookie ---
   let storageState;
   await step("login through the login page", async () => {
-    const ctx = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
-    const guard = attachGuard(page);
+    const { page, guard, ctx } = await openPage(browser, { signIn: false });
     guard.expect({ status: 401 }); // before login the page's API calls answer 401, hence the login page
     await page.goto("/");
     await page.waitForURL(/\/login/);
@@ -182,10 +115,7 @@ try {
 
   for (const theme of THEMES) {
     for (const width of WIDTHS) {
-      const ctx = await browser.newContext({ baseURL: BASE, storageState, viewport: { width, height: width < 600 ? 844 : 800 }, colorScheme: theme });
-      const page = await ctx.newPage();
-      page.setDefaultTimeout(20_000);
-      const guard = attachGuard(page);
+      const { page, guard, ctx } = await openPage(browser, { signIn: false, storageState, viewport: { width, height: width < 600 ? 844 : 800 }, colorScheme: theme });
       for (const p of pages) {
         await step(`${p.name} at ${width} px, ${theme}`, async () => {
           for (const rule of p.expect ?? []) guard.expect(rule);
@@ -205,8 +135,8 @@ try {
             const wide = await overflow(page);
             if (wide) problems.push(`overflows sideways: ${wide}`);
           }
-          if (p.name === "report" && width < 600 && theme === "light") await page.screenshot({ path: join(SHOTS, "report-phone.png") });
-          if (p.name === "report" && width > 600 && theme === "dark") await page.screenshot({ path: join(SHOTS, "report-dark.png") });
+          if (p.name === "report" && width < 600 && theme === "light") await page.screenshot({ path: shotPath("report-phone") });
+          if (p.name === "report" && width > 600 && theme === "dark") await page.screenshot({ path: shotPath("report-dark") });
           try {
             guard.assertClean();
           } catch (e) {
@@ -245,9 +175,7 @@ try {
   }
 
   await step("the theme switch overrides the system's setting and is remembered", async () => {
-    const ctx = await browser.newContext({ baseURL: BASE, storageState, viewport: { width: 1280, height: 800 }, colorScheme: "light" });
-    const page = await ctx.newPage();
-    const guard = attachGuard(page);
+    const { page, guard, ctx } = await openPage(browser, { signIn: false, storageState, colorScheme: "light" });
     await page.goto("/targets");
     await settled(page);
     await page.getByLabel("Theme").selectOption("dark");
@@ -263,9 +191,7 @@ try {
     await ctx.close();
   });
 } finally {
-  await browser.close().catch(() => {});
-  rmSync(userDataRoot, { recursive: true, force: true });
+  await close();
 }
 
-console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import secrets
 import shutil
 import subprocess
 import time
-from pathlib import Path
 
 from tests.support import services
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.browser import run_node_script
 
 
 def _listening(port: int) -> bool:
@@ -34,19 +30,10 @@ def _start_iperf3() -> tuple[subprocess.Popen, int]:
 
 
 def test_browser_journey(stack):
-    assert (ROOT / "frontend" / "dist" / "index.html").exists(), "build the UI first (make test does: npm run build)"
-    assert shutil.which("node") and Path("/usr/bin/chromium").exists(), "node and Debian's chromium are needed (make test installs them)"
     assert shutil.which("iperf3"), "iperf3 is needed for the journey's iperf3 campaign (make up installs it)"
-    user, password = f"e2e-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
-    created = stack.api.post("/api/v1/users", json={"username": user, "password": password, "role": "admin"})
-    assert created.status_code == 201, created.text
     iperf3, iperf3_port = _start_iperf3()
     try:
-        env = {**os.environ, "KB_BASE_URL": stack.api_url, "KB_DNS_HOST": stack.dns_host, "KB_DNS_PORT": str(stack.dns_port),
-               "KB_E2E_USER": user, "KB_E2E_PASSWORD": password, "KB_TOKEN": stack.admin_token,
-               "KB_IPERF3_PORT": str(iperf3_port)}  # fmt: skip
-        done = subprocess.run(["node", str(ROOT / "tests" / "e2e" / "journey.mjs")], cwd=ROOT / "frontend", env=env,
-                              capture_output=True, text=True, timeout=600)  # fmt: skip
+        run_node_script(stack, "journey.mjs", user_prefix="e2e", extra_env={"KB_IPERF3_PORT": str(iperf3_port)}, timeout=600)
     finally:
         iperf3.terminate()  # by its PID
         try:
@@ -54,5 +41,3 @@ def test_browser_journey(stack):
         except subprocess.TimeoutExpired:
             iperf3.kill()
             iperf3.wait(timeout=5)
-    print(done.stdout[-5000:])
-    assert done.returncode == 0, f"journey failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"

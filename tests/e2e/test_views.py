@@ -8,13 +8,10 @@ percentiles, so the report has variant tabs, a percentile choice, a log axis and
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import shutil
-import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.browser import require_browser, run_node_script
+
 VARIANTS = ("1 queue", "4 queues")
 
 
@@ -57,11 +54,7 @@ def export_document(name: str, tag: str, speed: float) -> dict:
 
 
 def test_every_view_is_a_url(stack):
-    assert (ROOT / "frontend" / "dist" / "index.html").exists(), "build the UI first (make test does: npm run build)"
-    assert shutil.which("node") and Path("/usr/bin/chromium").exists(), "node and Debian's chromium are needed (make test installs them)"
-    user, password = f"views-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
-    created = stack.api.post("/api/v1/users", json={"username": user, "password": password, "role": "admin"})
-    assert created.status_code == 201, created.text
+    require_browser()
     tag = f"views-{secrets.token_hex(3)}"
     ids = []
     for name, speed in (("views alpha", 1.0), ("views beta", 1.3), ("views gamma", 0.8)):
@@ -69,9 +62,4 @@ def test_every_view_is_a_url(stack):
         imported = stack.api.post("/api/v1/campaigns/import", files=[("file", (f"{name}.json", document))])
         assert imported.status_code == 201, imported.text
         ids.append(imported.json()["id"])
-    env = {**os.environ, "KB_BASE_URL": stack.api_url, "KB_E2E_USER": user, "KB_E2E_PASSWORD": password,
-           "KB_TOKEN": stack.admin_token, "KB_VIEWS_TAG": tag, "KB_VIEWS_IDS": ",".join(map(str, ids))}  # fmt: skip
-    done = subprocess.run(["node", str(ROOT / "tests" / "e2e" / "views.mjs")], cwd=ROOT / "frontend", env=env,
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
-    print(done.stdout[-5000:])
-    assert done.returncode == 0, f"views failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    run_node_script(stack, "views.mjs", user_prefix="views", extra_env={"KB_VIEWS_TAG": tag, "KB_VIEWS_IDS": ",".join(map(str, ids))}, timeout=300)

@@ -5,65 +5,20 @@
 //   KB_BASE_URL=… KB_E2E_USER=… KB_E2E_PASSWORD=… KB_VIEWS_TAG=… KB_VIEWS_IDS=1,2,3 node tests/e2e/views.mjs
 //
 // tests/e2e/test_views.py imports the three campaigns (two variants each) and runs this. Exits non-zero on failure.
-import { createRequire } from "node:module";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { attachGuard } from "./guard.mjs";
+import { PASSWORD, USER, assert, launchBrowser, makeSteps, openPage } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(join(resolve(here, "../.."), "frontend", "package.json"));
-const { chromium } = require("playwright-core");
-
-const BASE = (process.env.KB_BASE_URL ?? "http://127.0.0.1:8765").replace(/\/$/, "");
-const USER = process.env.KB_E2E_USER ?? "admin";
-const PASSWORD = process.env.KB_E2E_PASSWORD ?? "";
 const TAG = process.env.KB_VIEWS_TAG ?? "";
 const IDS = (process.env.KB_VIEWS_IDS ?? "").split(",").filter(Boolean).map(Number);
-const CHROMIUM = process.env.KB_CHROMIUM ?? "/usr/bin/chromium";
 if (!TAG || IDS.length < 3) throw new Error("KB_VIEWS_TAG and three KB_VIEWS_IDS are needed (tests/e2e/test_views.py sets them)");
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  if (failed) {
-    console.log(`- skip ${name}`);
-    return;
-  }
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (err) {
-    failed++;
-    console.log(`✗ ${name}\n  ${String(err?.stack ?? err).split("\n").slice(0, 6).join("\n  ")}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+// after a failure the remaining steps are skipped (each builds on the URL the one before it made)
+const { step, finish } = makeSteps({ afterFailure: "skip" });
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  env: { ...process.env, TMPDIR: mkdtempSync(join(tmpdir(), "kb-views-")) },
-});
+const { browser, close } = await launchBrowser("kb-views-");
 
-/** A page in a new browser context, signed in by POST /auth/login unless `signIn` is false; with a guard. */
-async function newPage({ signIn = true } = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: BASE });
-  if (signIn) {
-    const res = await ctx.request.post("/api/v1/auth/login", { data: { username: USER, password: PASSWORD } });
-    if (!res.ok()) throw new Error(`login as ${USER}: HTTP ${res.status()}`);
-  }
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(20_000);
-  return { page, guard: attachGuard(page), ctx };
-}
+/** A page in a new browser context (1280×900), signed in by POST /auth/login unless `signIn` is false; with a guard. */
+const newPage = ({ signIn = true } = {}) => openPage(browser, { signIn, viewport: { width: 1280, height: 900 } });
 
 /** Open `url` in a fresh, signed-out browser: the login page, then back on `url`. */
 async function openFresh(url) {
@@ -269,7 +224,6 @@ try {
     await fresh.ctx.close();
   });
 } finally {
-  await browser.close();
+  await close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
