@@ -169,3 +169,11 @@ def dig_number(data: Any, *keys: str) -> float | None:
     """Like dig() but only a finite number (bools and strings give None)."""
     value = dig(data, *keys)
     return float(value) if is_number(value) else None
+
+
+PERCENTILES = ("p50", "p90", "p99", "p999")  # the latency percentiles every load tool reports, as latency_<p>_ms
+
+
+def percentiles(record: dict[str, Any] | None, prefix: str = "") -> dict[str, float | None]:
+    """A tool's JSON record's `{prefix}p50_ms`… under Kneeboard's metric names (None when absent or no record)."""
+    return {f"latency_{p}_ms": (record or {}).get(f"{prefix}{p}_ms") for p in PERCENTILES}

@@ -14,7 +14,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from kneeboard.tools import binaries
+from kneeboard.tools import binaries, units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.devsim.params import DevsimParams
@@ -55,13 +55,9 @@ def parse_line(line: str) -> Sample | None:
     })  # fmt: skip
 
 
-_PERCENTILE_KEYS = {"latency_p50_ms": "ack_p50_ms", "latency_p90_ms": "ack_p90_ms", "latency_p99_ms": "ack_p99_ms",
-                    "latency_p999_ms": "ack_p999_ms"}
-
-
 def _percentiles(record: dict[str, Any], acked: Any) -> dict[str, float | None]:
     """A line's ack-latency percentiles under Kneeboard's metric names; None without acks (or from an older devsim)."""
-    return {name: record.get(key) if acked else None for name, key in _PERCENTILE_KEYS.items()}
+    return units.percentiles(record if acked else None, prefix="ack_")
 
 
 def _interval_histograms(stdout: str) -> list[list[Any]]:

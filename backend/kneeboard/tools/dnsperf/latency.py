@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 from kneeboard.tools import binaries
+from kneeboard.tools.units import percentiles
 
-PERCENTILE_KEYS = {"latency_p50_ms": "p50_ms", "latency_p90_ms": "p90_ms", "latency_p99_ms": "p99_ms", "latency_p999_ms": "p999_ms"}
 _VERBOSE = re.compile(r"^\[Status\] Command line: .* -v(\s|$)", re.M)
 
 
@@ -30,11 +30,6 @@ def report(line: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return record if isinstance(record, dict) and record.get("kblat") in {"interval", "point"} else None
-
-
-def percentiles(record: dict[str, Any] | None) -> dict[str, float | None]:
-    """A kblat report's percentiles under Kneeboard's metric names (None without a report or answers)."""
-    return {name: (record or {}).get(key) for name, key in PERCENTILE_KEYS.items()}
 
 
 def read(stdout: str) -> tuple[dict[str, float | None], dict[str, Any], list[str]]:

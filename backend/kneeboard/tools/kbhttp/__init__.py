@@ -16,7 +16,6 @@ from typing import Any
 from kneeboard.tools import binaries, units
 from kneeboard.tools.base import PointResult, PointSpec, Sample
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
-from kneeboard.tools.dnsperf.latency import percentiles
 from kneeboard.tools.kbhttp.params import KbhttpParams
 from kneeboard.tools.wrk import target_url
 
@@ -44,7 +43,7 @@ def record(line: str) -> dict[str, Any] | None:
 
 def _sample(interval: dict[str, Any]) -> Sample:
     counts = {key: interval.get(key) for key in ("sent", "completed", "errors")}
-    return Sample(t=float(interval["t"]), values={"achieved_rate": interval.get("rate"), **percentiles(interval), **counts})
+    return Sample(t=float(interval["t"]), values={"achieved_rate": interval.get("rate"), **units.percentiles(interval), **counts})
 
 
 def parse_line(line: str) -> Sample | None:
@@ -67,7 +66,7 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     intended = sent + dropped
     result.metrics = {
         "achieved_rate": point.get("achieved_rate"), "latency_avg_ms": point.get("avg_ms"), "latency_min_ms": point.get("min_ms"),
-        "latency_max_ms": point.get("max_ms"), **percentiles(point), "sent": float(sent), "completed": float(completed),
+        "latency_max_ms": point.get("max_ms"), **units.percentiles(point), "sent": float(sent), "completed": float(completed),
         "errors": float(point.get("errors_total") or 0), "dropped": float(dropped),
         "loss_pct": 100.0 * (intended - completed) / intended if intended else None,
     }  # fmt: skip
