@@ -101,3 +101,23 @@ def test_a_comparison_has_a_row_per_measured_percentile(stack, sweep):
     assert p99["values"][str(slower["id"])] == pytest.approx(2 * lightest["metrics"]["latency_p99_ms"])
     assert p99["deltas"][str(slower["id"])]["pct"] == pytest.approx(100.0)
     assert p99["verdicts"][str(slower["id"])] == "not enough data"  # one run per load: no verdict without repetitions
+
+
+def test_a_share_link_reads_the_histogram_of_its_own_points_only(stack, sweep):
+    point = stack.api.get(f"/api/v1/campaigns/{sweep['id']}/points").json()[-1]
+    created = stack.api.post(f"/api/v1/campaigns/{sweep['id']}/shares", json={"expires_in_s": 600})
+    assert created.status_code == 201, created.text
+    token = created.json()["url"].rsplit("/s/", 1)[1]
+    with httpx.Client(base_url=stack.api_url) as anonymous:  # no login: the link is the credential
+        shared = anonymous.get(f"/api/v1/shared/{token}/points/{point['id']}/histogram", params={"window": "steady"})
+        assert shared.status_code == 200, shared.text
+        signed_in = stack.api.get(f"/api/v1/points/{point['id']}/histogram", params={"window": "steady"}).json()
+        assert shared.json() == signed_in
+        assert anonymous.get(f"/api/v1/points/{point['id']}/histogram").status_code == 401, "the signed-in route still needs a login"
+        foreign = _reimport(stack, sweep["id"])  # another campaign's point: not the link's
+        foreign_point = stack.api.get(f"/api/v1/campaigns/{foreign['id']}/points").json()[0]["id"]
+        assert anonymous.get(f"/api/v1/shared/{token}/points/{foreign_point}/histogram").status_code == 404
+        assert anonymous.get(f"/api/v1/shared/{token}/points/999999999/histogram").status_code == 404
+        assert anonymous.get(f"/api/v1/shared/{token}x/points/{point['id']}/histogram").status_code == 404
+        stack.api.delete(f"/api/v1/shares/{created.json()['id']}")
+        assert anonymous.get(f"/api/v1/shared/{token}/points/{point['id']}/histogram").status_code == 410

@@ -8,7 +8,9 @@ from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.campaigns.schemas import SampleSeries
 from kneeboard.deps import SessionDep
+from kneeboard.analysis.hdr import MAX_BUCKETS
 from kneeboard.inputs import MAX_ID
+from kneeboard.latency.schemas import Histogram, Window
 from kneeboard.shares import service
 from kneeboard.shares.models import Share
 from kneeboard.shares.schemas import ComparisonShareCreate, SharedReport, ShareCreate, ShareCreated, ShareOut
@@ -70,3 +72,15 @@ def read_shared_samples(
 ):
     """Public (no login): samples of a point of the link's campaigns (any other point answers 404)."""
     return service.shared_samples(token, point_id, series=series, max_points=max_points, session=session)
+
+
+@router.get("/shared/{token}/points/{point_id}/histogram", response_model=Histogram)
+def read_shared_histogram(
+    session: SessionDep,
+    point_id: int,
+    token: str = Token,
+    window: Window = Query(default="all"),
+    buckets: int = Query(default=MAX_BUCKETS, ge=10, le=MAX_BUCKETS),
+):
+    """Public (no login): the latency histogram of a point of the link's campaigns (any other point answers 404)."""
+    return service.shared_histogram(token, point_id, window=window, max_buckets=buckets, session=session)

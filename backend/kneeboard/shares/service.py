@@ -19,6 +19,7 @@ from kneeboard.campaigns.service import describe, get_campaign, point_samples, r
 from kneeboard.compare.service import build as build_comparison
 from kneeboard.db import as_utc, utcnow
 from kneeboard.errors import Gone, NotFound, invalid
+from kneeboard.latency.service import point_histogram
 from kneeboard.shares.models import Share, ShareCampaign
 from kneeboard.tools.registry import adapter
 
@@ -153,10 +154,22 @@ def shared_report(token: str, *, session: Session) -> dict:
     return report
 
 
-def shared_samples(token: str, point_id: int, *, series: str | None, max_points: int, session: Session) -> dict:
-    """A point's samples, only when the point belongs to one of the share's campaigns (otherwise NotFound)."""
+def shared_point(token: str, point_id: int, *, session: Session) -> Point:
+    """A point of one of the share's campaigns (any other point: NotFound, as if it did not exist)."""
     _, campaigns = open_share(token, session=session)
     point = session.get(Point, point_id)
     if point is None or point.campaign_id not in {c.id for c in campaigns}:
         raise NotFound("point", point_id)
+    return point
+
+
+def shared_samples(token: str, point_id: int, *, series: str | None, max_points: int, session: Session) -> dict:
+    """A point's samples, only when the point belongs to one of the share's campaigns (otherwise NotFound)."""
+    shared_point(token, point_id, session=session)
     return point_samples(point_id, series=series, max_points=max_points, session=session)
+
+
+def shared_histogram(token: str, point_id: int, *, window: str, max_buckets: int, session: Session) -> dict:
+    """A point's latency histogram, only when the point belongs to one of the share's campaigns."""
+    shared_point(token, point_id, session=session)
+    return point_histogram(point_id, session=session, window=window, max_buckets=max_buckets)

@@ -3,7 +3,7 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "./client";
 import { keys } from "./keys";
 import { useById } from "./query";
-import { SharedTokenContext, sharedSamples } from "./shares";
+import { SharedTokenContext, sharedHistogram, sharedSamples } from "./shares";
 import type { Histogram, Point, PointEvidence, SampleSeries } from "./types";
 
 /** Charts never ask for more than this many samples per series. */
@@ -26,10 +26,17 @@ export function usePointEvidence(pointId: number | null) {
   );
 }
 
-/** A point's latency histogram: the whole run ("all") or its steady window; 409 (ApiError) says why a point has none. */
+/** A point's latency histogram: the whole run ("all") or its steady window; 409 (ApiError) says why a point has none.
+ * On a shared page (/s/{token}) it comes through the link, like the samples. */
 export function usePointHistogram(pointId: number | null, window: "all" | "steady" = "all") {
-  return useById((id) => keys.histogram(id, window), pointId, async (point_id, signal) =>
-    unwrap(await api.GET("/api/v1/points/{point_id}/histogram", { params: { path: { point_id }, query: { window } }, signal })) as Histogram,
+  const token = useContext(SharedTokenContext);
+  return useById(
+    (id) => (token ? [...keys.shared(token), ...keys.histogram(id, window)] : keys.histogram(id, window)),
+    pointId,
+    async (point_id, signal) =>
+      (token
+        ? await sharedHistogram(token, point_id, window, signal)
+        : unwrap(await api.GET("/api/v1/points/{point_id}/histogram", { params: { path: { point_id }, query: { window } }, signal }))) as Histogram,
   );
 }
 

@@ -836,6 +836,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/{token}/points/{point_id}/histogram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Shared Histogram
+         * @description Public (no login): the latency histogram of a point of the link's campaigns (any other point answers 404).
+         */
+        get: operations["read_shared_histogram_api_v1_shared__token__points__point_id__histogram_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shared/{token}/points/{point_id}/samples": {
         parameters: {
             query?: never;
@@ -5153,6 +5173,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharedReport"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_shared_histogram_api_v1_shared__token__points__point_id__histogram_get: {
+        parameters: {
+            query?: {
+                window?: "all" | "steady";
+                buckets?: number;
+            };
+            header?: never;
+            path: {
+                point_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Histogram"];
                 };
             };
             /** @description Validation Error */

@@ -73,6 +73,11 @@ export async function sharedSamples(token: string, point_id: number, series: str
   );
 }
 
+/** A point's latency histogram through a share link (only its campaigns' points). */
+export async function sharedHistogram(token: string, point_id: number, window: "all" | "steady", signal: AbortSignal) {
+  return unwrap(await api.GET("/api/v1/shared/{token}/points/{point_id}/histogram", { params: { path: { token, point_id }, query: { window } }, signal }));
+}
+
 /** The Share button's campaigns for the compare page's selectors; variants ("12@x") and fewer than two cannot be shared. */
 export function comparisonShare(selectors: string[]): { campaignIds: number[]; disabledWhy?: string } {
   const ids = selectors.filter((s) => /^\d+$/.test(s)).map(Number);

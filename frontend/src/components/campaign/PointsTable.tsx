@@ -119,7 +119,7 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
                 <td key={c.key}>
                   <StatusBadge status={p.status} />
                   <UnsteadyBadge point={p} />
-                  {evidence && p.status === "completed" && percentiles.some((m) => metric(p, m.name) != null) && (
+                  {p.status === "completed" && percentiles.some((m) => metric(p, m.name) != null) && (
                     <button type="button" className="btn small" aria-label={`Latency histogram of point ${p.seq + 1}`} onClick={() => setHistogram(p)}>
                       Histogram
                     </button>

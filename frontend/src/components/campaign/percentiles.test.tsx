@@ -5,6 +5,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import type { Comparison } from "../../api/compare";
+import { SharedTokenContext } from "../../api/shares";
 import type { Analysis, Histogram, Point } from "../../api/types";
 import OverlayCharts from "../../charts/OverlayCharts";
 import PercentileChart, { percentileSeries } from "../../charts/PercentileChart";
@@ -127,6 +128,19 @@ describe("points table", () => {
     expect(new URL(fetchMock.mock.calls[1][0].url).search).toBe("?window=steady");
     fireEvent.click(within(dialog).getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("on a shared page, opens a point's histogram through the link, never the signed-in route", async () => {
+    fetchMock.mockImplementation(async () => json(histogram));
+    render(
+      <SharedTokenContext.Provider value="tok123">
+        <PointsTable points={[pt(2)]} tool={dns} evidence={false} />
+      </SharedTokenContext.Provider>,
+      { wrapper: withQuery },
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Latency histogram of point 2" }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(new URL(fetchMock.mock.calls[0][0].url).pathname).toBe("/api/v1/shared/tok123/points/2/histogram");
   });
 
   it("says why a point has no histogram, and offers a retry when loading failed", async () => {
