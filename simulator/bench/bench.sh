@@ -2,7 +2,8 @@
 # Capacity benchmark of devsim against its own reference platform, both on
 # this host, over loopback only (127.0.0.0/8).
 #
-# Pass 1: BENCH_DEVICES devices (default 100,000), 1 report/s each, for
+# Pass 1: BENCH_DEVICES devices (default 100,000), 1 report per BENCH_INTERVAL
+#         (default 1s) each, for
 #         BENCH_SECONDS (default 30) after a ramp of BENCH_RAMP connections/s.
 # Pass 2: fewer devices at higher total rates (BENCH_PASS2, "devices:rate ..."),
 #         BENCH_PASS2_SECONDS each, to find the highest sustained acked rate.
@@ -19,7 +20,9 @@ RUN_PROCS=${BENCH_RUN_PROCS:-6}
 SERVE_PROCS=${BENCH_SERVE_PROCS:-6}
 NSOURCES=${BENCH_SOURCE_IPS:-10}
 PORT=${BENCH_PORT:-17400}
-PASS2=${BENCH_PASS2:-"2000:150000 2000:200000 10000:60000 10000:80000"}
+INTERVAL=${BENCH_INTERVAL:-1s}
+# BENCH_PASS2="" skips pass 2 (unset means the default list).
+PASS2=${BENCH_PASS2-"2000:150000 2000:200000 10000:60000 10000:80000"}
 PASS2_SECONDS=${BENCH_PASS2_SECONDS:-10}
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 
@@ -168,9 +171,9 @@ PY
 echo "== platform: devsim serve --ack-reports --procs $SERVE_PROCS on 127.0.0.1:$PORT"
 start_serve
 
-echo "== pass 1: $DEVICES devices, 1 report/s each, ${SECONDS_RUN}s, ramp $RAMP/s, --procs $RUN_PROCS, $NSOURCES source IPs"
+echo "== pass 1: $DEVICES devices, 1 report per $INTERVAL each, ${SECONDS_RUN}s, ramp $RAMP/s, --procs $RUN_PROCS, $NSOURCES source IPs"
 RUN_LIMIT=$(( DEVICES / RAMP + SECONDS_RUN + 60 )) one_run pass1 \
-  --devices "$DEVICES" --interval 1s --duration "${SECONDS_RUN}s" --ramp "$RAMP" \
+  --devices "$DEVICES" --interval "$INTERVAL" --duration "${SECONDS_RUN}s" --ramp "$RAMP" \
   --procs "$RUN_PROCS" --source-ips "$SOURCES"
 
 # Let the platform settle (closed connections) between passes.

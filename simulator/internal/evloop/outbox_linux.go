@@ -1,7 +1,5 @@
 package evloop
 
-import "syscall"
-
 // Outbox holds the bytes a non-blocking socket has not accepted yet. It is
 // empty (nil) almost always, so an idle connection costs nothing here.
 type Outbox struct{ pending []byte }
@@ -17,7 +15,7 @@ func (o *Outbox) Send(p *Poller, fd int, buf []byte) (int, error) {
 		o.pending = append(o.pending, buf...)
 		return 0, nil
 	}
-	n, err := syscall.Write(fd, buf)
+	n, err := Write(fd, buf)
 	if err != nil && !Temporary(err) {
 		return 0, err
 	}
@@ -35,7 +33,7 @@ func (o *Outbox) Flush(p *Poller, fd int) (int, error) {
 	if len(o.pending) == 0 {
 		return 0, p.Modify(fd, In)
 	}
-	n, err := syscall.Write(fd, o.pending)
+	n, err := Write(fd, o.pending)
 	if err != nil && !Temporary(err) {
 		return 0, err
 	}

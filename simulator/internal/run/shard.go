@@ -234,7 +234,7 @@ func (s *shard) connected(d *device) {
 // is drained (edge-triggered polling).
 func (s *shard) readable(d *device) {
 	for d.state != stateDone {
-		n, err := syscall.Read(int(d.fd), s.readBuf)
+		n, err := evloop.Read(int(d.fd), s.readBuf)
 		switch {
 		case n > 0:
 			s.ctr.BytesReceived += uint64(n)

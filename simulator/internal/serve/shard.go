@@ -135,7 +135,7 @@ func (s *shard) Event(fd int, events uint32, _ time.Duration) {
 // connection on EOF, error or garbage.
 func (s *shard) readable(fd int, p *peer) {
 	for {
-		n, err := syscall.Read(fd, s.readBuf)
+		n, err := evloop.Read(fd, s.readBuf)
 		if n <= 0 {
 			if err == nil || !evloop.Temporary(err) {
 				s.close(fd)
