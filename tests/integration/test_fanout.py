@@ -150,6 +150,35 @@ def test_a_point_fanned_over_two_agents_merges_exactly(stack, dns_target, agents
     assert {"point", "agent.a1", "agent.a2"} <= {s["series"] for s in samples}, "the summed series and each agent's are kept"
 
 
+def kill_one_mid_point(stack, body: dict, survivor: subprocess.Popen, victim: subprocess.Popen) -> None:
+    """Launch a fanned 2-agent plan, kill -9 `victim` once both run dnsperf, and check the point fails
+    clearly and `survivor`'s load stops long before the point's 30 s."""
+    survivor_name, victim_name = body["agents"]
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    deadline = time.monotonic() + 60
+    while not (descendants(survivor.pid, "dnsperf") and descendants(victim.pid, "dnsperf")):
+        assert time.monotonic() < deadline, "both agents' dnsperf never ran"
+        time.sleep(0.1)
+    loads = descendants(survivor.pid, "dnsperf")
+    time.sleep(1.0)
+    killed = time.monotonic()
+    os.kill(victim.pid, signal.SIGKILL)
+    while any(Path(f"/proc/{pid}").exists() for pid in loads) and time.monotonic() - killed < 20:
+        time.sleep(0.05)
+    gone_after = time.monotonic() - killed
+    print(f"\nfigures: the surviving agent's dnsperf stopped {gone_after:.2f} s after the other agent was killed")
+    assert gone_after < 10, "the other agent's load was not stopped well before the point's 30 s"
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed"}, timeout_s=30)
+    first = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
+    point = stack.api.get(f"/api/v1/points/{first['id']}").json()
+    assert campaign["status"] == "failed" and point["status"] == "failed"
+    assert f"agent {victim_name}" in point["error"] and "stopped answering" in point["error"]
+    assert f"the load of {survivor_name} was stopped" in point["error"]
+    shares = {s["agent"]: s for s in point["extra"]["shares"]}
+    assert "stopped answering" in shares[victim_name]["error"] and shares[survivor_name]["error"].startswith("stopped")
+
+
 def test_killing_one_agent_fails_its_share_and_stops_the_others_load(stack, dns_target, agents):
     _found, _procs, token = agents
     victims = {name: start_agent(stack, name, token) for name in ("k1", "k2")}
@@ -157,28 +186,7 @@ def test_killing_one_agent_fails_its_share_and_stops_the_others_load(stack, dns_
         wait_agents(stack, set(victims))
         body = fanned_plan(dns_target["id"], name="kill one", agents=["k1", "k2"],
                            phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 30}])
-        plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
-        campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
-        deadline = time.monotonic() + 60
-        while not (descendants(victims["k1"].pid, "dnsperf") and descendants(victims["k2"].pid, "dnsperf")):
-            assert time.monotonic() < deadline, "both agents' dnsperf never ran"
-            time.sleep(0.1)
-        survivor = descendants(victims["k1"].pid, "dnsperf")
-        time.sleep(1.0)
-        killed = time.monotonic()
-        os.kill(victims["k2"].pid, signal.SIGKILL)
-        while any(Path(f"/proc/{pid}").exists() for pid in survivor) and time.monotonic() - killed < 20:
-            time.sleep(0.05)
-        gone_after = time.monotonic() - killed
-        print(f"\nfigures: the surviving agent's dnsperf stopped {gone_after:.2f} s after the other agent was killed")
-        assert gone_after < 10, "the other agent's load was not stopped well before the point's 30 s"
-        campaign = wait_status(stack.api, campaign_id, {"completed", "failed"}, timeout_s=30)
-        first = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
-        point = stack.api.get(f"/api/v1/points/{first['id']}").json()
-        assert campaign["status"] == "failed" and point["status"] == "failed"
-        assert "agent k2" in point["error"] and "stopped answering" in point["error"] and "the load of k1 was stopped" in point["error"]
-        shares = {s["agent"]: s for s in point["extra"]["shares"]}
-        assert "stopped answering" in shares["k2"]["error"] and shares["k1"]["error"].startswith("stopped")
+        kill_one_mid_point(stack, body, victims["k1"], victims["k2"])
     finally:
         for proc in victims.values():
             stop(proc)

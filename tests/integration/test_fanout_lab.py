@@ -6,9 +6,7 @@ bridge address, load the lab's servers in netns kblab. On one 2-core box this pr
 from __future__ import annotations
 
 import os
-import signal
 import time
-from pathlib import Path
 
 import pytest
 import redis
@@ -17,8 +15,7 @@ from kneeboard.analysis import hdr
 from kneeboard.lab import agents, namespace
 from kneeboard.stack import ROOT, stop
 from tests.integration.conftest import skip_without_lab
-from tests.integration.test_campaign_run import wait_status
-from tests.integration.test_fanout import agent_token, descendants, environ, fanned_plan, run_plan, wait_agents
+from tests.integration.test_fanout import agent_token, environ, fanned_plan, kill_one_mid_point, run_plan, wait_agents
 from tests.integration.test_lab_campaigns import target
 
 skip_without_lab()
@@ -106,26 +103,4 @@ def test_killing_one_namespaced_agent_fails_its_share_and_stops_the_others_load(
     survivor_name, victim_name = "agent-3", "agent-4"
     body = fanned_plan(target(stack, "lab-dns", "dns", 53), name="lab kill one", agents=[survivor_name, victim_name],
                        phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 30}])
-    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
-    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
-    deadline = time.monotonic() + 60
-    while not (descendants(procs[survivor_name].pid, "dnsperf") and descendants(procs[victim_name].pid, "dnsperf")):
-        assert time.monotonic() < deadline, "both agents' dnsperf never ran"
-        time.sleep(0.1)
-    survivor = descendants(procs[survivor_name].pid, "dnsperf")
-    time.sleep(1.0)
-    killed = time.monotonic()
-    os.kill(procs[victim_name].pid, signal.SIGKILL)
-    while any(Path(f"/proc/{pid}").exists() for pid in survivor) and time.monotonic() - killed < 20:
-        time.sleep(0.05)
-    gone_after = time.monotonic() - killed
-    print(f"\nfigures: the surviving agent's dnsperf stopped {gone_after:.2f} s after the other agent was killed")
-    assert gone_after < 10, "the other agent's load was not stopped well before the point's 30 s"
-    campaign = wait_status(stack.api, campaign_id, {"completed", "failed"}, timeout_s=30)
-    first = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
-    point = stack.api.get(f"/api/v1/points/{first['id']}").json()
-    assert campaign["status"] == "failed" and point["status"] == "failed"
-    assert f"agent {victim_name}" in point["error"] and "stopped answering" in point["error"]
-    assert f"the load of {survivor_name} was stopped" in point["error"]
-    shares = {s["agent"]: s for s in point["extra"]["shares"]}
-    assert "stopped answering" in shares[victim_name]["error"] and shares[survivor_name]["error"].startswith("stopped")
+    kill_one_mid_point(stack, body, procs[survivor_name], procs[victim_name])
