@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from kneeboard.agents.models import Agent
 from kneeboard.agents.service import is_alive
+from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys
@@ -48,10 +49,13 @@ class Fan:
     on_failure: str = "fail"
 
 
-def fan_of(plan: dict, phase_index: int) -> Fan | None:
-    """A point's fan-out from its campaign's frozen plan (its phase's `agents`, else the plan's), or None for a one-agent point."""
-    agents = plan["phases"][phase_index].get("agents") or plan.get("agents")
-    return Fan(agents, plan.get("on_agent_failure") or "fail") if agents else None
+def fan_of(point_id: int) -> Fan | None:
+    """The point's fan-out (its phase's `agents`, else the plan's), or None for a one-agent point."""
+    with session_scope() as session:
+        point = session.get(Point, point_id)
+        plan = point.campaign.plan
+        agents = plan["phases"][point.phase_index].get("agents") or plan.get("agents")
+        return Fan(agents, plan.get("on_agent_failure") or "fail") if agents else None
 
 
 def resolve(fan: Fan) -> list[str]:

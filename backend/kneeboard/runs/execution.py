@@ -147,12 +147,12 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     loaded = retrying(lambda: _begin_point(point_id, agent), "starting a point")
     if loaded is None:
         return
-    campaign_id, tool, spec, monitors, metrics_url, fan = loaded
+    campaign_id, tool, spec, monitors, metrics_url = loaded
     live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
     refused = refused or retrying(lambda: _refused_by_policy(spec.host, monitors, metrics_url), "checking the target policy")
-    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, metrics_url, fan)
+    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, metrics_url)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
@@ -187,12 +187,11 @@ def _begin_point(point_id: int, agent: str):
             rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
             documents=_documents(campaign.plan),
         )  # fmt: skip
-        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], campaign.target.get("metrics_url"), fanout.fan_of(campaign.plan, point.phase_index)
+        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], campaign.target.get("metrics_url")
 
 
 def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec, monitors: list[dict], workdir: Path,
-             should_cancel, refused: str | None, metrics_url: str | None = None,
-             fan: fanout.Fan | None = None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
+             should_cancel, refused: str | None, metrics_url: str | None = None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
     """Build and run the tool beside its monitors; never raises for the tool's sake."""
     outcome, result, monitor_samples, monitor_warnings = None, PointResult(error=refused), [], []
     argv = None
@@ -201,7 +200,8 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             argv = tool.build(spec, workdir)
         except ToolInputError as exc:
             result.error = f"cannot build the {tool.name} command: {exc}"
-    if argv is not None and fan is not None:  # several agents share the point: they run the tool, the monitors stay here
+    fan = retrying(lambda: fanout.fan_of(point_id), "reading the point's agents") if argv is not None else None
+    if fan is not None:  # several agents share the point: they run the tool, the monitors stay here
         watchers = MonitorSet(monitors, spec.duration_s, workdir, metrics_url)
         result, outcome = fanout.run_fanned(fan, campaign_id, point_id, tool, spec, should_cancel)
         monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
