@@ -12,16 +12,18 @@ from kneeboard.campaigns.status import (
 )  # fmt: skip
 
 ALLOWED_CAMPAIGN = {
-    ("queued", "starting"), ("queued", "cancelled"), ("queued", "crashed"),
+    ("queued", "starting"), ("queued", "cancelled"), ("queued", "crashed"), ("queued", "failed"),
     ("starting", "running"), ("starting", "failed"), ("starting", "cancelling"), ("starting", "crashed"),
     ("running", "cancelling"), ("running", "completed"), ("running", "failed"), ("running", "crashed"),
-    ("cancelling", "cancelled"), ("cancelling", "crashed"),
+    ("cancelling", "cancelled"), ("cancelling", "crashed"), ("cancelling", "failed"),  # failed: an unexpected error
     ("crashed", "queued"), ("cancelled", "queued"),  # resume
 }  # fmt: skip
 ALLOWED_POINT = {
     ("pending", "running"), ("pending", "cancelled"),
     ("running", "completed"), ("running", "failed"), ("running", "cancelled"), ("running", "crashed"),
     ("failed", "pending"), ("cancelled", "pending"), ("crashed", "pending"),  # resume
+    ("failed", "completed"), ("failed", "cancelled"),  # a spooled result stored after its run ended
+    ("crashed", "completed"), ("crashed", "failed"), ("crashed", "cancelled"),
 }  # fmt: skip
 
 

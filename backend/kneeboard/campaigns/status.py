@@ -8,10 +8,10 @@ from kneeboard.states import CAMPAIGN_TERMINAL, CampaignStatus, PointStatus
 
 C, P = CampaignStatus, PointStatus
 CAMPAIGN_TRANSITIONS: dict[CampaignStatus, set[CampaignStatus]] = {
-    C.QUEUED: {C.STARTING, C.CANCELLED, C.CRASHED},
+    C.QUEUED: {C.STARTING, C.CANCELLED, C.CRASHED, C.FAILED},
     C.STARTING: {C.RUNNING, C.FAILED, C.CANCELLING, C.CRASHED},
     C.RUNNING: {C.CANCELLING, C.COMPLETED, C.FAILED, C.CRASHED},
-    C.CANCELLING: {C.CANCELLED, C.CRASHED},
+    C.CANCELLING: {C.CANCELLED, C.CRASHED, C.FAILED},
     C.COMPLETED: set(),
     C.FAILED: set(),
     C.CANCELLED: {C.QUEUED},  # resume
@@ -21,9 +21,9 @@ POINT_TRANSITIONS: dict[PointStatus, set[PointStatus]] = {
     P.PENDING: {P.RUNNING, P.CANCELLED},
     P.RUNNING: {P.COMPLETED, P.FAILED, P.CANCELLED, P.CRASHED},
     P.COMPLETED: set(),
-    P.FAILED: {P.PENDING},  # resume
+    P.FAILED: {P.PENDING, P.COMPLETED, P.CANCELLED},  # resume; a spooled result stored after its run ended
     P.CANCELLED: {P.PENDING},  # resume
-    P.CRASHED: {P.PENDING},  # resume
+    P.CRASHED: {P.PENDING, P.COMPLETED, P.FAILED, P.CANCELLED},  # resume; a spooled result stored after its run ended
 }
 CAMPAIGN_ACTIVE = frozenset(CAMPAIGN_TRANSITIONS) - CAMPAIGN_TERMINAL
 

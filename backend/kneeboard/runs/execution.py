@@ -9,10 +9,9 @@ from pathlib import Path
 from pydantic import TypeAdapter
 from sqlalchemy import select
 
-from kneeboard.analysis.steady import steady_window
 from kneeboard.campaigns import live
 from kneeboard.campaigns.analysis import analyse_campaign
-from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
@@ -20,14 +19,16 @@ from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.policy.service import recheck
-from kneeboard.runs import spool
-from kneeboard.runs.leases import HELD, claim, holds, instance_id, release
+from kneeboard.runs import faults, spool
+from kneeboard.runs.failure import fail_run
+from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, release
 from kneeboard.runs.monitors import MonitorSet
 from kneeboard.runs.retry import is_outage, retrying
+from kneeboard.runs.store import Run, store_point
 from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.tools import node, runner
-from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError, derive
+from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
 from kneeboard.validators import metrics_host
@@ -74,22 +75,34 @@ class _Watch:
 def run_campaign(campaign_id: int, agent: str) -> str:
     """Claim a queued campaign's lease, run its pending points and settle its final status; returns it.
 
-    A campaign another agent holds, or one no longer queued, is left alone (a message sent twice).
+    A campaign another agent holds, or one no longer queued, is left alone (a message sent twice). Anything
+    unexpected ends the campaign `failed` with the error on its report; it is never left running.
     """
     owner = instance_id(agent)
+    with executing(campaign_id):
+        try:
+            return _run(campaign_id, agent, owner)
+        except Exception as exc:  # noqa: BLE001 - whatever it was, the campaign must end and say why
+            log.exception("campaign %s: unexpected error", campaign_id)
+            return retrying(lambda: fail_run(campaign_id, owner, exc), "failing the campaign")
+
+
+def _run(campaign_id: int, agent: str, owner: str) -> str:
     started = retrying(lambda: _start(campaign_id, agent, owner), "starting the campaign")
     if isinstance(started, str):
         return started
-    pending, pause, before = started
+    pending, pause, before, attempt = started
+    faults.inject("start")
     live.publish(campaign_id, "status", {"status": CampaignStatus.RUNNING})
     watch, current_variant, variant_error = _Watch(campaign_id, owner), object(), None
+    run = Run(campaign_id, agent, owner, attempt)
     try:
         for index, (point_id, variant) in enumerate(pending):
             if watch() or (index and watch.sleep(pause)):
                 break
             if variant != current_variant:
                 current_variant, variant_error = variant, apply_variant(campaign_id, variant)
-            run_point(point_id, agent, watch, refused=variant_error)
+            run_point(point_id, run, watch, refused=variant_error)
     finally:  # after a cancel or a failure too: the lab is left as it was found
         retrying(lambda: restore(campaign_id, before), "restoring the lab")
     if watch.lost:
@@ -97,7 +110,7 @@ def run_campaign(campaign_id: int, agent: str) -> str:
     return retrying(lambda: _settle(campaign_id, owner), "settling the campaign")
 
 
-def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, str | None]], float, dict] | str:
+def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, str | None]], float, dict, int] | str:
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
         if campaign is None:
@@ -110,7 +123,7 @@ def _start(campaign_id: int, agent: str, owner: str) -> tuple[list[tuple[int, st
         campaign.environment = environment(campaign)
         move_campaign(campaign, CampaignStatus.RUNNING)
         pending = [(p.id, p.variant) for p in campaign.points if p.status == PointStatus.PENDING]
-        return pending, float(campaign.plan.get("pause_s", 0)), lab_settings_before(campaign.plan)
+        return pending, float(campaign.plan.get("pause_s", 0)), lab_settings_before(campaign.plan), campaign.attempt
 
 
 def _settle(campaign_id: int, owner: str) -> str:
@@ -118,6 +131,7 @@ def _settle(campaign_id: int, owner: str) -> str:
         campaign = session.get(Campaign, campaign_id)
         if not holds(campaign, owner):
             return campaign.status
+        faults.inject("settle")
         cancelling = campaign.status == CampaignStatus.CANCELLING
         for point in campaign.points:
             if point.status == PointStatus.PENDING:
@@ -142,13 +156,17 @@ def _settle(campaign_id: int, owner: str) -> str:
     return status
 
 
-def run_point(point_id: int, agent: str, should_cancel, refused: str | None = None) -> None:
-    """Run one point (with its monitors) through its tool and store metrics, samples and evidence."""
-    loaded = retrying(lambda: _begin_point(point_id, agent), "starting a point")
+def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None) -> None:
+    """Run one point (with its monitors) through its tool and store metrics, samples and evidence.
+
+    The result is spooled before it is stored; a store refused as stale (another holder or a later attempt)
+    leaves it in the spool, where nothing later overwrites a newer attempt's rows."""
+    loaded = retrying(lambda: _begin_point(point_id, run), "starting a point")
     if loaded is None:
         return
     campaign_id, tool, spec, monitors, metrics_url = loaded
     live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
+    faults.inject("point")
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
     refused = refused or retrying(lambda: _refused_by_policy(spec.host, monitors, metrics_url), "checking the target policy")
@@ -156,10 +174,11 @@ def run_point(point_id: int, agent: str, should_cancel, refused: str | None = No
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
-    spool.keep(workdir, result, outcome)
-    status = retrying(lambda: _store(point_id, spec, outcome, result, tool), f"storing point {point_id}")
-    spool.stored(workdir)
-    live.publish(campaign_id, "point", {"id": point_id, "status": status})
+    spool.keep(workdir, result, outcome, point_id=point_id, attempt=run.attempt, owner=run.owner, tool=tool.name, rate=spec.rate)
+    status = retrying(lambda: store_point(point_id, spec, outcome, result, tool, run), f"storing point {point_id}")
+    if status is not None:
+        spool.stored(workdir)
+        live.publish(campaign_id, "point", {"id": point_id, "status": status})
 
 
 def _refused_by_policy(host: str, monitors: list[dict], metrics_url: str | None = None) -> str | None:
@@ -173,15 +192,15 @@ def _refused_by_policy(host: str, monitors: list[dict], metrics_url: str | None 
     return None
 
 
-def _begin_point(point_id: int, agent: str):
+def _begin_point(point_id: int, run: Run):
     with session_scope() as session:
         point = session.get(Point, point_id)
-        if point.status != PointStatus.PENDING:
+        if point.status != PointStatus.PENDING or not run.current(point.campaign, point):
             return None
         campaign = point.campaign
         plan = _PLAN.validate_python({k: v for k, v in campaign.plan.items() if k != "profile_document"})
         move_point(point, PointStatus.RUNNING)
-        point.agent = agent
+        point.agent = run.agent
         spec = PointSpec(
             host=campaign.target["host"], port=campaign.target["port"], concurrency=point.concurrency,
             rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
@@ -202,25 +221,25 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             result.error = f"cannot build the {tool.name} command: {exc}"
     fan = retrying(lambda: fanout.fan_of(point_id), "reading the point's agents") if argv is not None else None
     if fan is not None:  # several agents share the point: they run the tool, the monitors stay here
-        watchers = MonitorSet(monitors, spec.duration_s, workdir, metrics_url)
-        result, outcome = fanout.run_fanned(fan, campaign_id, point_id, tool, spec, should_cancel)
-        monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
+        with MonitorSet(monitors, spec.duration_s, workdir, metrics_url) as watchers:
+            result, outcome = fanout.run_fanned(fan, campaign_id, point_id, tool, spec, should_cancel)
+        monitor_samples, monitor_warnings = watchers.samples, watchers.warnings
     elif argv is not None:
-        watchers = MonitorSet(monitors, spec.duration_s, workdir, metrics_url)
-        live_samples: list[Sample] = []
-        outcome = runner.run(
-            argv,
-            timeout_s=tool.time_limit_s(spec, get_settings().grace_s),
-            on_line=_live_samples(campaign_id, point_id, tool, live_samples),
-            should_cancel=should_cancel,
-            cwd=workdir,
-            env=tool.env(),
-            line_buffered=tool.line_buffered,
-            pipe_through=tool.pipe_through(spec),
-            output_limit=tool.output_limit or get_settings().raw_output_limit,
-            stop_signal=tool.stop_signal,
-        )
-        monitor_samples, monitor_warnings = watchers.stop(), watchers.warnings
+        with MonitorSet(monitors, spec.duration_s, workdir, metrics_url) as watchers:
+            live_samples: list[Sample] = []
+            outcome = runner.run(
+                argv,
+                timeout_s=tool.time_limit_s(spec, get_settings().grace_s),
+                on_line=_live_samples(campaign_id, point_id, tool, live_samples),
+                should_cancel=should_cancel,
+                cwd=workdir,
+                env=tool.env(),
+                line_buffered=tool.line_buffered,
+                pipe_through=tool.pipe_through(spec),
+                output_limit=tool.output_limit or get_settings().raw_output_limit,
+                stop_signal=tool.stop_signal,
+            )
+        monitor_samples, monitor_warnings = watchers.samples, watchers.warnings
         result = tool.read(outcome)
         if watchers.summaries:
             result.extra["monitors"] = watchers.summaries
@@ -244,52 +263,3 @@ def _live_samples(campaign_id: int, point_id: int, tool: ToolAdapter, kept: list
             live.publish(campaign_id, "sample", {"point_id": point_id, "t": sample.t, "series": sample.series, "values": sample.values})
 
     return on_line
-
-
-def _store(point_id: int, spec: PointSpec, outcome: runner.RunOutcome | None, result: PointResult, tool: ToolAdapter) -> str:
-    with session_scope() as session:
-        point = session.get(Point, point_id)
-        if point.status != PointStatus.RUNNING:  # the reaper crashed the campaign meanwhile; the spool keeps the result
-            log.warning("point %s is %s; its result stays in the spool", point_id, point.status)
-            return point.status
-        point.metrics = derive(result.metrics, spec.rate) if result.metrics else {}
-        point.extra = result.extra
-        point.warnings = list(result.extra.get("warnings", []))
-        point.error = result.error
-        point.parser_version = result.parser_version
-        if outcome is not None:
-            point.argv, point.exit_code = outcome.argv, outcome.exit_code
-            point.stdout, point.stderr = outcome.stdout, outcome.stderr
-            point.tool_version = tool.parse_version(outcome.stdout + outcome.stderr)
-        session.add_all(SampleRow(point_id=point_id, series=s.series, t=s.t, values=s.values) for s in result.samples)
-        point.extra = {**point.extra, "steady": _steadiness(point, tool, result.samples)}
-        cancelled = outcome is not None and outcome.cancelled
-        move_point(point, PointStatus.CANCELLED if cancelled else PointStatus.FAILED if result.error else PointStatus.COMPLETED)
-        _stop_ramp_if_erring(point)
-        store(point.campaign)
-        return point.status
-
-
-def _steadiness(point: Point, tool: ToolAdapter, samples: list[Sample]) -> dict | None:
-    """The point's headline series judged on its steady window (warm-up from the phase, else the tool)."""
-    metric = tool.headline.name if tool.headline else "achieved_rate"
-    series = [(s.t, s.values.get(metric, s.values.get("achieved_rate"))) for s in samples if s.series == "point"]
-    warmup = point.campaign.plan["phases"][point.phase_index].get("warmup_s")
-    return steady_window(series, tool.warmup_s if warmup is None else warmup)
-
-
-def _stop_ramp_if_erring(point: Point) -> None:
-    """A ramp phase ends at the first point whose error rate passes the phase's threshold."""
-    phase = point.campaign.plan["phases"][point.phase_index]
-    if phase.get("kind") != "ramp" or point.status not in {PointStatus.COMPLETED, PointStatus.FAILED}:
-        return
-    errors, done = point.metrics.get("errors") or 0, point.metrics.get("completed") or 0
-    rate = 100.0 * errors / max(1.0, errors + done) if point.status == PointStatus.COMPLETED else 100.0
-    if rate <= phase.get("stop_error_pct", 10.0):
-        return
-    point.warnings = [*point.warnings, f"ramp stopped here: error rate {rate:.1f} % passed {phase.get('stop_error_pct', 10.0):g} %"]
-    for later in point.campaign.points:
-        same_pass = later.phase_index == point.phase_index and later.variant == point.variant and later.repeat == point.repeat
-        if later.status == PointStatus.PENDING and same_pass:
-            move_point(later, PointStatus.CANCELLED)
-            later.error = f"not run: the ramp stopped at {point.concurrency} connections ({rate:.1f} % errors)"

@@ -1,4 +1,5 @@
-"""Leases: the agent instance running a campaign holds it, and renews it with every heartbeat.
+"""Leases: the agent instance running a campaign holds it, and renews it with every heartbeat while
+it is executing that campaign (a run that ended, however it ended, is renewed no more).
 
 A lease that is not renewed for LEASE_S means its holder is gone (killed, host down, cut off from
 the database); the reaper then crashes the campaign. Only the holder may run a campaign's points,
@@ -9,7 +10,10 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -22,6 +26,26 @@ from kneeboard.db import utcnow
 from kneeboard.states import CampaignStatus
 
 HELD = (CampaignStatus.STARTING, CampaignStatus.RUNNING, CampaignStatus.CANCELLING)
+_executing: set[int] = set()
+_executing_lock = threading.Lock()
+
+
+@contextmanager
+def executing(campaign_id: int) -> Iterator[None]:
+    """Mark a campaign as being executed by this process for as long as the block runs."""
+    with _executing_lock:
+        _executing.add(campaign_id)
+    try:
+        yield
+    finally:
+        with _executing_lock:
+            _executing.discard(campaign_id)
+
+
+def executing_now() -> frozenset[int]:
+    """The campaigns this process is executing at this moment."""
+    with _executing_lock:
+        return frozenset(_executing)
 
 
 @lru_cache
@@ -47,10 +71,14 @@ def claim(campaign_id: int, owner: str, *, session: Session) -> bool:
 
 
 def renew(owner: str, *, session: Session) -> int:
-    """Extend every lease this holder has on a running campaign; returns how many."""
+    """Extend the leases this holder has on the campaigns it is executing right now; returns how many."""
+    ids = executing_now()
+    if not ids:
+        return 0
     renewed = session.execute(
-        update(Campaign).where(Campaign.lease_owner == owner, Campaign.status.in_(HELD)).values(lease_expires_at=_expiry(utcnow()))
-    )
+        update(Campaign).where(Campaign.id.in_(ids), Campaign.lease_owner == owner, Campaign.status.in_(HELD))
+        .values(lease_expires_at=_expiry(utcnow()))
+    )  # fmt: skip
     return renewed.rowcount
 
 

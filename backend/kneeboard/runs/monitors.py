@@ -21,6 +21,7 @@ class MonitorSet:
         self.runs: list[tuple[str, object, list]] = []
         self.warnings: list[str] = []
         self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by kind
+        self.samples: list[Sample] = []
         documents = {"metrics_url": metrics_url} if metrics_url else {}  # the stored target's, never the plan's
         for monitor in monitors:
             self._start(monitor, duration_s, workdir, documents)
@@ -45,8 +46,17 @@ class MonitorSet:
         thread.start()
         self.runs.append((kind, thread, box))
 
+    def __enter__(self) -> MonitorSet:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        """Stop the monitors however the point ended; their samples are kept in `samples`."""
+        self.samples = self.stop()
+
     def stop(self) -> list[Sample]:
         """Stop every monitor (SIGINT keeps mpstat's JSON whole) and return their samples."""
+        if self.stop_event.is_set():
+            return self.samples
         self.stop_event.set()
         samples: list[Sample] = []
         for kind, thread, box in self.runs:

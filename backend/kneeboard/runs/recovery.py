@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Campaign
@@ -38,11 +38,24 @@ def crash(campaign: Campaign, reason: str) -> None:
 
 
 def crash_expired(*, session: Session) -> list[int]:
-    """Crash every campaign whose lease ran out (its holder stopped renewing it); returns their ids."""
+    """Crash every campaign whose lease ran out (its holder stopped renewing it); returns their ids.
+
+    Each crash first takes the campaign by a conditional update (still held, still expired, same holder), so a
+    lease renewed since the read, or a campaign another reaper crashed meanwhile, is left alone.
+    """
     now = utcnow()
-    expired = session.scalars(select(Campaign).where(Campaign.status.in_(HELD), Campaign.lease_expires_at < now))
+    seen = session.execute(select(Campaign.id, Campaign.lease_owner).where(Campaign.status.in_(HELD), Campaign.lease_expires_at < now)).all()
     ids = []
-    for campaign in expired:
+    for campaign_id, owner in seen:
+        taken = session.execute(
+            update(Campaign)
+            .where(Campaign.id == campaign_id, Campaign.status.in_(HELD), Campaign.lease_expires_at < utcnow(), Campaign.lease_owner == owner)
+            .values(lease_owner=owner)
+            .execution_options(synchronize_session=False)
+        )  # fmt: skip
+        if taken.rowcount != 1:
+            continue
+        campaign = session.get(Campaign, campaign_id, populate_existing=True)
         last = as_utc(campaign.lease_expires_at) - timedelta(seconds=get_settings().lease_s)
         crash(campaign, f"agent {campaign.agent} stopped renewing its lease at {last:%H:%M:%S} UTC "
                         "(worker killed, host down, or the database unreachable)")  # fmt: skip

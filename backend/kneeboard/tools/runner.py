@@ -189,7 +189,12 @@ def run(
     pumps += [threading.Thread(target=_pump, args=(p.stderr, err, None), daemon=True) for p, err in zip(procs, errs)]
     for pump in pumps:
         pump.start()
-    _watch(tool, outcome, timeout_s, should_cancel, stop_signal)
+    try:
+        _watch(tool, outcome, timeout_s, should_cancel, stop_signal)
+    except BaseException:  # a failing cancel check must not leave the tool running
+        stop_group(tool, stop_signal)
+        _finish_filters(procs[1:])
+        raise
     tool.wait()
     _finish_filters(procs[1:])
     for pump in pumps:

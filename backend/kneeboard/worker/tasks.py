@@ -1,5 +1,5 @@
 """Thin tasks: hand a campaign to the execution service. Plus the agent's heartbeat, which also
-renews the leases of the campaigns it runs, and its start-up recovery."""
+renews the leases of the campaigns it is executing and stores what the spool kept, and its start-up recovery."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from kneeboard.agents import service as agents
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.runs.execution import run_campaign
+from kneeboard.runs import spool
 from kneeboard.runs.leases import instance_id, renew
 from kneeboard.runs.recovery import crash_expired, redispatch_stale
+from kneeboard.runs.store import store_recovered
 from kneeboard.tools.registry import probe_versions
 from kneeboard.worker.celery_app import app
 
@@ -39,17 +41,21 @@ def _heartbeat(name: str) -> None:
             with session_scope() as session:
                 agents.heartbeat(name, session=session)
                 renew(owner, session=session)
+            if spool.waiting():
+                spool.recover(get_settings().workdir, store_recovered)
         except Exception as exc:  # noqa: BLE001 - the next beat tries again; the lease outlives a short blip
             log.warning("heartbeat failed: %s", exc)
 
 
 @worker_ready.connect
 def _register(**_kwargs) -> None:
-    """Register, crash only campaigns whose lease expired, and send again this agent's stale queued ones."""
+    """Register, crash only campaigns whose lease expired, store what the spool kept, and send again this
+    agent's stale queued ones."""
     name = get_settings().agent_name
     with session_scope() as session:
         agents.register(name, probe_versions(), session=session)
         crash_expired(session=session)
+    spool.recover(get_settings().workdir, store_recovered)
     with session_scope() as session:
         redispatch_stale(enqueue, session=session, agent=name, older_than_s=0)
     threading.Thread(target=_heartbeat, args=(name,), daemon=True).start()
