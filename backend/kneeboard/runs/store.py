@@ -60,9 +60,11 @@ def store_recovered(point_id: int, attempt: int, rate: float | None, outcome: Ru
         if point is None:
             return "stale"
         campaign = session.get(Campaign, point.campaign_id, with_for_update=True)
+        if campaign.attempt != attempt or point.attempt != attempt:
+            return "stale"
         if campaign.status in HELD:
             return "wait"
-        if campaign.attempt != attempt or point.attempt != attempt or point.status not in RECOVERABLE:
+        if point.status not in RECOVERABLE:
             return "stale"
         result.extra.setdefault("warnings", []).insert(0, "stored from the agent's spool after its run had ended (database outage)")
         write(point, rate, outcome, result, tool, session=session)
