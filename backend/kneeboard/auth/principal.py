@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+ENV_ADMIN = "KB_ADMIN_TOKEN"  # the username of the caller who presents KB_ADMIN_TOKEN
+
+
 @dataclass(frozen=True)
 class Principal:
     """The authenticated caller of one request."""

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from kneeboard.auth.credentials import TOKEN_PREFIX, digest, same_secret
 from kneeboard.auth.models import ApiToken, LoginSession, User
-from kneeboard.auth.principal import Principal
+from kneeboard.auth.principal import ENV_ADMIN, Principal
 from kneeboard.auth.roles import Role
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, session_scope, utcnow
@@ -25,7 +25,7 @@ def from_bearer(secret: str, source: str | None) -> Principal | None:
         return None
     admin_token = get_settings().kb_admin_token
     if admin_token and same_secret(secret, admin_token):
-        return Principal("KB_ADMIN_TOKEN", Role.admin.value, "env", source=source)
+        return Principal(ENV_ADMIN, Role.admin.value, "env", source=source)
     if not secret.startswith(TOKEN_PREFIX):
         return None
     with session_scope() as session:

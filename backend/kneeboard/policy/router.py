@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends
 
+from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.deps import SessionDep
 from kneeboard.policy import service
@@ -20,5 +21,8 @@ def get_policy(session: SessionDep):
 
 @router.put("/targets", response_model=PolicyOut, dependencies=[Depends(require("admin"))])
 def put_policy(body: Policy, session: SessionDep, user: CurrentUser):
-    """Replace the target policy (admins only)."""
-    return service.put_policy(body, actor=user.actor, session=session)
+    """Replace the target policy (admins only); the audit log keeps the policy before and after."""
+    before = service.get_policy(session=session).model_dump(mode="json")
+    after = service.put_policy(body, actor=user.actor, session=session)
+    record_by(session, user, "update", "policy", "targets", "target policy", {"before": before, "after": after.model_dump(mode="json")})
+    return after

@@ -19,8 +19,10 @@ router = APIRouter(tags=["campaigns"])
 
 @router.post("/campaigns/{campaign_id}/resume", response_model=CampaignOut, status_code=202)
 def resume_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, enqueue: DispatcherDep):
-    """Run the points of a crashed or cancelled campaign that did not complete, on the same campaign."""
+    """Run the points of a crashed or cancelled campaign that did not complete, on the same campaign, within the
+    caller's caps and the policy in force now (whoever launched it first)."""
     campaign = resume(campaign_id, session=session)
+    policy.check_launch(campaign.plan, role=user.role, session=session)
     record_by(session, user, "resume", "campaign", campaign.id, campaign.name, {"attempt": campaign.attempt})
     session.commit()
     enqueue(campaign.id, campaign.agent)

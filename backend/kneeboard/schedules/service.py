@@ -7,6 +7,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from kneeboard.audit.service import record
+from kneeboard.auth.errors import Forbidden
+from kneeboard.auth.models import User
+from kneeboard.auth.principal import ENV_ADMIN
+from kneeboard.auth.roles import Role, allows
 from kneeboard.campaigns import service as campaigns
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, CAMPAIGN_TERMINAL
@@ -141,20 +146,39 @@ def _due(schedule: Schedule, now: datetime, grace: timedelta) -> bool:
 
 
 def _launch(schedule: Schedule, now: datetime, *, session: Session) -> Campaign | None:
-    """A campaign for the schedule's plan, unless its previous run is still queued or running."""
+    """A campaign for the schedule's plan, run as its owner with the owner's current role and caps, unless its
+    previous run is still queued or running. A refusal (owner gone or no longer allowed to launch, caps, policy)
+    is kept on the schedule and in the audit log."""
     previous = session.get(Campaign, schedule.last_campaign_id) if schedule.last_campaign_id else None
     if previous is not None and previous.status in CAMPAIGN_ACTIVE:
         schedule.skipped = (schedule.skipped or 0) + 1
         return None
     try:
         with session.begin_nested():
+            role = owner_role(schedule, session=session)
             campaign = campaigns.launch(schedule.plan_id, name=None, tags=[schedule_tag(schedule.id)], session=session)
-            policy.check_launch(campaign.plan, role=None, session=session)
+            policy.check_launch(campaign.plan, role=role, session=session)
     except DomainError as exc:
         schedule.last_run_at, schedule.last_gate = now, f"not launched: {exc}"
+        record(session, f"schedule:{schedule.id}", "skip", "schedule", schedule.id, schedule.cron, None,
+               {"owner": schedule.created_by, "reason": str(exc)})
         return None
+    record(session, f"schedule:{schedule.id}", "launch", "campaign", campaign.id, campaign.name, None,
+           {"schedule": schedule.id, "owner": schedule.created_by, "role": role})
     schedule.last_run_at, schedule.last_campaign_id, schedule.last_gate = now, campaign.id, None
     return campaign
+
+
+def owner_role(schedule: Schedule, *, session: Session) -> str:
+    """The role the schedule's owner has now; Forbidden when the owner is gone or may no longer launch."""
+    if schedule.created_by == ENV_ADMIN and get_settings().kb_admin_token:
+        return Role.admin.value
+    owner = session.scalar(select(User).where(User.username == schedule.created_by)) if schedule.created_by else None
+    if owner is None:
+        raise Forbidden(f"the schedule's owner {schedule.created_by or '(none)'} no longer exists")
+    if not allows(owner.role, Role.operator, "/api/v1/campaigns"):
+        raise Forbidden(f"the schedule's owner {owner.username} is now {owner.role} and may not launch campaigns")
+    return owner.role
 
 
 def _point_dicts(campaign: Campaign) -> list[dict]:
