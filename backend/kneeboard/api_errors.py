@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError
 
 from kneeboard.auth.http import CSP, HEADERS
-from kneeboard.errors import Conflict, Gone, Invalid, NotFound
+from kneeboard.errors import Conflict, Gone, Invalid, NotFound, TooMany
 
 log = logging.getLogger("kneeboard.api")
 
@@ -52,13 +52,17 @@ def _unprocessable(errors: list[dict]) -> JSONResponse:
 
 
 def install_handlers(app: FastAPI) -> None:
-    """Render domain errors: NotFound 404, Conflict 409, Gone 410, Invalid 422 (pydantic's shape);
+    """Render domain errors: NotFound 404, Conflict 409, Gone 410, TooMany 429 (Retry-After), Invalid 422 (pydantic's shape);
     a value the database cannot store 422; anything unexpected 500 with only a request id, logged with it."""
 
     for error_type, status in _STATUS.items():
         @app.exception_handler(error_type)
         async def _plain(_request: Request, exc: Exception, status: int = status) -> JSONResponse:
             return JSONResponse({"detail": str(exc)}, status_code=status)
+
+    @app.exception_handler(TooMany)
+    async def _too_many(_request: Request, exc: TooMany) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=429, headers={"Retry-After": str(exc.retry_after_s)})
 
     @app.exception_handler(Invalid)
     async def _invalid(_request: Request, exc: Invalid) -> JSONResponse:

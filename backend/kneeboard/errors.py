@@ -22,6 +22,14 @@ class Gone(DomainError):
     """Something that existed but is no longer available, e.g. an expired link (HTTP 410)."""
 
 
+class TooMany(DomainError):
+    """Too many requests of this kind now; try again after `retry_after_s` (HTTP 429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = max(1, int(retry_after_s))
+
+
 class Invalid(DomainError):
     """Input refused, naming the field at `loc` (HTTP 422, shaped like pydantic's errors).
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from kneeboard.audit.service import record, record_by
+from kneeboard.audit.service import record_by
+from kneeboard.auth import login as signin
 from kneeboard.auth import service, tokens
 from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.auth.resolve import SESSION_COOKIE
@@ -17,15 +18,14 @@ tokens_router = APIRouter(prefix="/tokens", tags=["auth"])
 users_router = APIRouter(prefix="/users", tags=["auth"], dependencies=[Depends(require("admin"))])
 
 
-@auth_router.post("/login", response_model=Me)
-def login(body: LoginBody, request: Request, response: Response, session: SessionDep):
-    """Check the password and set the HttpOnly, SameSite=Lax session cookie."""
+@auth_router.post("/login", response_model=Me, responses={429: {"description": "too many failed sign-ins (Retry-After)"}})
+async def login(body: LoginBody, request: Request, response: Response):
+    """Check the password (throttled: 429 with Retry-After) and set the HttpOnly, SameSite=Lax session cookie."""
     source = request.client.host if request.client else None
-    user, secret, _row = service.login(body.username, body.password, source=source, session=session)
+    who, secret = await signin.login(body.username, body.password, source=source)
     response.set_cookie(SESSION_COOKIE, secret, max_age=int(get_settings().session_ttl_s), path="/", httponly=True,
                         samesite="lax", secure=request.url.scheme == "https")  # fmt: skip
-    record(session, user.username, "login", "user", user.id, user.username, source)
-    return {"username": user.username, "role": user.role, "via": "session", "user_id": user.id}
+    return who
 
 
 @auth_router.post("/logout", status_code=204)

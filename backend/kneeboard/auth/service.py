@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from kneeboard.audit.service import record_now
-from kneeboard.auth.credentials import digest, hash_password, new_secret, verify_password
-from kneeboard.auth.errors import Unauthenticated
+from kneeboard.auth.credentials import hash_password
 from kneeboard.auth.models import LoginSession, User
 from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
 from kneeboard.auth.schemas import UserCreate, UserUpdate
-from kneeboard.config import get_settings
-from kneeboard.db import utcnow
 from kneeboard.errors import Conflict, NotFound, invalid
 
 
@@ -73,23 +67,6 @@ def delete_user(user_id: int, *, session: Session) -> User:
     session.delete(user)
     session.flush()
     return user
-
-
-def login(username: str, password: str, *, source: str | None, session: Session) -> tuple[User, str, LoginSession]:
-    """Check a password and open a session; returns (user, the cookie's secret, the session row).
-
-    A failure is audited (in its own transaction, so the 401 does not roll it back) and raises Unauthenticated.
-    """
-    user = find_user(username, session=session)
-    if not verify_password(user.password_hash if user else None, password):
-        record_now(username[:64], "login_failed", "user", user.id if user else None, username[:64], source)
-        raise Unauthenticated("wrong username or password")
-    secret = new_secret()
-    row = LoginSession(user_id=user.id, token_hash=digest(secret), expires_at=utcnow() + timedelta(seconds=get_settings().session_ttl_s))
-    session.add(row)
-    session.execute(delete(LoginSession).where(LoginSession.expires_at < utcnow()))
-    session.flush()
-    return user, secret, row
 
 
 def logout(principal: Principal, *, session: Session) -> None:

@@ -84,7 +84,8 @@ def run_campaign(campaign_id: int, agent: str) -> str:
             return _run(campaign_id, agent, owner)
         except Exception as exc:  # noqa: BLE001 - whatever it was, the campaign must end and say why
             log.exception("campaign %s: unexpected error", campaign_id)
-            return retrying(lambda: fail_run(campaign_id, owner, exc), "failing the campaign")
+            error = exc
+            return retrying(lambda: fail_run(campaign_id, owner, error), "failing the campaign")
 
 
 def _run(campaign_id: int, agent: str, owner: str) -> str:
