@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     allowed_hosts: str = "127.0.0.1,localhost,[::1],testserver"
     host: str = "127.0.0.1"
     session_ttl_s: float = 43_200.0
+    token_ttl_days: float = 90.0  # an API token's lifetime when its creator does not say
 
     def allowed_host_list(self) -> list[str]:
         """The Host header values the API answers to: ALLOWED_HOSTS plus the listen address."""

@@ -42,7 +42,7 @@ def ensure_admin(path: Path) -> str:
         user = service.create_user(UserCreate(username=ADMIN, password=password, role=Role.admin), session=session)
         token, secret = tokens.issue(user, TokenCreate(name="admin.env"), session=session)
         if known.get("KB_TOKEN"):
-            token.token_hash, token.prefix = digest(known["KB_TOKEN"]), known["KB_TOKEN"][:10]
+            token.token_hash, token.prefix = digest(known["KB_TOKEN"]), tokens.secret_prefix(known["KB_TOKEN"])
             secret = known["KB_TOKEN"]
         record(session, "system", "create", "user", user.id, user.username, None, {"role": user.role, "by": "make up"})
         if not known:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import select
 
 from kneeboard.auth.credentials import TOKEN_PREFIX, digest, same_secret
 from kneeboard.auth.models import ApiToken, LoginSession, User
 from kneeboard.auth.principal import ENV_ADMIN, Principal
 from kneeboard.auth.roles import Role
+from kneeboard.auth.tokens import effective_role
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, session_scope, utcnow
 
 SESSION_COOKIE = "kb_session"
 MAX_SECRET = 512
+LAST_USE_EVERY = timedelta(minutes=1)
 
 
 def _usable(secret: str | None) -> bool:
@@ -33,7 +37,10 @@ def from_bearer(secret: str, source: str | None) -> Principal | None:
         if row is None or (row[0].expires_at is not None and as_utc(row[0].expires_at) <= utcnow()):
             return None
         token, user = row
-        return Principal(user.username, user.role, "token", user.id, token.id, token.name, source)
+        now = utcnow()
+        if token.last_used_at is None or now - as_utc(token.last_used_at) > LAST_USE_EVERY:
+            token.last_used_at = now  # to the minute: not a write on every request
+        return Principal(user.username, effective_role(user.role, token.role), "token", user.id, token.id, token.name, source)
 
 
 def from_cookie(secret: str, source: str | None) -> Principal | None:

@@ -84,7 +84,8 @@ def create_user(body: UserCreate, user: CurrentUser, session: SessionDep):
 def update_user(user_id: int, body: UserUpdate, user: CurrentUser, session: SessionDep):
     """Change an account's role and/or password."""
     changed = service.update_user(user_id, body, session=session)
-    record_by(session, user, "update", "user", changed.id, changed.username, {"role": changed.role, "password_changed": body.password is not None})
+    record_by(session, user, "update", "user", changed.id, changed.username, {"role": changed.role, "password_changed": body.password is not None,
+                                                                             "tokens_revoked": body.password is not None and body.revoke_tokens})
     return changed
 
 

@@ -44,6 +44,7 @@ class UserUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     role: Role | None = None
     password: str | None = Field(default=None, min_length=8, max_length=256)
+    revoke_tokens: bool = Field(default=True, description="with a new password: revoke every API token of the account")
 
 
 class UserOut(BaseModel):
@@ -57,11 +58,13 @@ class UserOut(BaseModel):
 
 
 class TokenCreate(BaseModel):
-    """A name for the token and, optionally, its lifetime (1 minute to 1 year)."""
+    """A name for the token and, optionally, its lifetime (1 minute to 1 year; default TOKEN_TTL_DAYS) and a
+    role below the creator's (default: the creator's)."""
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]+$")
     expires_in_s: int | None = Field(default=None, ge=60, le=366 * 86_400)
+    role: Role | None = None
 
 
 class TokenOut(BaseModel):
@@ -73,6 +76,8 @@ class TokenOut(BaseModel):
     username: str
     created_at: datetime
     expires_at: datetime | None
+    role: str | None = Field(default=None, description="the token's own role; null: its owner's")
+    last_used_at: datetime | None = Field(default=None, description="to the minute")
 
 
 class TokenCreated(TokenOut):

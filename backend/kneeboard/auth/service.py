@@ -6,6 +6,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from kneeboard.auth.credentials import hash_password
+from kneeboard.auth.tokens import revoke_all
 from kneeboard.auth.models import LoginSession, User
 from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
@@ -55,6 +56,8 @@ def update_user(user_id: int, body: UserUpdate, *, session: Session) -> User:
     if body.password is not None:
         user.password_hash = hash_password(body.password)
         session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
+        if body.revoke_tokens:
+            revoke_all(user.id, session=session)
     session.flush()
     return user
 
