@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Check the password and set the HttpOnly, SameSite=Lax session cookie.
+         * @description Check the password (throttled: 429 with Retry-After) and set the HttpOnly, SameSite=Lax session cookie.
          */
         post: operations["login_api_v1_auth_login_post"];
         delete?: never;
@@ -368,7 +368,8 @@ export interface paths {
         put?: never;
         /**
          * Resume Campaign
-         * @description Run the points of a crashed or cancelled campaign that did not complete, on the same campaign.
+         * @description Run the points of a crashed or cancelled campaign that did not complete, on the same campaign, within the
+         *     caller's caps and the policy in force now (whoever launched it first).
          */
         post: operations["resume_campaign_api_v1_campaigns__campaign_id__resume_post"];
         delete?: never;
@@ -426,7 +427,8 @@ export interface paths {
         };
         /**
          * Health
-         * @description Version, database and broker state, and the agents alive.
+         * @description Version, database and broker state, the agents alive and whether the lab is up: public, so no addresses,
+         *     ports or error texts (those are in the log, and the lab's detail at GET /api/v1/lab for signed-in users).
          */
         get: operations["health_api_v1_health_get"];
         put?: never;
@@ -706,7 +708,7 @@ export interface paths {
         get: operations["get_policy_api_v1_policy_targets_get"];
         /**
          * Put Policy
-         * @description Replace the target policy (admins only).
+         * @description Replace the target policy (admins only); the audit log keeps the policy before and after.
          */
         put: operations["put_policy_api_v1_policy_targets_put"];
         post?: never;
@@ -3286,13 +3288,15 @@ export interface components {
         };
         /**
          * TokenCreate
-         * @description A name for the token and, optionally, its lifetime (1 minute to 1 year).
+         * @description A name for the token and, optionally, its lifetime (1 minute to 1 year; default TOKEN_TTL_DAYS) and a
+         *     role below the creator's (default: the creator's).
          */
         TokenCreate: {
             /** Expires In S */
             expires_in_s?: number | null;
             /** Name */
             name: string;
+            role?: components["schemas"]["Role-Input"] | null;
         };
         /**
          * TokenCreated
@@ -3308,10 +3312,20 @@ export interface components {
             expires_at: string | null;
             /** Id */
             id: number;
+            /**
+             * Last Used At
+             * @description to the minute
+             */
+            last_used_at?: string | null;
             /** Name */
             name: string;
             /** Prefix */
             prefix: string;
+            /**
+             * Role
+             * @description the token's own role; null: its owner's
+             */
+            role?: string | null;
             /** Token */
             token: string;
             /** Username */
@@ -3331,10 +3345,20 @@ export interface components {
             expires_at: string | null;
             /** Id */
             id: number;
+            /**
+             * Last Used At
+             * @description to the minute
+             */
+            last_used_at?: string | null;
             /** Name */
             name: string;
             /** Prefix */
             prefix: string;
+            /**
+             * Role
+             * @description the token's own role; null: its owner's
+             */
+            role?: string | null;
             /** Username */
             username: string;
         };
@@ -3414,6 +3438,12 @@ export interface components {
         UserUpdate: {
             /** Password */
             password?: string | null;
+            /**
+             * Revoke Tokens
+             * @description with a new password: revoke every API token of the account
+             * @default true
+             */
+            revoke_tokens: boolean;
             role?: components["schemas"]["Role-Input"] | null;
         };
         /**
@@ -3812,6 +3842,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many failed sign-ins (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
