@@ -3,6 +3,7 @@ and ids beyond a 64-bit key in the path (404), so hostile input never reaches a 
 
 from __future__ import annotations
 
+import email.message
 import json
 from urllib.parse import parse_qsl
 
@@ -17,13 +18,15 @@ from kneeboard.errors import Invalid, NotFound
 from kneeboard.inputs import bad_char, check_json, id_in_range
 
 THREAD_ABOVE = 65_536  # JSON bodies larger than this are checked in a worker thread
+DRAIN_FACTOR = 4  # an oversize body is read and dropped up to this many caps, so the client is still reading when told 413
 
 
 class _TooLarge(HTTPException):
     """A streamed body passed its cap (an HTTPException, so a route reading the body answers 413 too)."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, more: bool) -> None:
         super().__init__(413, f"request body over {cap} bytes")
+        self.more = more  # whether the client is still sending
 
 
 def body_cap(path: str) -> int:
@@ -36,11 +39,34 @@ def body_cap(path: str) -> int:
     return settings.max_body_bytes
 
 
-async def _send_json(send: Send, status: int, body: dict) -> None:
+async def _send_json(send: Send, status: int, body: dict, *, close: bool = False) -> None:
     payload = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})  # fmt: skip
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers + ([(b"connection", b"close")] if close else [])})
     await send({"type": "http.response.body", "body": payload})
+
+
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type is one FastAPI parses as JSON (none at all, application/json or +json, any case,
+    with parameters): the guard must see every body the routes will."""
+    if not content_type:
+        return True
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+async def _too_large(receive: Receive, send: Send, cap: int, headers: Headers, *, more: bool = True) -> None:
+    """Answer 413 so that a plain client reads it: drop the rest of the body first (up to DRAIN_FACTOR caps; a
+    client that waits for `100-continue` has sent nothing), then answer and close the connection."""
+    if more and "100-continue" not in headers.get("expect", "").lower():
+        dropped = 0
+        while more and dropped <= DRAIN_FACTOR * cap:
+            message = await receive()
+            dropped += len(message.get("body", b""))
+            more = message["type"] == "http.request" and message.get("more_body", False)
+    await _send_json(send, 413, {"detail": f"request body over {cap} bytes"}, close=True)
 
 
 class BodyLimitMiddleware:
@@ -61,13 +87,13 @@ class BodyLimitMiddleware:
         cap, headers = body_cap(scope["path"]), Headers(scope=scope)
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > cap:
-            return await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
-        if "json" not in headers.get("content-type", ""):
+            return await _too_large(receive, send, cap, headers)
+        if not is_json(headers.get("content-type")):
             return await self._streamed(scope, receive, send, cap)
         try:
             body = await _read_all(receive, cap)
-        except _TooLarge:
-            return await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
+        except _TooLarge as exc:
+            return await _too_large(receive, send, cap, headers, more=exc.more)
         try:
             if len(body) > THREAD_ABOVE:
                 await run_in_threadpool(check_json, body)
@@ -85,7 +111,7 @@ class BodyLimitMiddleware:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > cap:
-                raise _TooLarge(cap)
+                raise _TooLarge(cap, message.get("more_body", False))
             return message
 
         async def watching(message: Message) -> None:
@@ -95,10 +121,10 @@ class BodyLimitMiddleware:
 
         try:
             await self.app(scope, counting, watching)
-        except _TooLarge:
+        except _TooLarge as exc:
             if started:
                 raise
-            await _send_json(send, 413, {"detail": f"request body over {cap} bytes"})
+            await _too_large(receive, send, cap, Headers(scope=scope), more=exc.more)
 
 
 def _query_problem(raw: bytes) -> dict | None:
@@ -117,10 +143,10 @@ async def _read_all(receive: Receive, cap: int) -> bytes:
             break
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > cap:
-            raise _TooLarge(cap)
-        chunks.append(chunk)
         more = message.get("more_body", False)
+        if size > cap:
+            raise _TooLarge(cap, more)
+        chunks.append(chunk)
     return b"".join(chunks)
 
 
