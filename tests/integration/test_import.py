@@ -81,3 +81,43 @@ def test_half_good_dnsperf_batch_stores_nothing(stack, fixtures_dir):
     response = upload(stack, good, ("garbage.txt", b"[Status] Command line: dnsperf -c 2\nnothing else\n"))
     assert response.status_code == 422 and "garbage.txt" in response.json()["detail"][0]["msg"]
     assert total(stack) == before
+
+
+def _export_with(stack, change) -> bytes:
+    """A real export of an imported campaign, changed by `change(document)`."""
+    import json
+
+    first = upload(stack, ("seed.csv", (DATA / "seed000.csv").read_bytes())).json()
+    document = json.loads(stack.api.get(f"/api/v1/campaigns/{first['id']}/export.json").content)
+    change(document)
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize("change,where", [
+    (lambda d: d["points"].append(dict(d["points"][0])), "seq: point 0 is repeated"),
+    (lambda d: d["points"][1].update(metrics=[1, 2]), "points[1].metrics"),
+    (lambda d: d["points"][2].update(concurrency=10**20), "points[2].concurrency"),
+    (lambda d: d["points"][0].update(seq="x"), "points[0].seq"),
+    (lambda d: d["points"][0].pop("phase"), "points[0].phase"),
+])  # fmt: skip
+def test_a_malformed_export_names_the_point_and_field(stack, change, where):
+    body = _export_with(stack, change)
+    before = total(stack)
+    response = upload(stack, ("campaign.json", body))
+    assert response.status_code == 422, response.text
+    assert where in response.json()["detail"][0]["msg"]
+    assert total(stack) == before
+
+
+@pytest.mark.parametrize("command,where", [
+    ("dnsperf -s 127.0.0.1 -d 'queries.txt -c 1 -Q 500", "No closing quotation"),
+    ("dnsperf -s 127.0.0.1 -d q.txt -c 100000000000000000000 -Q 500", "concurrency"),
+    ("dnsperf -s 127.0.0.1 -d q.txt -c 1 -Q nan", "rate"),
+])  # fmt: skip
+def test_an_unreadable_dnsperf_command_line_is_refused(stack, fixtures_dir, command, where):
+    text = (fixtures_dir / "dnsperf-2.10-c1-Q500.txt").read_text()
+    lines = text.splitlines(keepends=True)
+    changed = "".join(f"[Status] Command line: {command}\n" if line.startswith("[Status] Command line:") else line for line in lines)
+    response = upload(stack, ("bad.txt", changed.encode()))
+    assert response.status_code == 422, response.text
+    assert where in response.json()["detail"][0]["msg"] and "line" in response.json()["detail"][0]["msg"]

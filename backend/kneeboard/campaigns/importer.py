@@ -4,12 +4,13 @@ raw dnsperf output files, and Kneeboard's own JSON export. All or nothing."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis import ImportFormatError, parse_seed_csv
@@ -80,16 +81,17 @@ def _command_params(upload: ImportFile) -> tuple[list[str], int, float | None, f
     match = _COMMAND.search(upload.text)
     if match is None:
         raise ImportRefused(upload.name, 1, 1, "not dnsperf output: no '[Status] Command line:' line")
-    line = upload.text[: match.start()].count("\n") + 1
-    argv = shlex.split(match.group(1))
+    line, column = upload.text[: match.start()].count("\n") + 1, match.start(1) - match.start() + 1
+    try:
+        argv = shlex.split(match.group(1))
+    except ValueError as exc:
+        raise ImportRefused(upload.name, line, column, f"unreadable dnsperf command line: {exc}") from None
     options = {argv[i]: argv[i + 1] for i in range(1, len(argv) - 1) if argv[i].startswith("-")}
     try:
-        concurrency = int(options.get("-c", "1"))
-        rate = float(options["-Q"]) if "-Q" in options else None
-        duration = float(options.get("-l", "0"))
-    except ValueError as exc:
-        raise ImportRefused(upload.name, line, match.start(1) - match.start() + 1, f"unreadable dnsperf option: {exc}") from None
-    return argv, concurrency, rate, duration
+        read = _COMMAND_OPTIONS.validate_python({"concurrency": options.get("-c", "1"), "rate": options.get("-Q"), "duration": options.get("-l", "0")})
+    except ValidationError as exc:
+        raise ImportRefused(upload.name, line, column, f"unreadable dnsperf option: {_first_error(exc)}") from None
+    return argv, read.concurrency, read.rate, read.duration
 
 
 def from_dnsperf(uploads: list[ImportFile]) -> tuple[list[Point], dict]:
@@ -126,21 +128,70 @@ def from_export(upload: ImportFile) -> tuple[list[Point], dict, dict]:
     _check_head(upload.name, document.get("campaign"))
     if len(document["points"]) > get_settings().max_import_rows:
         raise ImportRefused(upload.name, 1, 1, f"more than {get_settings().max_import_rows} points (MAX_IMPORT_ROWS)")
-    try:
-        head, rows = document["campaign"], document["points"]
-        points = [
-            _point(row["seq"], row["phase"], int(row["concurrency"]), row["offered_rate"], float(row["duration_s"]),
-                   {k: v for k, v in row["metrics"].items() if k not in {"offered_rate", "efficiency", "inflight"}},
-                   variant=row.get("variant"), repeat=row.get("repeat", 0), error=row.get("error"), extra=row.get("extra", {}),
-                   warnings=row.get("warnings", []), argv=row.get("argv", []), stdout=row.get("stdout", ""),
-                   stderr=row.get("stderr", ""), tool_version=row.get("tool_version"), exit_code=row.get("exit_code"),
-                   parser_version=row.get("parser_version"), agent=row.get("agent"),
-                   phase_index=_phase_index(head["plan"], row["phase"]))
-            for row in rows
-        ]  # fmt: skip
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ImportRefused(upload.name, 1, 1, f"not a Kneeboard export: missing or wrong field {exc}") from None
+    head, points, seen = document["campaign"], [], set()
+    for index, raw in enumerate(document["points"]):
+        try:
+            row = ExportPoint.model_validate(raw)
+        except ValidationError as exc:
+            raise ImportRefused(upload.name, 1, 1, f"points[{index}].{_first_error(exc)}") from None
+        if row.seq in seen:
+            raise ImportRefused(upload.name, 1, 1, f"points[{index}].seq: point {row.seq} is repeated")
+        seen.add(row.seq)
+        fields = row.model_dump(exclude={"seq", "phase", "concurrency", "offered_rate", "duration_s", "metrics"})
+        metrics = {k: v for k, v in row.metrics.items() if k not in {"offered_rate", "efficiency", "inflight"}}
+        points.append(_point(row.seq, row.phase, row.concurrency, row.offered_rate, row.duration_s, metrics,
+                             phase_index=_phase_index(head["plan"], row.phase), **fields))  # fmt: skip
     return points, head["plan"], head
+
+
+_BIG = 10**12  # beyond any real count or rate, within what the database stores
+
+
+class ExportPoint(BaseModel):
+    """One point of a Kneeboard JSON export, as the importer takes it (each field bounded)."""
+
+    model_config = ConfigDict(extra="ignore")
+    seq: int = Field(ge=0, le=_BIG)
+    phase: str = Field(max_length=40)
+    concurrency: int = Field(ge=0, le=2**31 - 1)
+    offered_rate: float | None = Field(default=None, ge=0, le=_BIG, allow_inf_nan=False)
+    duration_s: float = Field(ge=0, le=10**9, allow_inf_nan=False)
+    metrics: dict[str, float | None] = Field(default_factory=dict)
+    variant: str | None = Field(default=None, max_length=200)
+    repeat: int = Field(default=0, ge=0, le=2**31 - 1)
+    error: str | None = None
+    extra: dict[str, Any] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+    argv: list[str] = Field(default_factory=list)
+    stdout: str = ""
+    stderr: str = ""
+    tool_version: str | None = Field(default=None, max_length=200)
+    exit_code: int | None = Field(default=None, ge=-(2**31), le=2**31 - 1)
+    parser_version: str | None = Field(default=None, max_length=40)
+    agent: str | None = Field(default=None, max_length=200)
+
+    @field_validator("metrics")
+    @classmethod
+    def _finite(cls, value: dict[str, float | None]) -> dict[str, float | None]:
+        for name, number in value.items():
+            if number is not None and not math.isfinite(number):
+                raise ValueError(f"metric {name[:40]} is not a finite number")
+        return value
+
+
+class _CommandOptions(BaseModel):
+    concurrency: int = Field(ge=1, le=2**31 - 1)
+    rate: float | None = Field(default=None, gt=0, le=_BIG, allow_inf_nan=False)
+    duration: float = Field(ge=0, le=10**9, allow_inf_nan=False)
+
+
+_COMMAND_OPTIONS = TypeAdapter(_CommandOptions)
+
+
+def _first_error(exc: ValidationError) -> str:
+    """The first validation error as "field.path: message"."""
+    error = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}"
 
 
 _HEAD_TYPES = {"name": str, "tool": str, "agent": str, "tags": list, "environment": dict, "target": dict, "plan": dict}
