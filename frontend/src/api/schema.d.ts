@@ -3544,6 +3544,7 @@ export interface components {
             threads?: number | null;
             /**
              * Request timeout (s)
+             * @description Whole seconds: wrk reads its --timeout in s, m or h only
              * @default 2
              */
             timeout_s: number;

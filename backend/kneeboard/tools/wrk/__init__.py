@@ -206,8 +206,8 @@ _LATENCY = [("latency_avg_ms", "Latency avg"), ("latency_stddev_ms", "Latency st
 
 
 def _wrk_time(seconds: float) -> str:
-    """wrk reads whole numbers with a unit: 2 → "2s", 0.5 → "500ms"."""
-    return f"{int(seconds)}s" if seconds == int(seconds) else f"{round(seconds * 1000)}ms"
+    """wrk reads whole numbers with a unit of s, m or h ("500ms" makes it print its usage): 2 → "2s"."""
+    return f"{int(seconds)}s"
 
 
 class Wrk(ToolAdapter):

@@ -17,5 +17,6 @@ class WrkParams(BaseModel):
                       description="Printable ASCII starting with '/', no spaces")
     threads: int | None = Field(default=None, ge=1, le=MAX_THREADS, title="Threads",
                                 description="wrk -t; at most the connections of every point (default 2, or fewer)")
-    timeout_s: float = Field(default=2.0, ge=0.1, le=60, title="Request timeout (s)")
+    timeout_s: float = Field(default=2.0, ge=1, le=60, multiple_of=1, title="Request timeout (s)",
+                             description="Whole seconds: wrk reads its --timeout in s, m or h only")
     scheme: Literal["http", "https"] = Field(default="http", title="Scheme")
