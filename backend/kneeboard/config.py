@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     allowed_hosts: str = "127.0.0.1,localhost,[::1],testserver"
     host: str = "127.0.0.1"
     session_ttl_s: float = 43_200.0
+    sse_max_per_user: int = 8  # live streams one user may hold open in one API process
+    sse_max_total: int = 256  # live streams one API process serves
     token_ttl_days: float = 90.0  # an API token's lifetime when its creator does not say
 
     def allowed_host_list(self) -> list[str]:

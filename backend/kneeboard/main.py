@@ -12,6 +12,7 @@ from kneeboard.audit.router import router as audit_router
 from kneeboard.auth.http import install_security
 from kneeboard.auth.router import auth_router, tokens_router, users_router
 from kneeboard.campaigns.router import router as campaigns_router
+from kneeboard.streams.router import router as streams_router
 from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
 from kneeboard.api_errors import install_handlers
@@ -45,7 +46,7 @@ def create_app() -> FastAPI:
     api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
     for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router, latency_router):
         api.include_router(router)
-    for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router, schedules_router, shares_router):
+    for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router, schedules_router, shares_router, streams_router):
         api.include_router(router)
     app.include_router(api)
     install_metrics(app)

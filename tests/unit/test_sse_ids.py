@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from kneeboard.campaigns.router import _first_event_id, _sse
+from kneeboard.streams.router import _first_event_id, _sse
 
 
 def _request(headers: dict[str, str]) -> Request:

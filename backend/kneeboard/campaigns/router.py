@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import itertools
-import json
 
-from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
 
 from kneeboard.campaigns import export, importer, live, service
 from kneeboard.campaigns.dispatch import DispatcherDep
@@ -19,8 +15,6 @@ from kneeboard.campaigns.importer import ImportFile
 from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.schemas import CampaignChange, CampaignCreate, CampaignOut, CampaignPage, PointEvidence, PointOut, SampleSeries
-from kneeboard.campaigns.status import CAMPAIGN_TERMINAL
-from kneeboard.db import session_scope
 from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
@@ -176,49 +170,3 @@ def export_json(session: SessionDep, campaign_id: int):
     return Response(export.to_json(campaign), media_type="application/json", headers=headers)
 
 
-def _snapshot(campaign_id: int) -> dict:
-    with session_scope() as session:
-        campaign = service.get_campaign(campaign_id, session=session)
-        described = service.describe(campaign, session=session)
-        return {"status": described["status"], "progress": described["progress"], "summary": described["summary"]}
-
-
-def _sse(kind: str, data: dict, event_id: int) -> str:
-    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, default=str)}\n\n"
-
-
-SSE_RETRY_MS = 3000  # how long a browser waits before reconnecting a dropped stream
-
-
-def _first_event_id(request: Request) -> int:
-    """Ids go on from the Last-Event-ID a reconnecting browser sends (the stream restarts from a fresh snapshot)."""
-    last = request.headers.get("last-event-id", "")
-    return int(last) + 1 if last.isdigit() else 0
-
-
-@router.get("/campaigns/{campaign_id}/events")
-async def events(campaign_id: int, request: Request):
-    """Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`.
-    Each event has an id and the stream a `retry:` hint, so a browser reconnects by itself with Last-Event-ID."""
-    first = await run_in_threadpool(_snapshot, campaign_id)
-    ids = itertools.count(_first_event_id(request))
-
-    async def stream():
-        yield f"retry: {SSE_RETRY_MS}\n\n"
-        yield _sse("progress", first, next(ids))
-        if first["status"] in CAMPAIGN_TERMINAL:
-            yield _sse("end", first, next(ids))
-            return
-        last = asyncio.get_running_loop().time()
-        async for message in live.subscribe(campaign_id):
-            if message is not None:
-                yield _sse(message["event"], message["data"], next(ids))
-            if message is None or message["event"] != "sample" or asyncio.get_running_loop().time() - last > 1:
-                last = asyncio.get_running_loop().time()
-                snapshot = await run_in_threadpool(_snapshot, campaign_id)
-                yield _sse("progress", snapshot, next(ids))
-                if snapshot["status"] in CAMPAIGN_TERMINAL:
-                    yield _sse("end", snapshot, next(ids))
-                    return
-
-    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

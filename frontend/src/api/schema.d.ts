@@ -267,6 +267,7 @@ export interface paths {
          * Events
          * @description Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`.
          *     Each event has an id and the stream a `retry:` hint, so a browser reconnects by itself with Last-Event-ID.
+         *     Streams are capped per user (SSE_MAX_PER_USER) and per server (SSE_MAX_TOTAL): 429 beyond.
          */
         get: operations["events_api_v1_campaigns__campaign_id__events_get"];
         put?: never;
@@ -4189,6 +4190,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description too many live streams (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
