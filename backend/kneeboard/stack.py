@@ -30,7 +30,7 @@ def wait_port(port: int, proc: subprocess.Popen, what: str, timeout_s: float = 3
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{what} exited with code {proc.returncode}")
-        with socket.socket() as sock:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
             if sock.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.1)

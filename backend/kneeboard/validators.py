@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field
 
+from kneeboard.tools.units import url_host
+
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\.?$")
 _LABEL = re.compile(r"^[A-Za-z0-9_*]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$")
 
@@ -58,8 +60,7 @@ def check_metrics_url(value: str) -> str:
     if not _URL_PATH.match(path):
         raise ValueError("path must be letters, digits and . _ ~ / - (e.g. /metrics)")
     host = check_host(parts.hostname)
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port or 80}{path}"
+    return f"http://{url_host(host)}:{port or 80}{path}"
 
 
 def metrics_host(url: str) -> str:

@@ -116,3 +116,26 @@ def test_uploaded_profile_runs_from_a_file_kneeboard_writes(stack, platform):
     argv = point["argv"]
     assert argv[argv.index("--profile-file") + 1].endswith("/profile.json") and "--profile" not in argv
     assert campaign["plan"]["profile_document"]["name"] == "ownlight" and point["extra"]["logins"] == 10
+
+
+def test_a_device_campaign_loads_an_ipv6_target(stack):
+    """`::1` is in the default policy: devsim is handed `[::1]:port` and the devices log in and report."""
+    port = free_port()
+    proc = subprocess.Popen([binary(), "serve", "--listen", f"[::1]:{port}", "--ack-reports", "--duration", "120s"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    try:
+        wait_port(port, proc, "devsim serve", host="::1")
+        target = stack.api.post("/api/v1/targets", json={"name": f"devsim-v6-{port}", "kind": "device", "host": "::1", "port": port})
+        assert target.status_code == 201, target.text
+        plan = {"name": "devices v6", "tool": "devsim", "target_id": target.json()["id"], "pause_s": 0,
+                "phases": [{"kind": "saturation", "concurrency": 50, "rate": [50], "duration_s": 2}]}  # fmt: skip
+        made = stack.api.post("/api/v1/plans", json=plan)
+        assert made.status_code == 201, made.text
+        campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": made.json()["id"]}).json()["id"]
+        campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=60)
+        [point] = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+        assert campaign["status"] == "completed", point["error"]
+        assert "[::1]:" in " ".join(stack.api.get(f"/api/v1/points/{point['id']}").json()["argv"])
+        assert point["extra"]["logins"] == 50 and point["metrics"]["completed"] > 0
+    finally:
+        stop(proc)

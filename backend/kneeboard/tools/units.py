@@ -99,6 +99,16 @@ def require_text(name: str, value: Any) -> str:
     return value
 
 
+def url_host(host: str) -> str:
+    """A host as it goes in a URL or before `:port`: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def host_port(host: str, port: int) -> str:
+    """`host:port`, an IPv6 address bracketed (`[::1]:9000`)."""
+    return f"{url_host(host)}:{port}"
+
+
 def require_host(name: str, value: Any) -> str:
     """An IP address or an RFC 1123 hostname, else ToolInputError naming `name`."""
     host = require_text(name, value)

@@ -144,7 +144,9 @@ class Devsim(ToolAdapter):
     def check_points(self, params: DevsimParams, points, host: str | None) -> list[Problem]:
         """Several source addresses only towards loopback; at most MAX_RATE reports/s; whole-second durations ≥ 1 s."""
         problems = super().check_points(params, points, host)
-        if params.source_ips > 1 and not _is_loopback(host):
+        if params.source_ips > 1 and host is not None and ":" in host:
+            problems.append((("params", "source_ips"), f"several source addresses are IPv4 loopback ones (127.0.0.x): not towards {host!r}"))
+        elif params.source_ips > 1 and not _is_loopback(host):
             problems.append((("params", "source_ips"), f"{params.source_ips} source addresses only work towards a loopback target, not {host!r}"))
         for point in points:
             if point.offered_rate is not None and point.offered_rate > MAX_RATE:
@@ -160,7 +162,7 @@ class Devsim(ToolAdapter):
 
     def argv(self, spec: PointSpec, params: DevsimParams, workdir: Path) -> list[str]:
         """`devsim run` argv for `concurrency` devices offering `rate` reports/s in all."""
-        argv = [binary(), "run", "--target", f"{spec.host}:{spec.port}", "--devices", str(spec.concurrency),
+        argv = [binary(), "run", "--target", units.host_port(spec.host, spec.port), "--devices", str(spec.concurrency),
                 "--start-id", str(params.start_id), "--ramp", str(params.ramp_per_s), "--duration", f"{spec.duration_s:g}s",
                 "--report-every", "1s", "--login-timeout", f"{params.login_timeout_s:g}s", "--procs", str(params.procs)]
         if spec.rate is not None:

@@ -47,7 +47,7 @@ _RE_VERSION = re.compile(r"^wrk (\S+)", re.M)
 
 def target_url(spec: PointSpec, params: WrkParams) -> str:
     """The URL wrk loads: scheme://host:port/path (host and port were checked by `build`)."""
-    netloc = f"[{spec.host}]" if ":" in spec.host else spec.host
+    netloc = units.url_host(spec.host)
     return f"{params.scheme}://{netloc}:{spec.port}{params.path}"
 
 
