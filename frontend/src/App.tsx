@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { NavLink, Route, Routes, useLocation } from "react-router-dom";
+import { NavLink, Outlet, Route, Routes, useLocation } from "react-router-dom";
+import { useMe } from "./api/auth";
 import { useHealth } from "./api/health";
+import { ErrorState, Loading } from "./components/common/States";
 import UserMenu, { AdminNavLinks } from "./components/UserMenu";
 import ThemeSwitch from "./components/common/ThemeSwitch";
 const AuditPage = lazy(() => import("./routes/AuditPage"));
@@ -16,6 +18,16 @@ const ProfilesPage = lazy(() => import("./routes/ProfilesPage"));
 const TargetsPage = lazy(() => import("./routes/TargetsPage"));
 const SchedulesPage = lazy(() => import("./routes/SchedulesPage"));
 const AgentsPage = lazy(() => import("./routes/AgentsPage"));
+
+/** The pages that need a login ask the API nothing until the API says who is signed in: a signed-out browser
+ * sends one request (/auth/me, whose 401 leads to the login page), never a burst of 401s. */
+export function SignedIn() {
+  const me = useMe();
+  if (me.isSuccess) return <Outlet />;
+  if (me.isError && (me.error as { status?: number }).status !== 401)
+    return <ErrorState error={me.error} what="who is signed in" retry={() => void me.refetch()} />;
+  return <Loading what="Checking the sign-in" />;
+}
 
 function HealthDot() {
   const { data, isError } = useHealth();
@@ -90,6 +102,8 @@ export default function App() {
       <main className="content">
         <Suspense fallback={<p className="muted pad">Loading…</p>}>
         <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route element={<SignedIn />}>
           <Route path="/" element={<CampaignsPage />} />
           <Route path="/campaigns" element={<CampaignsPage />} />
           <Route path="/campaigns/:id" element={<CampaignPage />} />
@@ -102,9 +116,9 @@ export default function App() {
           <Route path="/policy" element={<PolicyPage />} />
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/agents" element={<AgentsPage />} />
-          <Route path="/login" element={<LoginPage />} />
           <Route path="/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFoundPage />} />
+          </Route>
         </Routes>
         </Suspense>
       </main>

@@ -1,9 +1,10 @@
 // Issue 19: the theme and its switch, the header's menu, page titles, the 404 page, error states, scrolling tables.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router-dom";
 import App from "./App";
+import { api } from "./api/client";
 import { effectiveTheme, initTheme, setTheme, storedTheme } from "./theme";
 import ThemeSwitch from "./components/common/ThemeSwitch";
 import PageHead from "./components/common/PageHead";
@@ -153,5 +154,33 @@ describe("titles, 404, error states", () => {
     const region = screen.getByRole("region", { name: "Table of name, kind" });
     expect(region.tabIndex).toBe(0);
     expect(region.querySelector("table")).toBeTruthy();
+  });
+});
+
+describe("a signed-out browser", () => {
+  it("asks the API only who is signed in before any page's data (no burst of 401s)", async () => {
+    const asked: string[] = [];
+    let answer: (me: unknown) => void = () => {};
+    const get = vi.spyOn(api, "GET").mockImplementation(((path: string) => {
+      asked.push(path);
+      if (path === "/api/v1/auth/me") // a slow /auth/me, as on a cold start
+        return new Promise((resolve) => (answer = (me) => resolve({ data: me, response: new Response(null, { status: 200 }) })));
+      return new Promise(() => {});
+    }) as unknown as typeof api.GET);
+    vi.stubGlobal("scrollTo", () => {});
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={["/campaigns/12"]}>
+          <App />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(asked.filter((p) => p !== "/api/v1/health")).toEqual(["/api/v1/auth/me"]);
+    expect(screen.getAllByRole("status").some((s) => /Checking the sign-in/.test(s.textContent ?? ""))).toBe(true);
+    await act(async () => answer({ username: "u", role: "viewer", via: "session", user_id: 1 }));
+    await waitFor(() => expect(asked.some((p) => p.startsWith("/api/v1/campaigns/"))).toBe(true), { timeout: 5000 });
+    get.mockRestore();
   });
 });

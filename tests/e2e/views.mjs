@@ -24,6 +24,12 @@ const newPage = ({ signIn = true } = {}) => openPage(browser, { signIn, viewport
 async function openFresh(url) {
   const fresh = await newPage({ signIn: false });
   fresh.guard.expect({ status: 401, url: "/api/v1/auth/me" }); // asked before login: answered 401, hence the login page
+  // a slow /auth/me, as on a cold start: a page that asked the API for its data before knowing who is signed in
+  // would get 401s of its own meanwhile, which the guard fails (the race a fresh machine once showed)
+  await fresh.page.route("**/api/v1/auth/me", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
   await fresh.page.goto(url);
   await fresh.page.waitForURL(/\/login\?next=/);
   await fresh.page.getByLabel("Username").fill(USER);
