@@ -20,6 +20,7 @@ from kneeboard.fanout import driver as fanout
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.policy.service import recheck
 from kneeboard.runs import faults, spool
+from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
 from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, release
 from kneeboard.runs.monitors import MonitorSet
@@ -75,17 +76,25 @@ class _Watch:
 def run_campaign(campaign_id: int, agent: str) -> str:
     """Claim a queued campaign's lease, run its pending points and settle its final status; returns it.
 
-    A campaign another agent holds, or one no longer queued, is left alone (a message sent twice). Anything
-    unexpected ends the campaign `failed` with the error on its report; it is never left running.
+    A campaign another agent holds, or one no longer queued, is left alone (a message sent twice). The agent's
+    exclusive reservation is taken first: one load at a time per agent name, however many processes carry it.
+    Anything unexpected ends the campaign `failed` with the error on its report; it is never left running.
     """
     owner = instance_id(agent)
-    with executing(campaign_id):
+    with agent_slot(agent, campaign_id, lambda: _queued(campaign_id)) as mine, executing(campaign_id):
+        if not mine:
+            return "not run here"
         try:
             return _run(campaign_id, agent, owner)
         except Exception as exc:  # noqa: BLE001 - whatever it was, the campaign must end and say why
             log.exception("campaign %s: unexpected error", campaign_id)
             error = exc
             return retrying(lambda: fail_run(campaign_id, owner, error), "failing the campaign")
+
+
+def _queued(campaign_id: int) -> bool:
+    with session_scope() as session:
+        return session.scalar(select(Campaign.status).where(Campaign.id == campaign_id)) == CampaignStatus.QUEUED
 
 
 def _run(campaign_id: int, agent: str, owner: str) -> str:
