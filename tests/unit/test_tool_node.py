@@ -239,3 +239,43 @@ def test_a_silent_server_times_out_within_the_timeout():
     finally:
         listener.close()
     assert "timed out" in got["error"]
+
+
+def test_the_scraper_follows_no_redirect():
+    """A metrics_url on an allowed host that redirects elsewhere: an error, and no request reaches the target."""
+    import http.server
+    import threading
+
+    from kneeboard.tools.node import scrape
+
+    reached: list[str] = []
+
+    class Elsewhere(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            reached.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\n")
+
+        def log_message(self, *_args):
+            pass
+
+    target = http.server.HTTPServer(("127.0.0.1", 0), Elsewhere)
+
+    class Redirecting(Elsewhere):
+        def do_GET(self):  # noqa: N802
+            self.send_response(302)
+            self.send_header("Location", f"http://127.0.0.1:{target.server_port}/metrics")
+            self.end_headers()
+
+    source = http.server.HTTPServer(("127.0.0.1", 0), Redirecting)
+    for server in (target, source):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(scrape.ScrapeError, match="302.*not followed"):
+            scrape.fetch(f"http://127.0.0.1:{source.server_port}/metrics", 2)
+        assert reached == []
+        assert "node_cpu" in scrape.fetch(f"http://127.0.0.1:{target.server_port}/metrics", 2)  # the same server, asked directly
+    finally:
+        for server in (target, source):
+            server.shutdown()

@@ -69,14 +69,26 @@ def _keep(counters: dict[str, Any], name: str, labels: dict[str, str], value: fl
         counters["softnet"].setdefault(labels["cpu"], {})[_SOFTNET[name]] = value
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is answered as an error: the policy checked the metrics URL's host, not where it points."""
+
+    def redirect_request(self, *_args, **_kwargs) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)  # no proxy, no redirect
+
+
 def fetch(url: str, timeout_s: float, max_bytes: int = MAX_BYTES) -> str:
-    """The page at url (at most max_bytes, within timeout_s); ScrapeError naming what went wrong."""
+    """The page at url (at most max_bytes, within timeout_s), never following a redirect nor a proxy setting;
+    ScrapeError naming what went wrong."""
     request = urllib.request.Request(url, headers={"Accept": "text/plain;version=0.0.4"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout_s) as response:  # noqa: S310 - http:// only, checked
+        with _OPENER.open(request, timeout=timeout_s) as response:  # noqa: S310 - http:// only, checked
             body = response.read(max_bytes + 1)
     except urllib.error.HTTPError as exc:
-        raise ScrapeError(f"answered HTTP {exc.code}") from None
+        moved = " (a redirect: not followed, the target policy checked this URL only)" if 300 <= exc.code < 400 else ""
+        raise ScrapeError(f"answered HTTP {exc.code}{moved}") from None
     except (urllib.error.URLError, OSError) as exc:
         raise ScrapeError(str(getattr(exc, "reason", exc))) from None
     if len(body) > max_bytes:
