@@ -18,21 +18,20 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
 from kneeboard.plans.schemas import PlanBody
-from kneeboard.policy.service import recheck
 from kneeboard.runs import faults, spool
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
+from kneeboard.runs.pinning import pin
 from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, release
 from kneeboard.runs.monitors import MonitorSet
 from kneeboard.runs.retry import is_outage, retrying
 from kneeboard.runs.store import Run, store_point
 from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.states import CampaignStatus, PointStatus
-from kneeboard.tools import node, runner
+from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
-from kneeboard.validators import metrics_host
 
 _PLAN = TypeAdapter(PlanBody)
 log = logging.getLogger(__name__)
@@ -179,7 +178,8 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     faults.inject("point")
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
-    refused = refused or retrying(lambda: _refused_by_policy(spec.host, monitors, metrics_url), "checking the target policy")
+    pinned = retrying(lambda: pin(spec, monitors, metrics_url), "checking the target policy")
+    refused, spec, monitors, metrics_url = refused or pinned.refused, pinned.spec, pinned.monitors, pinned.metrics_url
     result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, metrics_url)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
@@ -189,17 +189,6 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     if status is not None:
         spool.stored(workdir)
         live.publish(campaign_id, "point", {"id": point_id, "status": status})
-
-
-def _refused_by_policy(host: str, monitors: list[dict], metrics_url: str | None = None) -> str | None:
-    """The target policy, checked again right before anything starts (names resolved anew), the
-    node monitor's metrics endpoint included."""
-    scraped = [metrics_host(metrics_url)] if metrics_url and any(m["kind"] == node.ADAPTER.name for m in monitors) else []
-    for address in [host, *(m["host"] for m in monitors if m.get("host")), *scraped]:
-        reason = recheck(None, address)
-        if reason:
-            return reason
-    return None
 
 
 def _begin_point(point_id: int, run: Run):

@@ -21,6 +21,7 @@ class PointSpec:
     duration_s: float
     params: dict[str, Any] = field(default_factory=dict)
     documents: dict[str, Any] = field(default_factory=dict)  # stored documents a tool needs, e.g. devsim's profile
+    host_name: str | None = None  # the target's name when `host` is the address checked for it (HTTP Host header)
 
     @property
     def offered_rate(self) -> float | None:

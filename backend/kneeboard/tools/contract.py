@@ -232,6 +232,8 @@ def _check_spec(spec: PointSpec, role: Role) -> None:
         raise ToolInputError(f"rate: must be a number > 0, got {spec.rate!r}")
     if role is Role.LOAD:
         units.require_host("host", spec.host)
+        if spec.host_name is not None:
+            units.require_host("host_name", spec.host_name)
         units.require_int("port", spec.port, 1, 65_535)
 
 

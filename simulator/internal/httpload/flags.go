@@ -8,6 +8,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -37,7 +38,8 @@ type RunConfig struct {
 	Connections  int
 	Timeout      time.Duration
 	ReportEvery  time.Duration
-	RawLatencies bool // tests only: print every latency (µs) on one last line
+	RawLatencies bool   // tests only: print every latency (µs) on one last line
+	Host         string // the Host header when the URL names the address Kneeboard checked (empty: the URL's host)
 }
 
 // ServeConfig is `kbhttp serve`'s checked command line.
@@ -62,6 +64,7 @@ func ParseRun(args []string) (RunConfig, error) {
 	fs.DurationVar(&c.Timeout, "timeout", 2*time.Second, "one request's timeout")
 	fs.DurationVar(&c.ReportEvery, "report-every", time.Second, "interval between interval lines")
 	fs.BoolVar(&c.RawLatencies, "raw-latencies", false, "")
+	fs.StringVar(&c.Host, "host", "", "Host header (the name; the URL holds the checked address)")
 	if err := parse(fs, args); err != nil {
 		return c, err
 	}
@@ -83,6 +86,8 @@ func ParseRun(args []string) (RunConfig, error) {
 		return c, bad("--timeout: want (0, %v], got %v", MaxTimeout, c.Timeout)
 	case c.ReportEvery < 100*time.Millisecond || c.ReportEvery > time.Hour:
 		return c, bad("--report-every: want 100ms..1h, got %v", c.ReportEvery)
+	case len(c.Host) > 255 || strings.ContainsAny(c.Host, " /\r\n\t@"):
+		return c, bad("--host: want a host name, got %q", c.Host)
 	}
 	c.URL = u
 	return c, nil

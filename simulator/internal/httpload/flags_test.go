@@ -43,6 +43,8 @@ func TestParseRunRefusesBadFlags(t *testing.T) {
 		{append(good, "--timeout", "3m"), "--timeout"},
 		{append(good, "--method", "POST"), "--method"},
 		{append(good, "--report-every", "10ms"), "--report-every"},
+		{append(good, "--host", "a b"), "--host"},
+		{append(good, "--host", "x\r\nEvil: 1"), "--host"},
 		{append(good, "--bogus"), "flag provided but not defined"},
 		{append(good, "extra"), "unexpected argument"},
 		{append(good, "--duration", "5"), "invalid value"},
@@ -80,5 +82,12 @@ func TestStallWindowHoldsUntilItEnds(t *testing.T) {
 		if got := s.hold(from.Add(c.at)); got != c.want {
 			t.Errorf("hold at +%v = %v, want %v", c.at, got, c.want)
 		}
+	}
+}
+
+func TestParseRunKeepsTheHostHeaderName(t *testing.T) {
+	c, err := ParseRun([]string{"--url", "http://127.0.0.1:8080/", "--rate", "10", "--host", "www.example.lab"})
+	if err != nil || c.Host != "www.example.lab" || c.URL.Hostname() != "127.0.0.1" {
+		t.Fatalf("want the address in the URL and the name as Host, got %+v, %v", c, err)
 	}
 }

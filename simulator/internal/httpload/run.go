@@ -150,6 +150,9 @@ func send(ctx context.Context, client *http.Client, cfg RunConfig) (outcome, err
 	if err != nil {
 		return failed, err
 	}
+	if cfg.Host != "" {
+		req.Host = cfg.Host
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return classify(ctx, err), err

@@ -17,6 +17,7 @@ from kneeboard.tools import binaries, units
 from kneeboard.tools.base import PointResult, PointSpec, Sample
 from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.kbhttp.params import KbhttpParams
+from kneeboard.tools.units import url_host
 from kneeboard.tools.wrk import target_url
 
 PARSER_VERSION = "1"
@@ -160,7 +161,8 @@ class Kbhttp(ToolAdapter):
         """`kbhttp run` argv: `rate` requests/s through `concurrency` keep-alive connections for the duration."""
         return [binary(), "run", "--url", target_url(spec, params), "--rate", f"{spec.rate:.12g}",
                 "--duration", _go_duration(spec.duration_s), "--connections", str(spec.concurrency),
-                "--timeout", _go_duration(params.timeout_s), "--method", params.method, "--report-every", "1s"]  # fmt: skip
+                "--timeout", _go_duration(params.timeout_s), "--method", params.method, "--report-every", "1s",
+                *(["--host", f"{url_host(spec.host_name)}:{spec.port}"] if spec.host_name else [])]  # fmt: skip
 
     parse_interval = staticmethod(parse_line)
     parse_final = staticmethod(parse)

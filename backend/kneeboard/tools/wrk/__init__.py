@@ -45,6 +45,11 @@ _RE_VERSION = re.compile(r"^wrk (\S+)", re.M)
 # --- build ----------------------------------------------------------------------
 
 
+def host_header(spec: PointSpec) -> list[str]:
+    """wrk's -H for the target's name when the URL holds its checked address (none otherwise)."""
+    return ["-H", f"Host: {units.url_host(spec.host_name)}:{spec.port}"] if spec.host_name else []
+
+
 def target_url(spec: PointSpec, params: WrkParams) -> str:
     """The URL wrk loads: scheme://host:port/path (host and port were checked by `build`)."""
     netloc = units.url_host(spec.host)
@@ -243,7 +248,7 @@ class Wrk(ToolAdapter):
         script = workdir / "wrk_report.lua"
         shutil.copyfile(REPORT_SCRIPT, script)
         return ["wrk", "-t", str(threads), "-c", str(spec.concurrency), "-d", f"{int(spec.duration_s)}s",
-                "--timeout", _wrk_time(params.timeout_s), "--latency", "-s", str(script), target_url(spec, params)]
+                "--timeout", _wrk_time(params.timeout_s), "--latency", "-s", str(script), *host_header(spec), target_url(spec, params)]
 
     parse_final = staticmethod(parse)
 
