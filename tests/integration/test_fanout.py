@@ -219,3 +219,64 @@ def test_partial_policy_keeps_the_survivors_share_and_marks_the_campaign_partial
     finally:
         for proc in victims.values():
             stop(proc)
+
+
+def test_killing_the_conductor_stops_every_agents_load_and_crashes_the_campaign(stack, dns_target, agents):
+    """kill -9 of the database-connected worker conducting a 60 s fanned point: the agents' dnsperf is gone within
+    5 s (the run's lease lapses), and the reaper crashes the campaign within 30 s."""
+    from tests.support import outages
+    from tests.support.services import wait_for_agent
+
+    _found, procs, _token = agents
+    conductor = outages.agent(stack, "conductor")
+    wait_for_agent(stack.api, "conductor")
+    body = fanned_plan(dns_target["id"], name="conductor killed", agents=["a1", "a2"],
+                       phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 60}])  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id, "agent": "conductor"}).json()["id"]
+    deadline = time.monotonic() + 60
+    while not all(descendants(p.pid, "dnsperf") for p in procs.values()):
+        assert time.monotonic() < deadline, "both agents' dnsperf never ran"
+        time.sleep(0.1)
+    loads = set().union(*(descendants(p.pid, "dnsperf") for p in procs.values()))
+    time.sleep(1.0)
+    killed = time.monotonic()
+    os.kill(conductor.pid, signal.SIGKILL)
+    while any(Path(f"/proc/{pid}").exists() for pid in loads) and time.monotonic() - killed < 20:
+        time.sleep(0.05)
+    gone_after = time.monotonic() - killed
+    campaign = wait_status(stack.api, campaign_id, {"crashed", "failed", "completed"}, timeout_s=40)
+    crashed_after = time.monotonic() - killed
+    print(f"\nfigures: conductor killed: agents' dnsperf gone after {gone_after:.2f} s, campaign {campaign['status']} after {crashed_after:.1f} s")
+    assert gone_after < 5, "an agent kept loading after its conductor died"
+    assert campaign["status"] == "crashed" and crashed_after < 30
+
+
+def test_a_fault_in_the_gather_ends_the_campaign_failed_and_stops_the_agents(stack, dns_target, agents):
+    """An exception inside the conductor's gather loop (KB_INJECT_FAULTS=gather): the campaign is `failed` within
+    30 s with the error shown, no agent's tool is left, no lease is held."""
+    from sqlalchemy import select
+
+    from kneeboard.campaigns.models import Campaign
+    from kneeboard.db import session_scope
+    from kneeboard.stack import start_worker
+    from tests.support.services import wait_for_agent
+
+    _found, procs, _token = agents
+    worker = start_worker({**stack.env, "AGENT_NAME": "gather-fault", "KB_INJECT_FAULTS": "gather"}, stack.tmp / "agent-gather-fault")
+    stack.started.append(worker)
+    wait_for_agent(stack.api, "gather-fault")
+    body = fanned_plan(dns_target["id"], name="gather fault", agents=["a1", "a2"],
+                       phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 20}])  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    launched = time.monotonic()
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id, "agent": "gather-fault"}).json()["id"]
+    campaign = wait_status(stack.api, campaign_id, {"failed", "crashed", "completed"}, timeout_s=30)
+    assert campaign["status"] == "failed" and "injected fault at stage 'gather'" in campaign["error"], campaign
+    assert time.monotonic() - launched < 30
+    deadline = time.monotonic() + 10
+    while any(descendants(p.pid, "dnsperf") for p in procs.values()):
+        assert time.monotonic() < deadline, "an agent's dnsperf outlived the failed run"
+        time.sleep(0.1)
+    with session_scope() as session:
+        assert session.scalar(select(Campaign.lease_expires_at).where(Campaign.id == campaign_id)) is None

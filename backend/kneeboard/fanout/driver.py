@@ -21,12 +21,13 @@ from kneeboard.agents.service import is_alive
 from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
-from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys
+from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, LEASE_MS, RunKeys
 from kneeboard.fanout.merge import merge
 from kneeboard.fanout.outcome import ShareOutcome
 from kneeboard.fanout.reserve import Reservation, ReserveError
 from kneeboard.fanout.share import LATE_S
 from kneeboard.fanout.split import split
+from kneeboard.runs import faults
 from kneeboard.tools.base import PointResult, PointSpec, ToolInputError
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.runner import RunOutcome
@@ -85,6 +86,7 @@ def run_fanned(fan: Fan, campaign_id: int, point_id: int, tool: ToolAdapter, spe
         with Reservation(broker, names, f"campaign {campaign_id} point {point_id}").acquire(RESERVE_TIMEOUT_S):
             keys, start_at = RunKeys(uuid.uuid4().hex), time.time() + PREPARE_S
             timeout_s = tool.time_limit_s(spec, settings.grace_s)
+            broker.set(keys.lease, "conductor", px=LEASE_MS)
             for name, part in zip(names, parts):
                 job = {"run": keys.run, "campaign_id": campaign_id, "point_id": point_id, "tool": tool.name, "spec": asdict(part),
                        "start_at": start_at, "timeout_s": timeout_s, "output_limit": tool.output_limit or settings.raw_output_limit}
@@ -127,6 +129,8 @@ def _gather(broker: redis.Redis, keys: RunKeys, parts: dict[str, PointSpec], sta
 
     try:
         while len(got) < len(parts):
+            broker.set(keys.lease, "conductor", px=LEASE_MS)  # a dead conductor's agents stop within LEASE_MS
+            faults.inject("gather")
             item = broker.blpop([keys.results], timeout=0.5)
             if item is not None:
                 outcome = ShareOutcome.from_json(item[1])

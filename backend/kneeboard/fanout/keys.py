@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 ALIVE_MS = 3000  # an agent running a share renews its sign of life every second; three missed beats is a dead agent
 KEEP_S = 3600  # results and stop flags are removed an hour after the point
+LEASE_MS = 3000  # the conductor renews its run's lease while it gathers; agents stop their load when it lapses
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,11 @@ class RunKeys:
     def stop(self) -> str:
         """Set (to the reason) when the agents must stop their load."""
         return f"kneeboard:fanout:{self.run}:stop"
+
+    @property
+    def lease(self) -> str:
+        """Present while the conductor lives and gathers (renewed every loop, expires LEASE_MS after)."""
+        return f"kneeboard:fanout:{self.run}:lease"
 
     def alive(self, agent: str) -> str:
         """Present while `agent` works on its share (expires ALIVE_MS after its last beat)."""

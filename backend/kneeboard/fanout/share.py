@@ -109,22 +109,28 @@ def _run_in(workdir: Path, job: dict, ctx: AgentContext, keys: RunKeys, tool, sp
         argv = tool.build(spec, workdir)
     except ToolInputError as exc:
         return ShareOutcome(agent=ctx.name, error=f"cannot build the {tool.name} command: {exc}")
-    stopped = lambda: ctx.broker.exists(keys.stop) > 0  # noqa: E731
+    stopped = lambda: ctx.broker.exists(keys.stop) > 0 or not ctx.broker.exists(keys.lease)  # noqa: E731 - or the conductor died
     if _wait_until(job["start_at"] - ctx.offset_s, stopped):
-        return ShareOutcome(agent=ctx.name, error="stopped before the start time: " + (ctx.broker.get(keys.stop) or b"").decode(), cancelled=True)
+        return ShareOutcome(agent=ctx.name, error="stopped before the start time: " + _why_stopped(ctx, keys), cancelled=True)
     before = _children_cpu_s()
     outcome = runner.run(argv, timeout_s=job["timeout_s"], on_line=_live(ctx, job, tool), should_cancel=stopped, cwd=workdir,
                          env=tool.env(), line_buffered=tool.line_buffered, pipe_through=tool.pipe_through(spec),
                          output_limit=job["output_limit"], stop_signal=tool.stop_signal)  # fmt: skip
     result = tool.read(outcome)
     if outcome.cancelled:
-        result.error = "stopped: " + (ctx.broker.get(keys.stop) or b"the point was stopped").decode()
+        result.error = "stopped: " + _why_stopped(ctx, keys)
     return ShareOutcome(
         agent=ctx.name, metrics=result.metrics, extra=result.extra, error=result.error, parser_version=result.parser_version,
         samples=[{"t": s.t, "series": s.series, "values": s.values} for s in result.samples],
         started_at=outcome.started_at.timestamp() + ctx.offset_s, cpu_s=round(_children_cpu_s() - before, 3),
         argv=outcome.argv, exit_code=outcome.exit_code, stdout=outcome.stdout, stderr=outcome.stderr, cancelled=outcome.cancelled,
     )  # fmt: skip
+
+
+def _why_stopped(ctx: AgentContext, keys: RunKeys) -> str:
+    """The conductor's reason, or that its lease lapsed (it died or lost Redis)."""
+    reason = ctx.broker.get(keys.stop)
+    return reason.decode() if reason else "the conductor's lease lapsed (it stopped renewing it: killed, or cut off)"
 
 
 def policy_refusal(api: httpx.Client, host: str) -> str | None:
