@@ -150,23 +150,29 @@ def test_a_point_fanned_over_two_agents_merges_exactly(stack, dns_target, agents
     assert {"point", "agent.a1", "agent.a2"} <= {s["series"] for s in samples}, "the summed series and each agent's are kept"
 
 
+def kill_when_loading(victim: subprocess.Popen, loaders: list[subprocess.Popen], watched: list[subprocess.Popen]) -> tuple[float, float]:
+    """Once every loader runs dnsperf (and a second more), kill -9 `victim`; returns (when, seconds until the
+    dnsperf of every `watched` agent was gone, at most 20)."""
+    deadline = time.monotonic() + 60
+    while not all(descendants(p.pid, "dnsperf") for p in loaders):
+        assert time.monotonic() < deadline, "the agents' dnsperf never ran"
+        time.sleep(0.1)
+    loads = set().union(*(descendants(p.pid, "dnsperf") for p in watched))
+    time.sleep(1.0)
+    killed = time.monotonic()
+    os.kill(victim.pid, signal.SIGKILL)
+    while any(Path(f"/proc/{pid}").exists() for pid in loads) and time.monotonic() - killed < 20:
+        time.sleep(0.05)
+    return killed, time.monotonic() - killed
+
+
 def kill_one_mid_point(stack, body: dict, survivor: subprocess.Popen, victim: subprocess.Popen) -> None:
     """Launch a fanned 2-agent plan, kill -9 `victim` once both run dnsperf, and check the point fails
     clearly and `survivor`'s load stops long before the point's 30 s."""
     survivor_name, victim_name = body["agents"]
     plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
     campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
-    deadline = time.monotonic() + 60
-    while not (descendants(survivor.pid, "dnsperf") and descendants(victim.pid, "dnsperf")):
-        assert time.monotonic() < deadline, "both agents' dnsperf never ran"
-        time.sleep(0.1)
-    loads = descendants(survivor.pid, "dnsperf")
-    time.sleep(1.0)
-    killed = time.monotonic()
-    os.kill(victim.pid, signal.SIGKILL)
-    while any(Path(f"/proc/{pid}").exists() for pid in loads) and time.monotonic() - killed < 20:
-        time.sleep(0.05)
-    gone_after = time.monotonic() - killed
+    killed, gone_after = kill_when_loading(victim, [survivor, victim], watched=[survivor])
     print(f"\nfigures: the surviving agent's dnsperf stopped {gone_after:.2f} s after the other agent was killed")
     assert gone_after < 10, "the other agent's load was not stopped well before the point's 30 s"
     campaign = wait_status(stack.api, campaign_id, {"completed", "failed"}, timeout_s=30)
@@ -234,17 +240,7 @@ def test_killing_the_conductor_stops_every_agents_load_and_crashes_the_campaign(
                        phases=[{"kind": "baseline", "concurrency": 2, "rate": 400, "duration_s": 60}])  # fmt: skip
     plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
     campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id, "agent": "conductor"}).json()["id"]
-    deadline = time.monotonic() + 60
-    while not all(descendants(p.pid, "dnsperf") for p in procs.values()):
-        assert time.monotonic() < deadline, "both agents' dnsperf never ran"
-        time.sleep(0.1)
-    loads = set().union(*(descendants(p.pid, "dnsperf") for p in procs.values()))
-    time.sleep(1.0)
-    killed = time.monotonic()
-    os.kill(conductor.pid, signal.SIGKILL)
-    while any(Path(f"/proc/{pid}").exists() for pid in loads) and time.monotonic() - killed < 20:
-        time.sleep(0.05)
-    gone_after = time.monotonic() - killed
+    killed, gone_after = kill_when_loading(conductor, list(procs.values()), watched=list(procs.values()))
     campaign = wait_status(stack.api, campaign_id, {"crashed", "failed", "completed"}, timeout_s=40)
     crashed_after = time.monotonic() - killed
     print(f"\nfigures: conductor killed: agents' dnsperf gone after {gone_after:.2f} s, campaign {campaign['status']} after {crashed_after:.1f} s")
