@@ -73,9 +73,10 @@ def _freeze(body: dict, *, session: Session) -> dict:
     return {**body, "profile_document": document_for(body["params"][param], session=session, loc=(body["tool"], "params", param))}
 
 
-def get_campaign(campaign_id: int, *, session: Session) -> Campaign:
-    """One campaign, or NotFound."""
-    campaign = session.get(Campaign, campaign_id)
+def get_campaign(campaign_id: int, *, session: Session, lock: bool = False) -> Campaign:
+    """One campaign, or NotFound; `lock`: its row locked for this transaction and read afresh (a change of status
+    that must not race the worker's)."""
+    campaign = session.get(Campaign, campaign_id, with_for_update=lock, populate_existing=lock)
     if campaign is None:
         raise NotFound("campaign", campaign_id)
     return campaign
@@ -130,7 +131,7 @@ def list_campaigns(
 
 def cancel(campaign_id: int, *, session: Session) -> Campaign:
     """Ask a campaign to stop: a queued one ends at once, a running one goes to `cancelling`."""
-    campaign = get_campaign(campaign_id, session=session)
+    campaign = get_campaign(campaign_id, session=session, lock=True)
     if campaign.status == CampaignStatus.QUEUED:
         move_campaign(campaign, CampaignStatus.CANCELLED)
         for point in campaign.points:

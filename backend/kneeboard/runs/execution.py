@@ -193,10 +193,10 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
 
 def _begin_point(point_id: int, run: Run):
     with session_scope() as session:
-        point = session.get(Point, point_id)
-        if point.status != PointStatus.PENDING or not run.current(point.campaign, point):
+        campaign = session.get(Campaign, session.get(Point, point_id).campaign_id, with_for_update=True, populate_existing=True)
+        point = session.get(Point, point_id, populate_existing=True)  # read again under the campaign's lock
+        if point.status != PointStatus.PENDING or not run.current(campaign, point):
             return None
-        campaign = point.campaign
         plan = _PLAN.validate_python({k: v for k, v in campaign.plan.items() if k != "profile_document"})
         move_point(point, PointStatus.RUNNING)
         point.agent = run.agent

@@ -21,7 +21,7 @@ _CLEARED = {"error": None, "warnings": [], "metrics": {}, "extra": {}, "argv": [
 def resume(campaign_id: int, *, session: Session) -> Campaign:
     """Queue a crashed or cancelled campaign again with its frozen plan: completed points and their
     samples stay untouched; every other point is reset in place (same row) for the next attempt."""
-    campaign = get_campaign(campaign_id, session=session)
+    campaign = get_campaign(campaign_id, session=session, lock=True)
     if campaign.status not in RESUMABLE:
         raise Conflict(f"campaign {campaign_id} is {campaign.status}; only a crashed or cancelled campaign can be resumed")
     redo = [p for p in campaign.points if p.status != PointStatus.COMPLETED]
@@ -30,7 +30,10 @@ def resume(campaign_id: int, *, session: Session) -> Campaign:
     campaign.attempt += 1
     session.execute(delete(SampleRow).where(SampleRow.point_id.in_([p.id for p in redo])))
     for point in redo:
-        move_point(point, PointStatus.PENDING)
+        if point.status == PointStatus.RUNNING:  # its run ended without storing it: it crashed
+            move_point(point, PointStatus.CRASHED)
+        if point.status != PointStatus.PENDING:
+            move_point(point, PointStatus.PENDING)
         for column, value in _CLEARED.items():
             setattr(point, column, value)
         point.attempt = campaign.attempt

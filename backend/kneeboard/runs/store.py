@@ -39,8 +39,7 @@ def store_point(point_id: int, spec: PointSpec, outcome: RunOutcome | None, resu
     """Store a point's result, fenced: None (nothing written) when the point is not running under this
     holder's lease in this attempt (the reaper crashed it, or the campaign was resumed elsewhere)."""
     with session_scope() as session:
-        point = session.get(Point, point_id)
-        campaign = session.get(Campaign, point.campaign_id, with_for_update=True)
+        campaign, point = _locked(point_id, session)
         if point.status != PointStatus.RUNNING or not run.current(campaign, point):
             log.warning("point %s: store refused (status %s, attempt %s/%s, holder %s); its result stays in the spool",
                         point_id, point.status, point.attempt, campaign.attempt, campaign.lease_owner)
@@ -56,10 +55,9 @@ def store_recovered(point_id: int, attempt: int, rate: float | None, outcome: Ru
     still of that attempt, no later attempt exists and its run is over. Returns "stored", "wait" (its
     campaign is still held by a run: try later) or "stale" (it must never be stored)."""
     with session_scope() as session:
-        point = session.get(Point, point_id)
-        if point is None:
+        if session.get(Point, point_id) is None:
             return "stale"
-        campaign = session.get(Campaign, point.campaign_id, with_for_update=True)
+        campaign, point = _locked(point_id, session)
         if campaign.attempt != attempt or point.attempt != attempt:
             return "stale"
         if campaign.status in HELD:
@@ -69,6 +67,14 @@ def store_recovered(point_id: int, attempt: int, rate: float | None, outcome: Ru
         result.extra.setdefault("warnings", []).insert(0, "stored from the agent's spool after its run had ended (database outage)")
         write(point, rate, outcome, result, tool, session=session)
         return "stored"
+
+
+def _locked(point_id: int, session) -> tuple[Campaign, Point]:  # noqa: ANN001
+    """The point's campaign with its row locked, and the point read again under that lock (a cancel or a resume
+    in the API serialises with this write)."""
+    campaign_id = session.get(Point, point_id).campaign_id
+    campaign = session.get(Campaign, campaign_id, with_for_update=True, populate_existing=True)
+    return campaign, session.get(Point, point_id, populate_existing=True)
 
 
 def write(point: Point, rate: float | None, outcome: RunOutcome | None, result: PointResult, tool: ToolAdapter, *, session) -> None:
