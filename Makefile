@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-devsim bench-harness bench-history bench-dns-capture bench-fanout-devsim lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-fanout-devsim lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -28,6 +28,10 @@ bench: bench-devsim bench-harness bench-history bench-dns-capture
 # 100,000 devsim devices spread over 4 agents, each in its own network namespace of the lab (root); figures printed, recorded in docs/performance/fanout-devsim.md.
 bench-fanout-devsim:
 	KB_FANOUT_DEVICES=100000 KB_FANOUT_RAMP=$(or $(RAMP),1000) .venv/bin/pytest tests/integration/test_fanout_lab.py -k devices -s -q
+
+# 300 wrong logins, 50 at a time, with health polled from another process: prints health p50/p99 and asserts p99 < 100 ms.
+bench-login-flood:
+	KB_BENCH=1 .venv/bin/pytest tests/integration/test_login_flood.py -k flood -s -q
 
 bench-harness:
 	.venv/bin/python tests/bench/harness.py

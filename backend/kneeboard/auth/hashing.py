@@ -17,8 +17,10 @@ from kneeboard.auth.credentials import verify_password
 from kneeboard.errors import TooMany
 
 WORKERS = 1
-QUEUE = 8  # sign-ins waiting for the hasher beyond which a new one is refused at once
+QUEUE = 16  # sign-ins waiting for the hasher beyond which a new one is refused at once
+PER_SOURCE = 2  # sign-ins one source address may have in at once: a flood from one address cannot fill the queue
 _state = {"admitted": 0}
+_by_source: dict[str, int] = {}
 
 
 def _lowest_priority() -> None:
@@ -34,15 +36,23 @@ def _pool() -> ThreadPoolExecutor:
 
 
 @asynccontextmanager
-async def slot() -> AsyncIterator[None]:
-    """Admit one sign-in (its database read and its hash); TooMany when WORKERS + QUEUE are already in."""
+async def slot(source: str | None) -> AsyncIterator[None]:
+    """Admit one sign-in (its database read and its hash); TooMany when its source address already has PER_SOURCE
+    in, or WORKERS + QUEUE are in from everyone."""
+    source = source or "unknown"
+    if _by_source.get(source, 0) >= PER_SOURCE:
+        raise TooMany("too many sign-ins in progress from this address; try again in a moment", 1)
     if _state["admitted"] >= WORKERS + QUEUE:
         raise TooMany("too many sign-ins in progress; try again in a moment", 2)
     _state["admitted"] += 1  # one event loop: no lock needed
+    _by_source[source] = _by_source.get(source, 0) + 1
     try:
         yield
     finally:
         _state["admitted"] -= 1
+        _by_source[source] -= 1
+        if not _by_source[source]:
+            del _by_source[source]
 
 
 async def verify(password_hash: str | None, password: str) -> bool:

@@ -57,10 +57,10 @@ async def login(username: str, password: str, *, source: str | None) -> tuple[di
     A locked caller, or one beyond the hashing queue, gets TooMany before any database read or hash; a failure
     is counted, audited and raises Unauthenticated.
     """
-    locked = await throttle.check(username, source)
-    if locked is not None:
-        raise TooMany(f"too many failed sign-ins; try again in {locked.retry_after_s} s", locked.retry_after_s)
-    async with hashing.slot():
+    async with hashing.slot(source):  # first: a flood from one address is turned away without any I/O
+        locked = await throttle.check(username, source)
+        if locked is not None:
+            raise TooMany(f"too many failed sign-ins; try again in {locked.retry_after_s} s", locked.retry_after_s)
         user_id, stored = await run_in_threadpool(password_hash_of, username)
         right = await hashing.verify(stored, password)
     if not right:
