@@ -76,6 +76,9 @@ def test_a_stale_attempt_cannot_overwrite_the_new_attempts_point(stack, dns_targ
     with session_scope() as session:
         rows = session.scalars(select(SampleRow).where(SampleRow.point_id == point["id"])).all()
     assert [r.values["achieved_rate"] for r in rows] == [222.0]
+    _expire(campaign_id)  # end the in-process run now, not when its lease lapses during a later test
+    with session_scope() as session:
+        assert crash_expired(session=session) == [campaign_id]
 
 
 def test_a_reaper_leaves_a_lease_renewed_after_its_read(stack, dns_target):
