@@ -71,7 +71,7 @@ def stack():
         else:
             procs["postgres"], database_url = services.start_postgres(tmp / "pg")
             started.append(procs["postgres"])
-        procs["redis"], redis_url = services.start_redis(tmp)
+        procs["redis"], redis_url = services.start_redis(tmp, password=secrets.token_urlsafe(16))  # as `make up`'s: agents must never see it
         started.append(procs["redis"])
         dns_port = services.free_port()
         started.append(start_unbound("127.0.0.1", dns_port, tmp / "dns"))

@@ -24,11 +24,14 @@ def _parser() -> argparse.ArgumentParser:
                     help="start K load agents, each in its own network namespace of the lab (root; default: $AGENTS or 0)")
     lab = sub.add_parser("lab", help="the network-namespace lab (root)")
     lab.add_argument("action", choices=["up", "down", "status"])
-    agent = sub.add_parser("agent", help="a remote load generator: registers through the API, needs no database credentials")
-    agent.add_argument("--name", required=True, help="its name, which is also its queue")
-    agent.add_argument("--url", required=True, help="the API's base URL, e.g. http://10.0.0.1:8000")
-    agent.add_argument("--token", default=os.environ.get("KB_AGENT_TOKEN"), help="an API token of a user with the agent (or admin) role "
-                       "(default: $KB_AGENT_TOKEN, which keeps it out of the process list)")
+    agent = sub.add_parser("agent", help="a remote load generator: talks to the API only (no broker, no database)")
+    agent.add_argument("--name", required=True, help="its name: the one its agent credential is bound to")
+    agent.add_argument("--url", required=True, help="the API's base URL, e.g. https://kneeboard.example:8443")
+    agent.add_argument("--token", default=os.environ.get("KB_AGENT_TOKEN"), help="its agent credential, made by an admin with "
+                       "POST /api/v1/agent-credentials (default: $KB_AGENT_TOKEN, which keeps it out of the process list)")
+    agent.add_argument("--ca-bundle", help="PEM file of the CA that signed the API's certificate (default: the system's)")
+    agent.add_argument("--insecure-http", action="store_true", help="allow plain http:// to an address off this machine "
+                       "(the credential crosses the network in clear: only on a network that is yours alone)")
     from kneeboard.client.commands import add_client_commands
 
     add_client_commands(sub)
@@ -96,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "agent":
         from kneeboard.fanout.agent import run_agent
 
-        return run_agent(args.name, args.url, args.token) if args.token else _no_token()
+        if not args.token:
+            return _no_token()
+        return run_agent(args.name, args.url, args.token, ca_bundle=args.ca_bundle, insecure_http=args.insecure_http)
     from kneeboard.up import run_up
 
     stop = threading.Event()

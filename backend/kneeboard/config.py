@@ -15,8 +15,8 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite:///./kneeboard.db"
     redis_url: str = "redis://127.0.0.1:6379/0"
-    agent_broker_url: str = ""  # the broker address remote agents are given (default: REDIS_URL)
     agent_name: str = "local"
+    dns_resolver: str = ""  # "ADDRESS:PORT" of the DNS server policy checks ask (default: the system's resolver)
     workdir: Path = Path("/tmp/kneeboard")
     frontend_dist: Path | None = None
 

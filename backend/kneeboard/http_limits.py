@@ -164,9 +164,9 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 def ids_in_range(request: Request) -> None:
-    """Router dependency: a path id beyond a 64-bit key is a 404, never a database error."""
+    """Router dependency: a path id (`…_id`) beyond a 64-bit key is a 404, never a database error."""
     for name, value in request.path_params.items():
-        if isinstance(value, str) and not id_in_range(value):
+        if name.endswith("id") and isinstance(value, str) and not id_in_range(value):
             raise NotFound(name.removesuffix("_id"), value)
 
 

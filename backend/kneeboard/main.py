@@ -7,6 +7,7 @@ import gc
 from fastapi import APIRouter, Depends, FastAPI
 
 from kneeboard import __version__
+from kneeboard.agentlink.router import router as agentlink_router
 from kneeboard.agents.router import router as agents_router
 from kneeboard.audit.router import router as audit_router
 from kneeboard.auth.http import install_security
@@ -46,7 +47,7 @@ def create_app() -> FastAPI:
     api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
     for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router, latency_router):
         api.include_router(router)
-    for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router, schedules_router, shares_router, streams_router):
+    for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router, schedules_router, shares_router, streams_router, agentlink_router):
         api.include_router(router)
     app.include_router(api)
     install_metrics(app)

@@ -3,6 +3,7 @@
 
 def import_all() -> None:
     """Import each domain's models."""
+    from kneeboard.agentlink import models as _agentlink  # noqa: F401
     from kneeboard.agents import models as _agents  # noqa: F401
     from kneeboard.audit import models as _audit  # noqa: F401
     from kneeboard.auth import models as _auth  # noqa: F401

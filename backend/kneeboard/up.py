@@ -58,7 +58,7 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
         started.append(stack.start_beat(env, rundir))
         api, url = stack.start_api(env, rundir, host, stack.free_port(port))
         started.append(api)
-        agents_note = _agents(agents, lab_started and (own_redis or "AGENT_BROKER_URL" in env), env, rundir, started)
+        agents_note = _agents(agents, lab_started, env, rundir, started)
         print(f"Kneeboard is up: {url}", flush=True)
         print(f"  {admin_note}")
         print(f"  database {env['DATABASE_URL']}, broker {_masked(env['REDIS_URL'])}, DNS server 127.0.0.1:{dns_port} (target local-dns)")
@@ -86,35 +86,32 @@ def run_up(host: str, port: int, *, with_lab: bool, stop: threading.Event, devsi
 
 def _agents(count: int, lab_up: bool, env: dict[str, str], rundir: Path, started: list) -> str | None:
     """Start `count` agents in the lab's agent namespaces (with an API process on the bridge for them); what to print.
-    `lab_up`: the lab is up and the agents can be given a broker (ours, or AGENT_BROKER_URL)."""
+    `lab_up`: the lab is up."""
     if not count:
         return None
     if not lab_up:
-        return (f"AGENTS={count} not started: agents run in network namespaces, which need root and the lab "
-                "(and, with your own REDIS_URL, an AGENT_BROKER_URL they can reach)")
+        return f"AGENTS={count} not started: agents run in network namespaces, which need root and the lab"
     from kneeboard.lab import agents
 
     agents.ensure(count)
     api, url = agents.start_api(env, rundir)
     started.append(api)
-    token = _agent_token()
     for i in range(1, count + 1):
-        started.append(agents.start(i, url, token, rundir / f"agent-{i}.log"))
+        started.append(agents.start(i, url, _agent_credential(agents.agent_name(i)), rundir / f"agent-{i}.log"))
     return (f"{', '.join(agents.agent_name(i) for i in range(1, count + 1))} in netns {agents.netns(1)}..{count} "
             f"({agents.address(1)}..), their API {url}; plans use them with `agents: N`")
 
 
-def _agent_token() -> str:
-    """A fresh API token for the lab agents' user (role agent, created on first use), through the service layer."""
-    from kneeboard.auth import service, tokens
-    from kneeboard.auth.roles import Role
-    from kneeboard.auth.schemas import TokenCreate, UserCreate
+def _agent_credential(name: str) -> str:
+    """A fresh agent credential bound to `name`, through the service layer (audited as made by `kneeboard up`)."""
+    from kneeboard.agentlink import credentials
+    from kneeboard.audit.service import record
     from kneeboard.db import session_scope
 
     with session_scope() as session:
-        user = service.find_user("lab-agents", session=session) or service.create_user(
-            UserCreate(username="lab-agents", password=secrets.token_urlsafe(18), role=Role.agent), session=session)
-        return tokens.issue(user, TokenCreate(name=f"lab agents {secrets.token_hex(4)}"), session=session)[1]
+        row, secret = credentials.issue(name, actor="kneeboard up", session=session)
+        record(session, "kneeboard up", "create", "agent_credential", row.id, name, None, {"prefix": row.prefix})
+        return secret
 
 
 def _masked(url: str) -> str:

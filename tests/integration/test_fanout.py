@@ -1,17 +1,21 @@
-"""Fan-out for real: two `kneeboard agent` processes without database credentials, registered through
-the API with an agent-role token, share one dnsperf point against the suite's unbound; killing one
-mid-point fails its share and stops the other's load."""
+"""Fan-out for real: two `kneeboard agent` processes that hold only the API's URL and an agent credential
+(no broker, no database) share one dnsperf point against the suite's unbound; killing one mid-point fails
+its share and stops the other's load; killing the conductor stops them all."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
+import redis
 
 from kneeboard.analysis import hdr
 from kneeboard.stack import ROOT, stop
@@ -19,18 +23,18 @@ from tests.integration.test_campaign_run import wait_status
 from tests.support.auth import login, make_user, origin
 
 
-def agent_token(stack) -> str:
-    """An API token of a fresh user with the agent role."""
-    client = login(stack, *make_user(stack, "agent"))
-    created = client.post("/api/v1/tokens", json={"name": "load-box"}, headers=origin(stack))
+def agent_credential(stack, name: str) -> str:
+    """A new agent credential bound to `name`, made by the admin (shown once)."""
+    created = stack.api.post("/api/v1/agent-credentials", json={"agent": name})
     assert created.status_code == 201, created.text
-    return created.json()["token"]
+    return created.json()["secret"]
 
 
-def start_agent(stack, name: str, token: str) -> subprocess.Popen:
-    """`kneeboard agent` as its own process; its environment has no DATABASE_URL, REDIS_URL or admin token."""
+def start_agent(stack, name: str, credential: str | None = None) -> subprocess.Popen:
+    """`kneeboard agent` as its own process, with the API's URL and its credential: no DATABASE_URL, REDIS_URL or
+    admin token in its environment."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "KB_ADMIN_TOKEN"}}
-    env.update(KB_AGENT_TOKEN=token, PYTHONPATH=str(ROOT / "backend"))
+    env.update(KB_AGENT_TOKEN=credential or agent_credential(stack, name), PYTHONPATH=str(ROOT / "backend"))
     log = open(stack.tmp / f"agent-{name}.log", "ab")
     return subprocess.Popen([sys.executable, "-m", "kneeboard.cli", "agent", "--name", name, "--url", stack.api_url],
                             env=env, cwd=stack.tmp, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -42,7 +46,6 @@ def wait_agents(stack, names: set[str], timeout_s: float = 60) -> dict:
     while time.monotonic() < deadline:
         found = {a["name"]: a for a in stack.api.get("/api/v1/agents").json() if a["name"] in names}
         if len(found) == len(names) and all(a["alive"] and a["facts"].get("clock_offset_ms") is not None for a in found.values()):
-            time.sleep(2)  # the Celery worker starts consuming right after the first heartbeats
             return found
         time.sleep(0.3)
     raise AssertionError(f"agents {names} did not register within {timeout_s} s")
@@ -50,10 +53,10 @@ def wait_agents(stack, names: set[str], timeout_s: float = 60) -> dict:
 
 @pytest.fixture(scope="module")
 def agents(stack):
-    token = agent_token(stack)
-    procs = {name: start_agent(stack, name, token) for name in ("a1", "a2")}
+    credentials = {name: agent_credential(stack, name) for name in ("a1", "a2")}
+    procs = {name: start_agent(stack, name, credential) for name, credential in credentials.items()}
     try:
-        yield wait_agents(stack, set(procs)), procs, token
+        yield wait_agents(stack, set(procs)), procs, credentials
     finally:
         for proc in procs.values():
             stop(proc)
@@ -101,20 +104,46 @@ def run_plan(stack, body: dict, timeout_s: float = 90) -> tuple[dict, dict]:
     return campaign, stack.api.get(f"/api/v1/points/{first['id']}").json()
 
 
-def test_agents_register_through_the_api_without_database_credentials(stack, agents):
-    found, procs, _token = agents
+def broker_secrets(stack) -> list[str]:
+    """What no agent may ever see of the broker: its URL, its password and its port."""
+    url = urlsplit(stack.env["REDIS_URL"])
+    assert url.password, "the suite's Redis has a password, as `make up`'s does"
+    return [stack.env["REDIS_URL"], url.password, f":{url.port}", "redis://"]
+
+
+def test_agents_hold_only_the_api_url_and_a_credential(stack, agents):
+    found, procs, credentials = agents
+    hidden = broker_secrets(stack)
     for name, proc in procs.items():
-        env = environ(proc.pid)
+        env, argv = environ(proc.pid), Path(f"/proc/{proc.pid}/cmdline").read_bytes().decode()
         assert "DATABASE_URL" not in env and "REDIS_URL" not in env, name
+        assert not [h for h in hidden if h in argv or any(h in v for v in env.values())], f"{name} was given the broker"
         facts = found[name]["facts"]
         assert facts["remote"] is True and facts["cpus"] == os.cpu_count() and abs(facts["clock_offset_ms"]) < 50
         assert found[name]["tools"].get("dnsperf"), "tool versions probed on the agent"
+    # every answer an agent gets: its hello (here a second process's, refused while a1 lives), beats, work, policy
+    a1 = httpx.Client(base_url=stack.api_url, headers={"Authorization": f"Bearer {credentials['a1']}"}, timeout=40)
+    facts = {"hostname": "h", "cpus": 1}
+    answers = [a1.post("/api/v1/agent/hello", json={"instance": "second-process", "facts": facts}),
+               a1.post("/api/v1/agent/heartbeat", json={"instance": "second-process"}),
+               a1.get("/api/v1/agent/work", params={"instance": "second-process", "wait_s": 0}),
+               a1.get("/api/v1/policy/targets"), a1.post("/api/v1/agent/shares/" + "0" * 32 + "/alive")]
+    assert [a.status_code for a in answers] == [409, 409, 409, 200, 403], [a.text for a in answers]
+    assert "live in another process" in answers[0].json()["detail"]
+    assert not [h for h in hidden for a in answers if h in a.text] and "broker_url" not in stack.api.get("/openapi.json").text
+    logs = "".join((stack.tmp / f"agent-{name}.log").read_text() for name in procs)
+    assert not [h for h in hidden if h in logs], "an agent's log shows the broker"
+    # the credential is good for its agent's link and the policy, nothing else
+    assert [a1.get(path).status_code for path in ("/api/v1/campaigns", "/api/v1/agents", "/api/v1/targets")] == [403, 403, 403]
+    assert stack.api.post("/api/v1/agent/hello", json={"instance": "admin-process", "facts": facts}).status_code == 403
     refused = subprocess.run([sys.executable, "-m", "kneeboard.cli", "agent", "--name", "x", "--url", stack.api_url, "--token", "t"],
                              env={**os.environ, "DATABASE_URL": "postgresql://secret"}, capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 2 and "must not hold database credentials" in refused.stderr
+    assert refused.returncode == 2 and "must not hold database or broker credentials" in refused.stderr
+    clear = subprocess.run([sys.executable, "-m", "kneeboard.cli", "agent", "--name", "x", "--url", "http://192.0.2.7:8000", "--token", "t"],
+                           env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}, capture_output=True, text=True, timeout=60)
+    assert clear.returncode == 2 and "plain http to another machine" in clear.stderr
     viewer = login(stack, *make_user(stack, "viewer"))
-    assert viewer.post("/api/v1/agents/register", json={"name": "v", "facts": {"hostname": "h", "cpus": 1}},
-                       headers=origin(stack)).status_code == 403
+    assert viewer.post("/api/v1/agent-credentials", json={"agent": "v"}, headers=origin(stack)).status_code == 403
 
 
 def test_bad_agents_fields_are_refused_naming_agents(stack, dns_target, agents):
@@ -148,6 +177,48 @@ def test_a_point_fanned_over_two_agents_merges_exactly(stack, dns_target, agents
     assert "===== agent a1 =====" in point["stdout"] and "===== agent a2 =====" in point["stdout"]
     samples = stack.api.get(f"/api/v1/points/{point['id']}/samples").json()["samples"]
     assert {"point", "agent.a1", "agent.a2"} <= {s["series"] for s in samples}, "the summed series and each agent's are kept"
+
+
+def fanned_run(stack, point_id: int) -> str:
+    """The run id the conductor gave the point's shares (read from the server's Redis, which agents never see)."""
+    broker = redis.Redis.from_url(stack.env["REDIS_URL"])
+    try:
+        for key in broker.scan_iter("kneeboard:fanout:*:assignment"):
+            if json.loads(broker.get(key))["point_id"] == point_id:
+                return key.decode().split(":")[2]
+    finally:
+        broker.close()
+    raise AssertionError(f"no fanned run of point {point_id}")
+
+
+def test_an_agent_is_heard_only_on_its_own_shares_of_the_current_attempt(stack, dns_target, agents):
+    """Another agent's credential gets 403 on a1/a2's run; a1's own outcome once the run is over, or for a point
+    no longer in that attempt, gets 409; nothing changes and each refusal is audited."""
+    _found, _procs, credentials = agents
+    _campaign, point = run_plan(stack, fanned_plan(dns_target["id"], name="assignment"))
+    run = fanned_run(stack, point["id"])
+    outsider = httpx.Client(base_url=stack.api_url, headers={"Authorization": f"Bearer {agent_credential(stack, 'a3')}"})
+    a1 = httpx.Client(base_url=stack.api_url, headers={"Authorization": f"Bearer {credentials['a1']}"})
+    forged = {"metrics": {"achieved_rate": 1e6, "completed": 1}, "started_at": time.time()}
+    broker = redis.Redis.from_url(stack.env["REDIS_URL"])
+    results_before = broker.llen(f"kneeboard:fanout:{run}:results")
+    assert outsider.post(f"/api/v1/agent/shares/{run}/outcome", json=forged).status_code == 403
+    assert outsider.post(f"/api/v1/agent/shares/{run}/alive").status_code == 403
+    over = a1.post(f"/api/v1/agent/shares/{run}/outcome", json=forged)
+    assert over.status_code == 409 and "is over" in over.text
+    broker.delete(f"kneeboard:fanout:{run}:closed", f"kneeboard:fanout:{run}:reported:a1")  # as if the conductor never closed it
+    stale = a1.post(f"/api/v1/agent/shares/{run}/outcome", json=forged)
+    assert stale.status_code == 409 and "not the current attempt" in stale.text
+    assert broker.llen(f"kneeboard:fanout:{run}:results") == results_before and not broker.exists(f"kneeboard:fanout:{run}:reported:a1")
+    assert stack.api.get(f"/api/v1/points/{point['id']}").json()["metrics"] == point["metrics"], "nothing changed"
+    refusals = stack.api.get("/api/v1/audit", params={"kind": "share", "limit": 50}).json()["items"]
+    assert {e["actor"] for e in refusals if e["action"] == "refused" and e["obj_id"] == run} == {"agent:a3", "agent:a1"}
+    reports = {e["actor"] for e in refusals if e["action"] == "report" and e["obj_id"] == run}
+    assert reports == {"agent:a1", "agent:a2"}, "each accepted outcome is audited"
+    revoked = [c for c in stack.api.get("/api/v1/agent-credentials").json() if c["agent"] == "a3"][0]
+    assert stack.api.delete(f"/api/v1/agent-credentials/{revoked['id']}").status_code == 204
+    assert outsider.post(f"/api/v1/agent/shares/{run}/alive").status_code == 401
+    broker.close()
 
 
 def kill_when_loading(victim: subprocess.Popen, loaders: list[subprocess.Popen], watched: list[subprocess.Popen]) -> tuple[float, float]:
@@ -186,8 +257,7 @@ def kill_one_mid_point(stack, body: dict, survivor: subprocess.Popen, victim: su
 
 
 def test_killing_one_agent_fails_its_share_and_stops_the_others_load(stack, dns_target, agents):
-    _found, _procs, token = agents
-    victims = {name: start_agent(stack, name, token) for name in ("k1", "k2")}
+    victims = {name: start_agent(stack, name) for name in ("k1", "k2")}
     try:
         wait_agents(stack, set(victims))
         body = fanned_plan(dns_target["id"], name="kill one", agents=["k1", "k2"],
@@ -199,8 +269,7 @@ def test_killing_one_agent_fails_its_share_and_stops_the_others_load(stack, dns_
 
 
 def test_partial_policy_keeps_the_survivors_share_and_marks_the_campaign_partial(stack, dns_target, agents):
-    _found, _procs, token = agents
-    victims = {name: start_agent(stack, name, token) for name in ("p1", "p2")}
+    victims = {name: start_agent(stack, name) for name in ("p1", "p2")}
     try:
         wait_agents(stack, set(victims))
         body = fanned_plan(dns_target["id"], name="partial", agents=["p1", "p2"], on_agent_failure="partial",

@@ -9,13 +9,12 @@ import os
 import time
 
 import pytest
-import redis
 
 from kneeboard.analysis import hdr
 from kneeboard.lab import agents, namespace
 from kneeboard.stack import ROOT, stop
 from tests.integration.conftest import skip_without_lab
-from tests.integration.test_fanout import agent_token, environ, fanned_plan, kill_one_mid_point, run_plan, wait_agents
+from tests.integration.test_fanout import agent_credential, broker_secrets, environ, fanned_plan, kill_one_mid_point, run_plan, wait_agents
 from tests.integration.test_lab_campaigns import target
 
 skip_without_lab()
@@ -26,26 +25,22 @@ RAMP = int(os.environ.get("KB_FANOUT_RAMP", "4000"))  # connections/s over all a
 
 @pytest.fixture(scope="module")
 def lab_agents(stack, lab):
-    """K agents in their namespaces, registered through a second API process listening on the bridge address."""
+    """K agents in their namespaces, each with its own credential, reaching only a second API process listening on
+    the bridge address (Redis and Postgres stay on loopback, out of the agents' reach)."""
     agents.ensure(K)
-    suite_redis = redis.Redis.from_url(stack.env["REDIS_URL"])
-    suite_redis.config_set("protected-mode", "no")  # the suite's Redis has no password (`make up`'s has); bound to loopback and the bridge
     api, url = agents.start_api(stack.env, stack.tmp)
     procs = {}
     try:
-        token = agent_token(stack)
-        procs = {agents.agent_name(i): agents.start(i, url, token, stack.tmp / f"lab-agent-{i}.log") for i in range(1, K + 1)}
+        procs = {agents.agent_name(i): agents.start(i, url, agent_credential(stack, agents.agent_name(i)), stack.tmp / f"lab-agent-{i}.log")
+                 for i in range(1, K + 1)}
         yield wait_agents(stack, set(procs)), procs
     finally:
         for proc in procs.values():
             stop(proc)
         stop(api)
-        suite_redis.config_set("bind", "127.0.0.1")
-        suite_redis.config_set("protected-mode", "yes")
-        suite_redis.close()
 
 
-def test_each_agent_runs_in_its_own_namespace_without_database_credentials(lab_agents):
+def test_each_agent_runs_in_its_own_namespace_without_database_credentials(stack, lab_agents):
     found, procs = lab_agents
     namespaces = {os.readlink(f"/proc/{proc.pid}/ns/net") for proc in procs.values()}
     assert len(namespaces) == K and os.readlink("/proc/self/ns/net") not in namespaces
@@ -53,6 +48,7 @@ def test_each_agent_runs_in_its_own_namespace_without_database_credentials(lab_a
         name = agents.agent_name(i)
         env = environ(procs[name].pid)
         assert "DATABASE_URL" not in env and "REDIS_URL" not in env and "KB_ADMIN_TOKEN" not in env, name
+        assert not [h for h in broker_secrets(stack) if any(h in v for v in env.values())], name
         assert agents.address(i) in found[name]["facts"]["addresses"], "each agent leaves by its own address"
 
 

@@ -61,7 +61,6 @@ def test_up_with_agents_runs_them_in_namespaces_and_ctrl_c_ends_them(tmp_path):
                 time.sleep(0.5)
             else:
                 raise AssertionError("the lab agents did not register")
-            time.sleep(2)  # their Celery consumers start right after the first heartbeats
             pids = {ns: _ns_pids(ns) for ns in (agents.netns(1), agents.netns(2))}
             assert all(len(p) == 1 for p in pids.values()), pids
             for (ns_pids,) in pids.values():

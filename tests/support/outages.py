@@ -35,10 +35,10 @@ def postgres_down(stack, seconds: float) -> None:
 def redis_restart(stack, seconds: float = 1.0) -> None:
     """Stop the suite's Redis (everything in it is lost: no persistence) and start a new one on the same port."""
     old = stack.procs["redis"]
-    port = urlsplit(stack.env["REDIS_URL"]).port
+    url = urlsplit(stack.env["REDIS_URL"])
     stop(old)
     time.sleep(seconds)
-    new, _url = start_redis(stack.tmp, port)
+    new, _url = start_redis(stack.tmp, url.port, password=url.password)
     _replace(stack, "redis", new)
 
 

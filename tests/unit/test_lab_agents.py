@@ -1,4 +1,4 @@
-"""The lab's agent namespaces: names, addresses, the agents' environment and broker URL (no system touched),
+"""The lab's agent namespaces: names, addresses, the agents' environment (no system touched),
 and a devsim point's time limit, which counts its connection ramp."""
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ def test_each_agent_has_its_own_namespace_address_and_name():
         ("kb-agent-1", "10.77.1.11", "agent-1"), ("kb-agent-4", "10.77.1.14", "agent-4")]
     with pytest.raises(ValueError, match="AGENTS must be 1…16"):
         agents.ensure(17)
-
-
-def test_the_broker_url_moves_to_the_bridge_keeping_password_port_and_db():
-    assert agents.on_bridge("redis://:s3cret@127.0.0.1:6380/0") == "redis://:s3cret@10.77.1.1:6380/0"
-    assert agents.on_bridge("redis://127.0.0.1:6379") == "redis://10.77.1.1:6379"
 
 
 def test_agents_get_no_database_broker_or_admin_credentials(monkeypatch):

@@ -23,15 +23,6 @@ class AgentFacts(BaseModel):
     tools: dict[str, str | None] = Field(default_factory=dict, max_length=50)
 
 
-class AgentRegistration(BaseModel):
-    """`kneeboard agent` registering through the API (role agent or admin)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(pattern=AGENT_NAME)
-    facts: AgentFacts
-
-
 class AgentHeartbeat(BaseModel):
     """A remote agent's sign of life, with its clock offset to the server as it last measured it."""
 
@@ -39,20 +30,6 @@ class AgentHeartbeat(BaseModel):
 
     clock_offset_s: float | None = Field(default=None, ge=-86_400, le=86_400, description="server clock − agent clock")
     rtt_s: float | None = Field(default=None, ge=0, le=60, description="the round trip the offset was measured over")
-
-
-class AgentWelcome(BaseModel):
-    """What a registering agent needs: the broker to consume its queue from, and the server's clock."""
-
-    broker_url: str
-    server_time: float = Field(description="the server's clock, epoch seconds")
-    heartbeat_s: float
-
-
-class ServerClock(BaseModel):
-    """The server's clock at a heartbeat, for the agent's clock offset."""
-
-    server_time: float
 
 
 class AgentOut(BaseModel):

@@ -1,4 +1,4 @@
-"""Agent registration and heartbeats: the local worker writes its own row; remote agents come through the API."""
+"""Agent rows and heartbeats: the local worker writes its own; remote agents come through the agent link (`agentlink/`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.agents.models import Agent
-from kneeboard.agents.schemas import AgentFacts, AgentHeartbeat
+from kneeboard.agents.schemas import AgentHeartbeat
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, utcnow
 from kneeboard.errors import NotFound
@@ -24,17 +24,6 @@ def register(name: str, tools: dict[str, str | None], *, session: Session) -> Ag
     session.add(agent)
     session.flush()
     return agent
-
-
-def register_remote(name: str, facts: AgentFacts, *, session: Session) -> dict:
-    """A remote agent (re)registers: its facts are kept; it is told the broker to use and the server's clock."""
-    agent = session.get(Agent, name) or Agent(name=name)
-    agent.hostname, agent.tools, agent.last_heartbeat = facts.hostname, facts.tools, utcnow()
-    agent.facts = {"remote": True, "cpus": facts.cpus, "addresses": facts.addresses, "clock_offset_ms": None}
-    session.add(agent)
-    session.flush()
-    settings = get_settings()
-    return {"broker_url": settings.agent_broker_url or settings.redis_url, "server_time": time.time(), "heartbeat_s": settings.heartbeat_s}
 
 
 def heartbeat(name: str, *, session: Session, beat: AgentHeartbeat | None = None) -> float:

@@ -14,15 +14,18 @@ class Principal:
 
     username: str
     role: str
-    via: str  # "session", "token" or "env"
+    via: str  # "session", "token", "env" or "agent" (an agent credential)
     user_id: int | None = None
     credential_id: int | None = None  # the session's or token's row id
     token_name: str | None = None
     source: str | None = None
+    agent: str | None = None  # the one agent name an agent credential may act as
 
     @property
     def actor(self) -> str:
         """The name the audit log records: the username, or token:<owner>/<name> for API tokens."""
+        if self.via == "agent":
+            return f"agent:{self.agent}"
         if self.via == "env":
             return "token:KB_ADMIN_TOKEN"
         if self.via == "token":

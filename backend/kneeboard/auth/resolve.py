@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from kneeboard.agentlink.credentials import PREFIX as AGENT_PREFIX, principal as agent_principal
 from kneeboard.auth.credentials import TOKEN_PREFIX, digest, same_secret
 from kneeboard.auth.models import ApiToken, LoginSession, User
 from kneeboard.auth.principal import ENV_ADMIN, Principal
@@ -30,6 +31,8 @@ def from_bearer(secret: str, source: str | None) -> Principal | None:
     admin_token = get_settings().kb_admin_token
     if admin_token and same_secret(secret, admin_token):
         return Principal(ENV_ADMIN, Role.admin.value, "env", source=source)
+    if secret.startswith(AGENT_PREFIX):
+        return agent_principal(secret, source)
     if not secret.startswith(TOKEN_PREFIX):
         return None
     with session_scope() as session:

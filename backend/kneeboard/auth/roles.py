@@ -9,13 +9,14 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC = frozenset({("GET", f"{API}/health"), ("POST", f"{API}/auth/login")})
 PUBLIC_PREFIX = f"{API}/shared/"
 SELF_SERVICE = (f"{API}/auth/", f"{API}/tokens")  # every signed-in user manages their own session and tokens
-ADMIN_READS = (f"{API}/users", f"{API}/audit")
-ADMIN_WRITES = (f"{API}/users", f"{API}/audit", f"{API}/policy")
-AGENT_WRITES = (f"{API}/agents",)
+ADMIN_READS = (f"{API}/users", f"{API}/audit", f"{API}/agent-credentials")
+ADMIN_WRITES = (f"{API}/users", f"{API}/audit", f"{API}/policy", f"{API}/agent-credentials")
+AGENT_LINK = (f"{API}/agent",)  # the remote agents' protocol: the only routes an agent credential reaches
+AGENT_READS = (f"{API}/policy/targets",)  # and the target policy, to check its shares against
 
 
 class Role(str, Enum):
-    """viewer < operator < admin; `agent` (reserved for remote agents) reads, and writes only agent routes."""
+    """viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy."""
 
     viewer = "viewer"
     operator = "operator"
@@ -47,8 +48,10 @@ def required_role(method: str, path: str) -> Role:
 
 
 def allows(role: str, needed: Role, path: str = "") -> bool:
-    """Whether `role` is at least `needed`; an agent counts as operator on the agent routes."""
+    """Whether `role` is at least `needed`; an agent reaches the agent link and reads the target policy, nothing else."""
     have = Role(role)
-    if have is Role.agent and needed is Role.operator and _under(path, AGENT_WRITES):
-        return True
+    if have is Role.agent:
+        return _under(path, AGENT_LINK) or (needed is Role.viewer and _under(path, AGENT_READS))
+    if _under(path, AGENT_LINK):
+        return False  # only agent credentials speak the agent protocol
     return RANK[have] >= RANK[needed]

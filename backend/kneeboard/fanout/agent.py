@@ -1,7 +1,7 @@
-"""`kneeboard agent --name NAME --url API_URL --token TOKEN`: a load generator that holds no database
-credentials. It registers through the API with its facts, measures its clock offset to the server
-(NTP-style, best of several round trips), sends heartbeats, and consumes its own Celery queue
-(solo pool: one share at a time) on the broker the API named."""
+"""`kneeboard agent --name NAME --url API_URL` with an agent credential: a load generator that holds one
+credential and the API's URL, nothing else (no broker, no database). It registers through the API with its
+facts (one live process per name), measures its clock offset to the server (NTP-style, best of several round
+trips), sends heartbeats, and takes its shares by long-poll, one at a time."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ import threading
 import time
 from collections import deque
 
-import httpx
-import redis
-from celery import Celery
+import uuid
 
-from kneeboard.fanout import share
+import httpx
+
+from kneeboard.fanout.link import ApiLink, LinkRefused, url_refusal
+from kneeboard.fanout.share import AgentContext, run_share
 from kneeboard.tools.registry import probe_versions
 
 log = logging.getLogger(__name__)
@@ -57,65 +58,96 @@ class Clock:
         return offset, rtt
 
 
-def beat(api: httpx.Client, name: str, clock: Clock) -> None:
+def beat(link: ApiLink, instance: str, clock: Clock) -> None:
     """One heartbeat: reports the current offset, and measures it once more from the reply."""
     body = dict(zip(("clock_offset_s", "rtt_s"), clock.best())) if clock.samples else {}
     sent = time.time()
-    reply = api.post(f"/api/v1/agents/{name}/heartbeat", json=body).raise_for_status().json()
-    clock.add(sent, reply["server_time"], time.time())
+    server = link.beat({"instance": instance, **body})
+    clock.add(sent, server, time.time())
 
 
-def register(api: httpx.Client, name: str) -> dict:
-    """Register with this host's facts; the reply names the broker and the heartbeat period."""
-    facts = {"hostname": socket.gethostname(), "cpus": os.cpu_count() or 1, "addresses": addresses(api.base_url.host),
-             "tools": probe_versions()}
-    return api.post("/api/v1/agents/register", json={"name": name, "facts": facts}).raise_for_status().json()
+def facts(api_host: str | None) -> dict:
+    """What this agent tells the server about itself."""
+    return {"hostname": socket.gethostname(), "cpus": os.cpu_count() or 1, "addresses": addresses(api_host), "tools": probe_versions()}
 
 
-def _heartbeats(api: httpx.Client, name: str, clock: Clock, period_s: float, ctx: share.AgentContext) -> None:
-    while True:
-        time.sleep(period_s)
+def register(link: ApiLink, instance: str, name: str, api_host: str | None, stop: threading.Event) -> dict:
+    """Say hello until the server takes this process as the agent (it waits while another live process holds the name)."""
+    told = False
+    while not stop.is_set():
         try:
-            beat(api, name, clock)
+            return link.hello(instance, facts(api_host))
+        except LinkRefused as exc:
+            if exc.status != 409:
+                raise
+            if not told:
+                log.warning("waiting to register as %s: %s", name, exc)
+                told = True
+        stop.wait(2.0)
+    raise SystemExit(0)
+
+
+def _heartbeats(link: ApiLink, instance: str, clock: Clock, period_s: float, ctx: AgentContext, stop: threading.Event) -> None:
+    while not stop.wait(period_s):
+        try:
+            beat(link, instance, clock)
             ctx.offset_s = clock.best()[0]
-        except httpx.HTTPStatusError as exc:
-            if exc.response.status_code == 404:  # the server forgot us (a new database): register again
-                register(api, name)
-            log.warning("heartbeat refused: %s", exc)
+        except LinkRefused as exc:
+            if exc.status in (401, 403, 409):  # revoked, or another process is this agent now
+                log.error("agent %s stops: %s", ctx.name, exc)
+                stop.set()
+            else:
+                log.warning("heartbeat refused: %s", exc)
         except httpx.HTTPError as exc:
             log.warning("heartbeat failed: %s", exc)
 
 
-def celery_app(broker_url: str) -> Celery:
-    """A Celery app on the broker with only `kneeboard.run_share`: no campaign tasks, no database."""
-    app = Celery("kneeboard-agent", broker=broker_url)
-    app.conf.update(task_ignore_result=True, task_acks_late=False, worker_prefetch_multiplier=1, worker_concurrency=1,
-                    broker_connection_retry_on_startup=True, worker_hijack_root_logger=False)  # a lost share is not run again
-    app.task(name="kneeboard.run_share")(share.run_share)
-    return app
+def _take_shares(link: ApiLink, instance: str, ctx: AgentContext, poll_s: float, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            job = link.take(instance, poll_s)
+        except LinkRefused as exc:
+            if exc.status in (401, 403, 409):
+                log.error("agent %s stops: %s", ctx.name, exc)
+                return
+            log.warning("work poll refused: %s", exc)
+            stop.wait(2.0)
+            continue
+        except httpx.HTTPError as exc:
+            log.warning("work poll failed: %s", exc)
+            stop.wait(2.0)
+            continue
+        if job is not None:
+            run_share(job, ctx)
 
 
-def run_agent(name: str, url: str, token: str) -> int:
-    """Register, measure the clock, start heartbeats and consume this agent's queue until stopped."""
-    if os.environ.get("DATABASE_URL"):
-        print("kneeboard agent: DATABASE_URL is set; an agent talks to the API only and must not hold database credentials",
-              file=sys.stderr)
+def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = None, insecure_http: bool = False) -> int:
+    """Register, measure the clock, start heartbeats and take this agent's shares until stopped."""
+    for variable in ("DATABASE_URL", "REDIS_URL"):
+        if os.environ.get(variable):
+            print(f"kneeboard agent: {variable} is set; an agent talks to the API only and must not hold database or broker credentials",
+                  file=sys.stderr)
+            return 2
+    refused = url_refusal(url, insecure_http)
+    if refused:
+        print(f"kneeboard agent: {refused}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    api = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    link, instance, stop = ApiLink(url, credential, ca_bundle), uuid.uuid4().hex, threading.Event()
     try:
-        welcome = register(api, name)
+        welcome = register(link, instance, name, link.http.base_url.host, stop)
+        if welcome["agent"] != name:
+            print(f"kneeboard agent: the credential is agent {welcome['agent']}'s, not {name}'s", file=sys.stderr)
+            return 2
         clock = Clock()
         for _ in range(ROUND_TRIPS):
-            beat(api, name, clock)
-    except httpx.HTTPError as exc:
+            beat(link, instance, clock)
+    except (LinkRefused, httpx.HTTPError) as exc:
         print(f"kneeboard agent: cannot register with {url}: {exc}", file=sys.stderr)
         return 1
     offset, rtt = clock.best()
     log.info("agent %s registered; clock offset %.3f ms (round trip %.3f ms)", name, offset * 1000, rtt * 1000)
-    share.CONTEXT = ctx = share.AgentContext(name=name, api=api, broker=redis.Redis.from_url(welcome["broker_url"]),
-                                             cpus=os.cpu_count() or 1, offset_s=offset)
-    threading.Thread(target=_heartbeats, args=(api, name, clock, welcome["heartbeat_s"], ctx), daemon=True).start()
-    celery_app(welcome["broker_url"]).worker_main(["worker", "-Q", name, "--pool=solo", "-c", "1", "-n", f"{name}@%h", "--loglevel=INFO",
-                                                   "--without-gossip", "--without-mingle"])  # fmt: skip
-    return 0
+    ctx = AgentContext(name=name, link=link, cpus=os.cpu_count() or 1, offset_s=offset)
+    threading.Thread(target=_heartbeats, args=(link, instance, clock, welcome["heartbeat_s"], ctx, stop), daemon=True).start()
+    _take_shares(link, instance, ctx, welcome["poll_s"], stop)
+    return 1 if stop.is_set() else 0

@@ -2,12 +2,14 @@
 
 It reserves the point's agents, splits the point, sends each agent its share with a start time
 a few seconds ahead (each agent waits for it on its own clock corrected by its measured offset),
-gathers the shares' outcomes from Redis, stops every agent's load at the first failure or a
+gathers the shares' outcomes from Redis (remote agents take their shares and send outcomes through the API,
+`agentlink/`, never Redis), stops every agent's load at the first failure or a
 cancel, and merges what came back.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -21,7 +23,7 @@ from kneeboard.agents.service import is_alive
 from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
-from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, LEASE_MS, RunKeys
+from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, LEASE_MS, RunKeys, work
 from kneeboard.fanout.merge import merge
 from kneeboard.fanout.outcome import ShareOutcome
 from kneeboard.fanout.reserve import Reservation, ReserveError
@@ -48,6 +50,7 @@ class Fan:
 
     agents: int | list[str]
     on_failure: str = "fail"
+    attempt: int = 1  # the point's attempt: agents' outcomes are accepted for this one only
 
 
 def fan_of(point_id: int) -> Fan | None:
@@ -56,7 +59,7 @@ def fan_of(point_id: int) -> Fan | None:
         point = session.get(Point, point_id)
         plan = point.campaign.plan
         agents = plan["phases"][point.phase_index].get("agents") or plan.get("agents")
-        return Fan(agents, plan.get("on_agent_failure") or "fail") if agents else None
+        return Fan(agents, plan.get("on_agent_failure") or "fail", point.attempt) if agents else None
 
 
 def resolve(fan: Fan) -> list[str]:
@@ -87,10 +90,13 @@ def run_fanned(fan: Fan, campaign_id: int, point_id: int, tool: ToolAdapter, spe
             keys, start_at = RunKeys(uuid.uuid4().hex), time.time() + PREPARE_S
             timeout_s = tool.time_limit_s(spec, settings.grace_s)
             broker.set(keys.lease, "conductor", px=LEASE_MS)
+            broker.set(keys.assignment, json.dumps({"campaign_id": campaign_id, "point_id": point_id, "attempt": fan.attempt,
+                                                    "agents": names}), ex=KEEP_S)  # fmt: skip
             for name, part in zip(names, parts):
                 job = {"run": keys.run, "campaign_id": campaign_id, "point_id": point_id, "tool": tool.name, "spec": asdict(part),
                        "start_at": start_at, "timeout_s": timeout_s, "output_limit": tool.output_limit or settings.raw_output_limit}
-                _celery().send_task("kneeboard.run_share", args=[job], queue=name, expires=PREPARE_S + LATE_S)
+                broker.rpush(work(name), json.dumps(job))  # the agent takes it from the API (GET /agent/work)
+                broker.expire(work(name), int(PREPARE_S + LATE_S) + 1)
             outcomes, cancelled = _gather(broker, keys, dict(zip(names, parts)), start_at, start_at + timeout_s + STOP_WAIT_S,
                                           should_cancel, stop_on_failure=fan.on_failure == "fail")
     except (FanoutError, ReserveError, ToolInputError) as exc:
@@ -100,12 +106,6 @@ def run_fanned(fan: Fan, campaign_id: int, point_id: int, tool: ToolAdapter, spe
     result = merge([outcomes[n] for n in names], {m.name: m.unit for m in tool.metrics}, spec.duration_s)
     _apply_policy(result, [outcomes[n] for n in names], fan.on_failure, cancelled)
     return result, _evidence([outcomes[n] for n in names], cancelled)
-
-
-def _celery():
-    from kneeboard.worker.celery_app import app
-
-    return app
 
 
 def _gather(broker: redis.Redis, keys: RunKeys, parts: dict[str, PointSpec], start_at: float, deadline: float,
@@ -153,6 +153,7 @@ def _gather(broker: redis.Redis, keys: RunKeys, parts: dict[str, PointSpec], sta
                     lost(name, f"agent {name} sent no result in time")
     finally:
         broker.set(keys.stop, "the point is over", nx=True, ex=KEEP_S)  # nothing of this run may still be waiting to start
+        broker.set(keys.closed, "1", ex=KEEP_S)  # and nothing of it is accepted any more
     return got, cancelled
 
 

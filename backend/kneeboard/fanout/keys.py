@@ -1,4 +1,5 @@
-"""The Redis keys a fanned point and its agents share (the broker's Redis; no database on agents)."""
+"""The Redis keys of a fanned point, on the server's private Redis: the conductor writes them, and the API reads
+and writes them for the remote agents (which reach only the API, never Redis)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,28 @@ class RunKeys:
         """Present while the conductor lives and gathers (renewed every loop, expires LEASE_MS after)."""
         return f"kneeboard:fanout:{self.run}:lease"
 
+    @property
+    def assignment(self) -> str:
+        """JSON {campaign_id, point_id, attempt, agents}: which agents may report on this run, for which point."""
+        return f"kneeboard:fanout:{self.run}:assignment"
+
+    @property
+    def closed(self) -> str:
+        """Set when the conductor stopped gathering: nothing more of this run is accepted."""
+        return f"kneeboard:fanout:{self.run}:closed"
+
+    def reported(self, agent: str) -> str:
+        """Set when `agent`'s outcome was accepted (one outcome per agent and run)."""
+        return f"kneeboard:fanout:{self.run}:reported:{agent}"
+
     def alive(self, agent: str) -> str:
         """Present while `agent` works on its share (expires ALIVE_MS after its last beat)."""
         return f"kneeboard:fanout:{self.run}:alive:{agent}"
+
+
+def work(agent: str) -> str:
+    """The list of shares waiting for `agent` to take them through the API (oldest first)."""
+    return f"kneeboard:agent:{agent}:work"
 
 
 def reservation(agent: str) -> str:

@@ -1,4 +1,4 @@
-"""What one agent reports for its share of a point (sent as JSON through Redis)."""
+"""What one agent reports for its share of a point (sent to the API, handed to the conductor through Redis)."""
 
 from __future__ import annotations
 
@@ -29,9 +29,14 @@ class ShareOutcome:
     cancelled: bool = False
     parser_version: str = "1"
 
+    @staticmethod
+    def tail(text: str) -> str:
+        """The end of a tool's output that is kept as evidence."""
+        return text[-TAIL_CHARS:]
+
     def to_json(self) -> str:
         """The outcome as one JSON document, output cut to its tail."""
-        return json.dumps({**asdict(self), "stdout": self.stdout[-TAIL_CHARS:], "stderr": self.stderr[-TAIL_CHARS:]})
+        return json.dumps({**asdict(self), "stdout": self.tail(self.stdout), "stderr": self.tail(self.stderr)})
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ShareOutcome:

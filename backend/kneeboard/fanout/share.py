@@ -1,24 +1,22 @@
-"""The agent's side of a fanned point: `kneeboard.run_share`. Imports no database: it talks to
-the API (target policy) and to Redis (results, stop flag, sign of life, live samples)."""
+"""The remote agent's side of a fanned point: run one share at its start time. Imports no database and no
+broker: the share came from the API, its sign of life, live samples and outcome go back to the API, and the
+API's answer to each sign of life says when to stop (a stop, a cancel, the conductor's lease lapsed)."""
 
 from __future__ import annotations
 
-import json
 import logging
 import resource
 import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import httpx
-import redis
 
-from kneeboard.campaigns.live import channel
 from kneeboard.errors import PolicyRefused
-from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys
+from kneeboard.fanout.link import ApiLink, LinkRefused
 from kneeboard.fanout.outcome import ShareOutcome
 from kneeboard.policy.check import check_address
 from kneeboard.policy.schemas import Policy
@@ -28,15 +26,16 @@ from kneeboard.tools.registry import adapter
 
 log = logging.getLogger(__name__)
 LATE_S = 1.0  # a share taken this long after its start time is refused: its agent would start out of step
+WATCH_S = 0.5  # a running share asks the API this often whether to stop (and sends its live samples)
+LOST_S = 2.5  # a share that cannot reach the API this long stops its load: nobody could stop it otherwise
 
 
 @dataclass
 class AgentContext:
-    """What the running agent knows: its name, the API, the broker and its clock offset to the server."""
+    """What the running agent knows: its name, its link to the API and its clock offset to the server."""
 
     name: str
-    api: httpx.Client
-    broker: redis.Redis
+    link: ApiLink
     cpus: int
     offset_s: float = 0.0  # server clock − agent clock
     workdir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "kneeboard-agent")
@@ -46,79 +45,92 @@ class AgentContext:
         return time.time() + self.offset_s
 
 
-CONTEXT: AgentContext | None = None  # set by `kneeboard agent` before its worker starts
+class Watch:
+    """Asks the API every WATCH_S whether the share must stop, and sends the live samples gathered meanwhile.
+    `reason` is set (and stays) once the answer is to stop, or once the API has been out of reach for LOST_S."""
 
+    def __init__(self, link: ApiLink, run: str) -> None:
+        self.link, self.run = link, run
+        self.reason: str | None = None
+        self.pending: list[dict] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
 
-class _SignOfLife:
-    """Renews the share's alive key every second until stopped, so the conductor sees a dead agent within ALIVE_MS."""
-
-    def __init__(self, broker: redis.Redis, key: str) -> None:
-        self.broker, self.key, self.done = broker, key, threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True)
-
-    def __enter__(self) -> _SignOfLife:
-        self.broker.set(self.key, "1", px=ALIVE_MS)
+    def __enter__(self) -> Watch:
         self.thread.start()
         return self
 
-    def _beat(self) -> None:
-        while not self.done.wait(1.0):
+    def stopped(self) -> bool:
+        """Whether the load must stop now."""
+        return self.reason is not None
+
+    def _watch(self) -> None:
+        reached = time.monotonic()
+        while not self.done.wait(WATCH_S):
             try:
-                self.broker.set(self.key, "1", px=ALIVE_MS)
-            except redis.RedisError as exc:
-                log.warning("sign of life not sent: %s", exc)
+                self.reason = self.reason or self.link.alive(self.run)
+                samples, self.pending = self.pending, []
+                if samples:
+                    self.link.samples(self.run, samples)
+                reached = time.monotonic()
+            except LinkRefused as exc:
+                self.reason = self.reason or f"the API refused this share: {exc}"
+            except httpx.HTTPError as exc:
+                if time.monotonic() - reached > LOST_S:
+                    self.reason = self.reason or f"the API was out of reach for {LOST_S:g} s ({type(exc).__name__})"
 
     def __exit__(self, *_exc) -> None:
         self.done.set()
-        self.thread.join(timeout=2)
+        self.thread.join(timeout=5)
 
 
-def run_share(job: dict) -> None:
-    """Run this agent's share of a fanned point at its start time and push the outcome to the conductor."""
-    ctx = CONTEXT
-    keys = RunKeys(job["run"])
-    with _SignOfLife(ctx.broker, keys.alive(ctx.name)):
+def run_share(job: dict, ctx: AgentContext) -> None:
+    """Run this agent's share of a fanned point at its start time and send the outcome to the API."""
+    with Watch(ctx.link, job["run"]) as watch:
         try:
-            outcome = _run(job, ctx, keys)
+            outcome = _run(job, ctx, watch)
         except Exception as exc:  # noqa: BLE001 - the conductor must hear of any failure, not wait for a timeout
             log.exception("share failed")
             outcome = ShareOutcome(agent=ctx.name, error=f"agent {ctx.name} failed: {type(exc).__name__}: {exc}")
-        outcome.offered_rate, outcome.cpus = job["spec"]["rate"], ctx.cpus
-        ctx.broker.rpush(keys.results, outcome.to_json())
-        ctx.broker.expire(keys.results, KEEP_S)
+    outcome.offered_rate, outcome.cpus = job["spec"]["rate"], ctx.cpus
+    body = {k: v for k, v in asdict(outcome).items() if k != "agent"}
+    body["stdout"], body["stderr"] = ShareOutcome.tail(outcome.stdout), ShareOutcome.tail(outcome.stderr)
+    try:
+        ctx.link.outcome(job["run"], body)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("the outcome of run %s was not accepted: %s", job["run"], exc)
 
 
-def _run(job: dict, ctx: AgentContext, keys: RunKeys) -> ShareOutcome:
+def _run(job: dict, ctx: AgentContext, watch: Watch) -> ShareOutcome:
     tool, spec = adapter(job["tool"]), PointSpec(**job["spec"])
     late = ctx.server_now() - job["start_at"]
     if late > LATE_S:
         return ShareOutcome(agent=ctx.name, error=f"agent {ctx.name} took its share {late:.1f} s after the start time (was it busy or down?)")
-    refused = policy_refusal(ctx.api, spec.host)
+    refused = policy_refusal(ctx.link, spec.host)
     if refused:
         return ShareOutcome(agent=ctx.name, error=f"refused before start on agent {ctx.name}: {refused}")
     workdir = ctx.workdir / f"share-{job['run']}-{ctx.name}"  # agents may share one machine's /tmp (the lab's do)
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        return _run_in(workdir, job, ctx, keys, tool, spec)
+        return _run_in(workdir, job, ctx, watch, tool, spec)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _run_in(workdir: Path, job: dict, ctx: AgentContext, keys: RunKeys, tool, spec: PointSpec) -> ShareOutcome:
+def _run_in(workdir: Path, job: dict, ctx: AgentContext, watch: Watch, tool, spec: PointSpec) -> ShareOutcome:
     try:
         argv = tool.build(spec, workdir)
     except ToolInputError as exc:
         return ShareOutcome(agent=ctx.name, error=f"cannot build the {tool.name} command: {exc}")
-    stopped = lambda: ctx.broker.exists(keys.stop) > 0 or not ctx.broker.exists(keys.lease)  # noqa: E731 - or the conductor died
-    if _wait_until(job["start_at"] - ctx.offset_s, stopped):
-        return ShareOutcome(agent=ctx.name, error="stopped before the start time: " + _why_stopped(ctx, keys), cancelled=True)
+    if _wait_until(job["start_at"] - ctx.offset_s, watch.stopped):
+        return ShareOutcome(agent=ctx.name, error=f"stopped before the start time: {watch.reason}", cancelled=True)
     before = _children_cpu_s()
-    outcome = runner.run(argv, timeout_s=job["timeout_s"], on_line=_live(ctx, job, tool), should_cancel=stopped, cwd=workdir,
+    outcome = runner.run(argv, timeout_s=job["timeout_s"], on_line=_live(ctx, watch, tool), should_cancel=watch.stopped, cwd=workdir,
                          env=tool.env(), line_buffered=tool.line_buffered, pipe_through=tool.pipe_through(spec),
                          output_limit=job["output_limit"], stop_signal=tool.stop_signal)  # fmt: skip
     result = tool.read(outcome)
     if outcome.cancelled:
-        result.error = "stopped: " + _why_stopped(ctx, keys)
+        result.error = f"stopped: {watch.reason}"
     return ShareOutcome(
         agent=ctx.name, metrics=result.metrics, extra=result.extra, error=result.error, parser_version=result.parser_version,
         samples=[{"t": s.t, "series": s.series, "values": s.values} for s in result.samples],
@@ -127,15 +139,9 @@ def _run_in(workdir: Path, job: dict, ctx: AgentContext, keys: RunKeys, tool, sp
     )  # fmt: skip
 
 
-def _why_stopped(ctx: AgentContext, keys: RunKeys) -> str:
-    """The conductor's reason, or that its lease lapsed (it died or lost Redis)."""
-    reason = ctx.broker.get(keys.stop)
-    return reason.decode() if reason else "the conductor's lease lapsed (it stopped renewing it: killed, or cut off)"
-
-
-def policy_refusal(api: httpx.Client, host: str) -> str | None:
+def policy_refusal(link: ApiLink, host: str) -> str | None:
     """The target policy fetched from the API and checked here, the host resolved on this agent; None if allowed."""
-    document = api.get("/api/v1/policy/targets").raise_for_status().json()
+    document = link.policy()
     policy = Policy(**{k: v for k, v in document.items() if k in Policy.model_fields})
     try:
         check_address(host, policy, loc=("host",))
@@ -158,14 +164,13 @@ def _children_cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _live(ctx: AgentContext, job: dict, tool):
-    """Each interval the tool prints goes to the campaign's live channel as this agent's series."""
+def _live(ctx: AgentContext, watch: Watch, tool):
+    """Each interval the tool prints goes to the API with the next sign of life, on the server's clock."""
     read = tool.interval_reader(time.time())
 
     def on_line(line: str) -> None:
         sample = read(line)
-        if sample is not None:
-            data = {"point_id": job["point_id"], "t": sample.t + ctx.offset_s, "series": f"agent.{ctx.name}", "values": sample.values}
-            ctx.broker.publish(channel(job["campaign_id"]), json.dumps({"event": "sample", "data": data}))
+        if sample is not None and len(watch.pending) < 200:
+            watch.pending.append({"t": sample.t + ctx.offset_s, "values": sample.values})
 
     return on_line

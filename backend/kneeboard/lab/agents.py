@@ -8,7 +8,8 @@ so fan-out runs for real on one box (each agent its own source address, its own 
 The host routes between the two lab subnets: forwarding is switched on for kbbr0 and kbh0 only (never
 net.ipv4.ip_forward), and the agents get routes to the lab subnets only, no default route. The agents
 are `kneeboard agent` processes started with `ip netns exec` (which execs, so the PID is the agent's)
-in an environment without DATABASE_URL, REDIS_URL or the admin token.
+in an environment without DATABASE_URL, REDIS_URL or the admin token, each with its own agent credential:
+they reach the API on the bridge address and nothing else of the server.
 """
 
 from __future__ import annotations
@@ -18,9 +19,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
-
-import redis
 
 from kneeboard.lab import processes
 from kneeboard.lab.namespace import HOST_IF, HOST_ADDR, NETNS, PREFIX_LEN
@@ -104,48 +102,27 @@ def remove() -> None:
         _forwarding(HOST_IF, False)
 
 
-def broker_url(redis_url: str) -> str:
-    """Let Redis also listen on the bridge address (explicitly, next to what it binds already; its password
-    stays) and return the URL agents use to reach it."""
-    client = redis.Redis.from_url(redis_url)
-    try:
-        bound = client.config_get("bind")["bind"].split()
-        if BRIDGE_ADDR not in bound:
-            client.config_set("bind", " ".join([*bound, BRIDGE_ADDR]))
-    finally:
-        client.close()
-    return on_bridge(redis_url)
-
-
 def start_api(env: dict[str, str], rundir: Path) -> tuple[subprocess.Popen, str]:
-    """An API process for the agents, listening on the bridge address (beside the one on loopback): it answers to
-    that Host and tells registering agents the broker's bridge URL. Our Redis is made to listen there too; with a
-    Redis of your own, AGENT_BROKER_URL must already name an address the agents can reach."""
+    """An API process for the agents, listening on the bridge address (beside the one on loopback) and answering to
+    that Host. The agents reach nothing else of the server: Redis and the database stay on loopback."""
     from kneeboard import stack
 
-    env = {**env, "HOST": BRIDGE_ADDR, "AGENT_BROKER_URL": env.get("AGENT_BROKER_URL") or broker_url(env["REDIS_URL"])}
-    return stack.start_api(env, rundir, host=BRIDGE_ADDR, log="api-agents.log")
+    return stack.start_api({**env, "HOST": BRIDGE_ADDR}, rundir, host=BRIDGE_ADDR, log="api-agents.log")
 
 
-def on_bridge(url: str) -> str:
-    """The URL with its host replaced by the bridge address (user, password and port kept)."""
-    parts = urlsplit(url)
-    netloc = parts.netloc.rsplit("@", 1)
-    host_port = f"{BRIDGE_ADDR}:{parts.port}" if parts.port else BRIDGE_ADDR
-    return urlunsplit(parts._replace(netloc=f"{netloc[0]}@{host_port}" if len(netloc) == 2 else host_port))
-
-
-def agent_env(token: str) -> dict[str, str]:
-    """The agents' environment: ours without database, broker or admin credentials, plus the agent token."""
+def agent_env(credential: str) -> dict[str, str]:
+    """The agents' environment: ours without database, broker or admin credentials, plus the agent's credential."""
     env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
-    env["KB_AGENT_TOKEN"] = token
+    env["KB_AGENT_TOKEN"] = credential
     return env
 
 
-def start(i: int, api_url: str, token: str, log_path: Path) -> subprocess.Popen:
-    """Start `kneeboard agent --name agent-i` in namespace kb-agent-i (the token in its environment, not argv)."""
-    argv = ["ip", "netns", "exec", netns(i), sys.executable, "-m", "kneeboard.cli", "agent", "--name", agent_name(i), "--url", api_url]
-    env = agent_env(token)
+def start(i: int, api_url: str, credential: str, log_path: Path) -> subprocess.Popen:
+    """Start `kneeboard agent --name agent-i` in namespace kb-agent-i (its credential in its environment, not argv).
+    Plain http to the bridge is asked for explicitly: the bridge is this machine's own, reached by nobody else."""
+    argv = ["ip", "netns", "exec", netns(i), sys.executable, "-m", "kneeboard.cli", "agent", "--name", agent_name(i), "--url", api_url,
+            "--insecure-http"]  # fmt: skip
+    env = agent_env(credential)
     backend = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [backend, env.get("PYTHONPATH")]))
     return processes.spawn(argv, log_path, env=env)

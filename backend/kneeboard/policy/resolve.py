@@ -6,6 +6,11 @@ import socket
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
+import dns.exception
+import dns.resolver
+
+from kneeboard.config import get_settings
+
 TIMEOUT_S = 1.0
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="kb-resolve")
 
@@ -15,8 +20,27 @@ class ResolveFailed(Exception):
 
 
 def _lookup(host: str) -> list[str]:
+    server = get_settings().dns_resolver
+    if server:
+        return _ask(server, host)
     infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     return list(dict.fromkeys(str(info[4][0]).split("%", 1)[0] for info in infos))
+
+
+def _ask(server: str, host: str) -> list[str]:
+    """A and AAAA of `host` from the DNS server at "ADDRESS:PORT" (DNS_RESOLVER), asked directly with no cache."""
+    address, _, port = server.rpartition(":")
+    resolver = dns.resolver.Resolver(configure=False)
+    resolver.nameservers, resolver.port, resolver.lifetime, resolver.cache = [address.strip("[]")], int(port), TIMEOUT_S, None
+    found = []
+    for kind in ("A", "AAAA"):
+        try:
+            found += [rr.address for rr in resolver.resolve(host, kind, search=False)]
+        except (dns.resolver.NoAnswer, dns.resolver.NXDOMAIN):
+            continue
+        except dns.exception.DNSException as exc:
+            raise OSError(f"DNS server {server}: {exc}") from None
+    return found
 
 
 def resolve(host: str, timeout_s: float = TIMEOUT_S) -> list[str]:
