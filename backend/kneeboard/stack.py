@@ -86,14 +86,17 @@ def start_beat(env: dict[str, str], rundir: Path) -> subprocess.Popen:
 
 
 def start_api(env: dict[str, str], rundir: Path, host: str = "127.0.0.1", port: int | None = None,
-              log: str = "api.log") -> tuple[subprocess.Popen, str]:
-    """The API (and the built UI) under uvicorn; returns (process, base URL)."""
+              log: str = "api.log", tls: tuple[Path, Path] | None = None) -> tuple[subprocess.Popen, str]:
+    """The API (and the built UI) under uvicorn, over TLS with `tls` = (key file, certificate file); returns
+    (process, base URL)."""
     port = port or free_port()
     argv = [sys.executable, "-m", "uvicorn", "kneeboard.main:app", "--host", host, "--port", str(port), "--log-level", "warning",
             "--timeout-graceful-shutdown", "3"]  # open live streams must not hold a stop
+    if tls:
+        argv += ["--ssl-keyfile", str(tls[0]), "--ssl-certfile", str(tls[1])]
     proc = _spawn(argv, rundir / log, env)
     wait_port(port, proc, "the API", host=host)
-    return proc, f"http://{host}:{port}"
+    return proc, f"{'https' if tls else 'http'}://{host}:{port}"
 
 
 def migrate(env: dict[str, str]) -> None:

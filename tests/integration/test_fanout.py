@@ -30,13 +30,13 @@ def agent_credential(stack, name: str) -> str:
     return created.json()["secret"]
 
 
-def start_agent(stack, name: str, credential: str | None = None) -> subprocess.Popen:
+def start_agent(stack, name: str, credential: str | None = None, url: str | None = None, *flags: str) -> subprocess.Popen:
     """`kneeboard agent` as its own process, with the API's URL and its credential: no DATABASE_URL, REDIS_URL or
     admin token in its environment."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "KB_ADMIN_TOKEN"}}
     env.update(KB_AGENT_TOKEN=credential or agent_credential(stack, name), PYTHONPATH=str(ROOT / "backend"))
     log = open(stack.tmp / f"agent-{name}.log", "ab")
-    return subprocess.Popen([sys.executable, "-m", "kneeboard.cli", "agent", "--name", name, "--url", stack.api_url],
+    return subprocess.Popen([sys.executable, "-m", "kneeboard.cli", "agent", "--name", name, "--url", url or stack.api_url, *flags],
                             env=env, cwd=stack.tmp, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
@@ -124,7 +124,7 @@ def test_agents_hold_only_the_api_url_and_a_credential(stack, agents):
     # every answer an agent gets: its hello (here a second process's, refused while a1 lives), beats, work, policy
     a1 = httpx.Client(base_url=stack.api_url, headers={"Authorization": f"Bearer {credentials['a1']}"}, timeout=40)
     facts = {"hostname": "h", "cpus": 1}
-    answers = [a1.post("/api/v1/agent/hello", json={"instance": "second-process", "facts": facts}),
+    answers = [a1.post("/api/v1/agent/hello", json={"agent": "a1", "instance": "second-process", "facts": facts}),
                a1.post("/api/v1/agent/heartbeat", json={"instance": "second-process"}),
                a1.get("/api/v1/agent/work", params={"instance": "second-process", "wait_s": 0}),
                a1.get("/api/v1/policy/targets"), a1.post("/api/v1/agent/shares/" + "0" * 32 + "/alive")]
@@ -135,7 +135,8 @@ def test_agents_hold_only_the_api_url_and_a_credential(stack, agents):
     assert not [h for h in hidden if h in logs], "an agent's log shows the broker"
     # the credential is good for its agent's link and the policy, nothing else
     assert [a1.get(path).status_code for path in ("/api/v1/campaigns", "/api/v1/agents", "/api/v1/targets")] == [403, 403, 403]
-    assert stack.api.post("/api/v1/agent/hello", json={"instance": "admin-process", "facts": facts}).status_code == 403
+    assert a1.post("/api/v1/agent/hello", json={"agent": "a2", "instance": "second-process", "facts": facts}).status_code == 403
+    assert stack.api.post("/api/v1/agent/hello", json={"agent": "a1", "instance": "admin-process", "facts": facts}).status_code == 403
     refused = subprocess.run([sys.executable, "-m", "kneeboard.cli", "agent", "--name", "x", "--url", stack.api_url, "--token", "t"],
                              env={**os.environ, "DATABASE_URL": "postgresql://secret"}, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "must not hold database or broker credentials" in refused.stderr
@@ -144,6 +145,27 @@ def test_agents_hold_only_the_api_url_and_a_credential(stack, agents):
     assert clear.returncode == 2 and "plain http to another machine" in clear.stderr
     viewer = login(stack, *make_user(stack, "viewer"))
     assert viewer.post("/api/v1/agent-credentials", json={"agent": "v"}, headers=origin(stack)).status_code == 403
+
+
+def test_an_agent_reaches_an_https_api_with_its_ca_bundle_and_not_without(stack, tmp_path):
+    from kneeboard.stack import start_api
+
+    key, cert = tmp_path / "api.key", tmp_path / "api.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
+                    "-subj", "/CN=kneeboard-test", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)  # fmt: skip
+    api, url = start_api(stack.env, tmp_path, log="api-tls.log", tls=(key, cert))
+    credential = agent_credential(stack, "tls1")
+    try:
+        untrusting = start_agent(stack, "tls1", credential, url)
+        assert untrusting.wait(timeout=60) == 1
+        assert "CERTIFICATE_VERIFY_FAILED" in (stack.tmp / "agent-tls1.log").read_text()
+        trusting = start_agent(stack, "tls1", credential, url, "--ca-bundle", str(cert))
+        try:
+            assert url.startswith("https://") and wait_agents(stack, {"tls1"})["tls1"]["alive"]
+        finally:
+            stop(trusting)
+    finally:
+        stop(api)
 
 
 def test_bad_agents_fields_are_refused_naming_agents(stack, dns_target, agents):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kneeboard.config import Settings
 from kneeboard.main import create_app
@@ -28,7 +30,15 @@ def test_every_setting_is_in_env_example():
 
 
 @pytest.mark.skipif(not (shutil.which("docker-compose") or shutil.which("docker")), reason="no compose client")
-def test_compose_file_is_valid():
-    argv = ["docker-compose", "config", "-q"] if shutil.which("docker-compose") else ["docker", "compose", "config", "-q"]
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+def test_compose_file_is_valid_and_keeps_the_broker_private():
+    argv = ["docker-compose", "config"] if shutil.which("docker-compose") else ["docker", "compose", "config"]
+    env = {**os.environ, "REDIS_PASSWORD": "redis-secret", "POSTGRES_PASSWORD": "pg-secret", "KB_AGENT_TOKEN": "kba_x"}
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
+    services = yaml.safe_load(done.stdout)["services"]
+    assert "ports" not in services["redis"] and "redis-secret" in " ".join(services["redis"]["command"])
+    assert set(services) >= {"api", "worker", "beat", "agent"}
+    agent = yaml.dump(services["agent"])
+    assert "redis" not in agent and "pg-secret" not in agent and "DATABASE_URL" not in agent and "kba_x" in agent
+    missing = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env={k: v for k, v in env.items() if k != "REDIS_PASSWORD"})
+    assert missing.returncode != 0 and "REDIS_PASSWORD" in missing.stderr

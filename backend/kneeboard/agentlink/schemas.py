@@ -45,6 +45,7 @@ class Hello(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    agent: str = Field(pattern=AGENT_NAME, description="the name it was started as: must be its credential's")
     instance: str = Field(pattern=INSTANCE)
     facts: AgentFacts
 

@@ -42,7 +42,10 @@ def _async_broker() -> aioredis.Redis:
 
 
 def hello(agent: str, body: Hello, *, session: Session) -> dict:
-    """Register the agent's process; Conflict when the name is a local worker's or another live process holds it."""
+    """Register the agent's process; Forbidden for another name than the credential's, Conflict when the name is a
+    local worker's or another live process holds it."""
+    if body.agent != agent:
+        raise Forbidden(f"this credential is agent {agent}'s; it cannot register as {body.agent}")
     row = session.get(Agent, agent, with_for_update=True)
     if row is not None and not (row.facts or {}).get("remote"):
         raise Conflict(f"{agent} is the name of a database-connected worker; a remote agent may not take it")

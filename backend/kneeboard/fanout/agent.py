@@ -76,7 +76,7 @@ def register(link: ApiLink, instance: str, name: str, api_host: str | None, stop
     told = False
     while not stop.is_set():
         try:
-            return link.hello(instance, facts(api_host))
+            return link.hello(name, instance, facts(api_host))
         except LinkRefused as exc:
             if exc.status != 409:
                 raise
@@ -136,9 +136,6 @@ def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = N
     link, instance, stop = ApiLink(url, credential, ca_bundle), uuid.uuid4().hex, threading.Event()
     try:
         welcome = register(link, instance, name, link.http.base_url.host, stop)
-        if welcome["agent"] != name:
-            print(f"kneeboard agent: the credential is agent {welcome['agent']}'s, not {name}'s", file=sys.stderr)
-            return 2
         clock = Clock()
         for _ in range(ROUND_TRIPS):
             beat(link, instance, clock)

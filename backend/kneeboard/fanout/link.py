@@ -54,9 +54,9 @@ class ApiLink:
             raise LinkRefused(reply.status_code, f"{method} {path}: {reply.status_code} {detail}")
         return reply
 
-    def hello(self, instance: str, facts: dict) -> dict:
-        """Register this process with its facts; LinkRefused 409 while another live process holds the name."""
-        return self._call("POST", "/api/v1/agent/hello", json={"instance": instance, "facts": facts}).json()
+    def hello(self, name: str, instance: str, facts: dict) -> dict:
+        """Register this process as `name` with its facts; LinkRefused 409 while another live process holds the name."""
+        return self._call("POST", "/api/v1/agent/hello", json={"agent": name, "instance": instance, "facts": facts}).json()
 
     def beat(self, body: dict) -> float:
         """One heartbeat; the server's clock."""

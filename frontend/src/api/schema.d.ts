@@ -4,6 +4,170 @@
  */
 
 export interface paths {
+    "/api/v1/agent-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Credentials
+         * @description Every agent credential (never the secrets).
+         */
+        get: operations["list_credentials_api_v1_agent_credentials_get"];
+        put?: never;
+        /**
+         * Create Credential
+         * @description A credential bound to one agent name; its secret is shown this once.
+         */
+        post: operations["create_credential_api_v1_agent_credentials_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent-credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Credential
+         * @description Revoke a credential: its agent is refused from its next request on.
+         */
+        delete: operations["revoke_credential_api_v1_agent_credentials__credential_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat
+         * @description The registered process is alive (409 for a superseded one); the reply carries the server's clock.
+         */
+        post: operations["heartbeat_api_v1_agent_heartbeat_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/hello": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hello
+         * @description Register this process as the credential's agent (409 while another live process holds the name).
+         */
+        post: operations["hello_api_v1_agent_hello_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/shares/{run}/alive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share Alive
+         * @description The share runs on; the answer says whether to stop its load now, and why.
+         */
+        post: operations["share_alive_api_v1_agent_shares__run__alive_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/shares/{run}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share Outcome
+         * @description The share's outcome, for its conductor (403 if not this agent's share; 409 if stale, over or already sent).
+         */
+        post: operations["share_outcome_api_v1_agent_shares__run__outcome_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/shares/{run}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share Samples
+         * @description Live intervals of the share, shown as this agent's series.
+         */
+        post: operations["share_samples_api_v1_agent_shares__run__samples_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Take Work
+         * @description Long-poll: the next share assigned to this agent, or 204 after `wait_s`.
+         */
+        get: operations["take_work_api_v1_agent_work_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -18,46 +182,6 @@ export interface paths {
         get: operations["list_agents_api_v1_agents_get"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/agents/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Register
-         * @description A remote agent registers with its facts; it gets the broker URL and the server's clock.
-         */
-        post: operations["register_api_v1_agents_register_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/agents/{name}/heartbeat": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Heartbeat
-         * @description A remote agent is alive; the reply carries the server's clock for its offset.
-         */
-        post: operations["heartbeat_api_v1_agents__name__heartbeat_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1128,22 +1252,6 @@ export interface components {
             };
         };
         /**
-         * AgentHeartbeat
-         * @description A remote agent's sign of life, with its clock offset to the server as it last measured it.
-         */
-        AgentHeartbeat: {
-            /**
-             * Clock Offset S
-             * @description server clock − agent clock
-             */
-            clock_offset_s?: number | null;
-            /**
-             * Rtt S
-             * @description the round trip the offset was measured over
-             */
-            rtt_s?: number | null;
-        };
-        /**
          * AgentOut
          * @description An agent with the tools it found, its facts and when it was last heard from.
          */
@@ -1173,35 +1281,11 @@ export interface components {
             };
         };
         /**
-         * AgentRegistration
-         * @description `kneeboard agent` registering through the API (role agent or admin).
-         */
-        AgentRegistration: {
-            facts: components["schemas"]["AgentFacts"];
-            /** Name */
-            name: string;
-        };
-        /**
          * AgentStatus
          * @description Whether an agent has been heard from recently.
          * @enum {string}
          */
         AgentStatus: "alive" | "silent";
-        /**
-         * AgentWelcome
-         * @description What a registering agent needs: the broker to consume its queue from, and the server's clock.
-         */
-        AgentWelcome: {
-            /** Broker Url */
-            broker_url: string;
-            /** Heartbeat S */
-            heartbeat_s: number;
-            /**
-             * Server Time
-             * @description the server's clock, epoch seconds
-             */
-            server_time: number;
-        };
         /**
          * Analysis
          * @description A campaign's analysis; `variants` holds one per variant when the plan has variants.
@@ -1316,6 +1400,24 @@ export interface components {
         BaselinePin: {
             /** Campaign Id */
             campaign_id: number | null;
+        };
+        /**
+         * Beat
+         * @description A heartbeat of the agent's registered process.
+         */
+        Beat: {
+            /**
+             * Clock Offset S
+             * @description server clock − agent clock
+             */
+            clock_offset_s?: number | null;
+            /** Instance */
+            instance: string;
+            /**
+             * Rtt S
+             * @description the round trip the offset was measured over
+             */
+            rtt_s?: number | null;
         };
         /** Body_import_campaign_api_v1_campaigns_import_post */
         Body_import_campaign_api_v1_campaigns_import_post: {
@@ -1583,6 +1685,61 @@ export interface components {
              * @description lifetime of the link in seconds (1 s to 90 days)
              */
             expires_in_s: number;
+        };
+        /**
+         * CredentialCreate
+         * @description An admin asks for a credential bound to one agent name.
+         */
+        CredentialCreate: {
+            /**
+             * Agent
+             * @description the one agent name this credential may act as
+             */
+            agent: string;
+        };
+        /**
+         * CredentialIssued
+         * @description A new credential, with its secret: shown this once.
+         */
+        CredentialIssued: {
+            /** Agent */
+            agent: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Prefix */
+            prefix: string;
+            /** Secret */
+            secret: string;
+        };
+        /**
+         * CredentialOut
+         * @description A credential as listed: never its secret.
+         */
+        CredentialOut: {
+            /** Agent */
+            agent: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Prefix */
+            prefix: string;
         };
         /**
          * CustomPhase
@@ -1993,6 +2150,20 @@ export interface components {
             version: string;
         };
         /**
+         * Hello
+         * @description A remote agent starting: its facts and the id of this process (a restart is a new instance).
+         */
+        Hello: {
+            /**
+             * Agent
+             * @description the name it was started as: must be its credential's
+             */
+            agent: string;
+            facts: components["schemas"]["AgentFacts"];
+            /** Instance */
+            instance: string;
+        };
+        /**
          * Histogram
          * @description A point's latency distribution: the whole run, or its steady window (the intervals after the warm-up).
          */
@@ -2339,6 +2510,26 @@ export interface components {
             }[];
         };
         /**
+         * LiveSample
+         * @description One interval of a share's tool output, on the server's clock.
+         */
+        LiveSample: {
+            /** T */
+            t: number;
+            /** Values */
+            values: {
+                [key: string]: number | null;
+            };
+        };
+        /**
+         * LiveSamples
+         * @description Intervals a share printed since the last post.
+         */
+        LiveSamples: {
+            /** Samples */
+            samples: components["schemas"]["LiveSample"][];
+        };
+        /**
          * LoginBody
          * @description A username and password.
          */
@@ -2426,6 +2617,58 @@ export interface components {
              * @enum {string}
              */
             kind: "node";
+        };
+        /**
+         * OutcomeIn
+         * @description One agent's share as it reports it: parsed result, start time (server clock), CPU and evidence tails.
+         */
+        OutcomeIn: {
+            /** Argv */
+            argv?: string[];
+            /**
+             * Cancelled
+             * @default false
+             */
+            cancelled: boolean;
+            /** Cpu S */
+            cpu_s?: number | null;
+            /** Cpus */
+            cpus?: number | null;
+            /** Error */
+            error?: string | null;
+            /** Exit Code */
+            exit_code?: number | null;
+            /** Extra */
+            extra?: {
+                [key: string]: unknown;
+            };
+            /** Metrics */
+            metrics?: {
+                [key: string]: number | null;
+            };
+            /** Offered Rate */
+            offered_rate?: number | null;
+            /**
+             * Parser Version
+             * @default 1
+             */
+            parser_version: string;
+            /** Samples */
+            samples?: {
+                [key: string]: unknown;
+            }[];
+            /** Started At */
+            started_at?: number | null;
+            /**
+             * Stderr
+             * @default
+             */
+            stderr: string;
+            /**
+             * Stdout
+             * @default
+             */
+            stdout: string;
         };
         /**
          * PercentileValue
@@ -2778,7 +3021,7 @@ export interface components {
         };
         /**
          * Role
-         * @description viewer < operator < admin; `agent` (reserved for remote agents) reads, and writes only agent routes.
+         * @description viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy.
          * @enum {string}
          */
         "Role-Input": "viewer" | "operator" | "admin" | "agent";
@@ -2996,7 +3239,7 @@ export interface components {
         };
         /**
          * ServerClock
-         * @description The server's clock at a heartbeat, for the agent's clock offset.
+         * @description The server's clock, for the agent's offset.
          */
         ServerClock: {
             /** Server Time */
@@ -3061,6 +3304,14 @@ export interface components {
              * @enum {string}
              */
             kind: "campaign" | "comparison";
+        };
+        /**
+         * ShareState
+         * @description The answer to a share's sign of life: `stop` is why the agent must stop its load now, or null.
+         */
+        ShareState: {
+            /** Stop */
+            stop: string | null;
         };
         /**
          * SharedReport
@@ -3522,6 +3773,26 @@ export interface components {
             zones?: components["schemas"]["Zone"][];
         };
         /**
+         * Welcome
+         * @description What a registered agent needs: its name, the server's clock and how often to beat. No broker, no database.
+         */
+        Welcome: {
+            /** Agent */
+            agent: string;
+            /** Heartbeat S */
+            heartbeat_s: number;
+            /**
+             * Poll S
+             * @description how long a work poll waits for a share before answering 204
+             */
+            poll_s: number;
+            /**
+             * Server Time
+             * @description the server's clock, epoch seconds
+             */
+            server_time: number;
+        };
+        /**
          * wrk parameters
          * @description wrk's own parameters (connections are the point's concurrency).
          */
@@ -3673,7 +3944,7 @@ export interface components {
         };
         /**
          * Role
-         * @description viewer < operator < admin; `agent` (reserved for remote agents) reads, and writes only agent routes.
+         * @description viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy.
          * @enum {string}
          */
         kneeboard__auth__roles__Role: "viewer" | "operator" | "admin" | "agent";
@@ -3692,7 +3963,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    list_agents_api_v1_agents_get: {
+    list_credentials_api_v1_agent_credentials_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -3707,12 +3978,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AgentOut"][];
+                    "application/json": components["schemas"]["CredentialOut"][];
                 };
             };
         };
     };
-    register_api_v1_agents_register_post: {
+    create_credential_api_v1_agent_credentials_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -3721,17 +3992,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentRegistration"];
+                "application/json": components["schemas"]["CredentialCreate"];
             };
         };
         responses: {
             /** @description Successful Response */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AgentWelcome"];
+                    "application/json": components["schemas"]["CredentialIssued"];
                 };
             };
             /** @description Validation Error */
@@ -3745,18 +4016,45 @@ export interface operations {
             };
         };
     };
-    heartbeat_api_v1_agents__name__heartbeat_post: {
+    revoke_credential_api_v1_agent_credentials__credential_id__delete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                name: string;
+                credential_id: number;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    heartbeat_api_v1_agent_heartbeat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentHeartbeat"];
+                "application/json": components["schemas"]["Beat"];
             };
         };
         responses: {
@@ -3776,6 +4074,200 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    hello_api_v1_agent_hello_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Hello"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Welcome"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    share_alive_api_v1_agent_shares__run__alive_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the fanned run the share belongs to */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    share_outcome_api_v1_agent_shares__run__outcome_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the fanned run the share belongs to */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    share_samples_api_v1_agent_shares__run__samples_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the fanned run the share belongs to */
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiveSamples"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    take_work_api_v1_agent_work_get: {
+        parameters: {
+            query: {
+                instance: string;
+                wait_s?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description no share within the wait */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_agents_api_v1_agents_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentOut"][];
                 };
             };
         };

@@ -43,7 +43,7 @@ export function AgentRows({ agents }: { agents: Agent[] }) {
       {agents.length === 0 && (
         <tr>
           <td colSpan={8} className="muted small">
-            No agent has registered: start a worker, or `kneeboard agent --name NAME --url API_URL --token TOKEN` on a load machine.
+            No agent has registered: start a worker, or `kneeboard agent --name NAME --url API_URL` with an agent credential on a load machine.
           </td>
         </tr>
       )}
