@@ -1,17 +1,16 @@
 """A login flood: 300 wrong passwords for `admin`, 50 at a time, from one address. 429s with Retry-After
 appear, health keeps answering, and the real admin signs in from another address meanwhile; the lock is
-in the audit log. The health latency figure (p99 < 100 ms) is a benchmark: `make bench-login-flood` on a quiet
-machine; inside the full suite, other tests' load shares the two cores. Also: a throttled caller costs no password hash, and a right password clears the pair."""
+in the audit log. The flood comes from its own process at nice 10 (an attacker's CPU is not the server's). The
+health latency figure (p99 < 100 ms) is a benchmark: `make bench-login-flood` on a quiet machine; inside the
+full suite, other tests' load shares the two cores. Also: a throttled caller costs no password hash, and a right password clears the pair."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import numpy as np
@@ -39,34 +38,28 @@ def test_a_login_flood_is_throttled_while_health_and_the_real_user_carry_on(stac
     poller = subprocess.Popen([sys.executable, "-m", "tests.support.health_probe", stack.api_url, "127.0.0.3", str(stop)],
                               stdout=subprocess.PIPE, text=True, env=stack.env, cwd=ROOT)  # fmt: skip
 
-    local = threading.local()
-
-    def wrong(_i: int) -> httpx.Response:
-        if not hasattr(local, "client"):  # one kept-alive client per flooding thread, as a script would
-            local.client = _client(stack, "127.0.0.1")
-        return local.client.post("/api/v1/auth/login", json={"username": username, "password": "wrong"})
-
     time.sleep(1.0)
     real: list[int] = []
+    # the attacker's own process, at a lower priority: on a real network it would not share the server's two cores
+    flood = subprocess.Popen(["nice", "-n", "10", sys.executable, "-m", "tests.support.login_flood", stack.api_url, "127.0.0.1", username,
+                              str(FLOOD), str(AT_ONCE)], stdout=subprocess.PIPE, text=True, env=stack.env, cwd=ROOT)  # fmt: skip
     try:
-        with ThreadPoolExecutor(AT_ONCE) as pool:
-            answers = pool.map(wrong, range(FLOOD))
-            time.sleep(1.0)  # the flood is under way: the real admin signs in from elsewhere
-            with _client(stack, "127.0.0.2") as elsewhere:
-                real.append(elsewhere.post("/api/v1/auth/login", json={"username": username, "password": password}).status_code)
-            answers = list(answers)
+        time.sleep(1.0)  # the flood is under way: the real admin signs in from elsewhere
+        with _client(stack, "127.0.0.2") as elsewhere:
+            real.append(elsewhere.post("/api/v1/auth/login", json={"username": username, "password": password}).status_code)
+        answers = [line.split() for line in flood.communicate(timeout=300)[0].splitlines()]
     finally:
         stop.touch()
         lines = poller.communicate(timeout=60)[0].split()
     statuses, health_ms = lines[0::2], [float(v) for v in lines[1::2]]
     assert set(statuses) == {"200"}
-    codes = [a.status_code for a in answers]
-    throttled = [a for a in answers if a.status_code == 429]
+    codes = [int(status) for status, _retry in answers]
+    throttled = [int(retry) for status, retry in answers if status == "429"]
     p50, p99 = np.percentile(health_ms, [50, 99])
     print(f"\nlogin flood: {codes.count(401)} × 401, {len(throttled)} × 429, others {sorted(set(codes) - {401, 429})}; "
           f"health {len(health_ms)} answers, p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(health_ms):.1f} ms; real admin {real}")
     assert set(codes) <= {401, 429}
-    assert len(throttled) > FLOOD // 2 and all(int(a.headers["Retry-After"]) >= 1 for a in throttled)
+    assert len(codes) == FLOOD and len(throttled) > FLOOD // 2 and all(retry >= 1 for retry in throttled)
     assert codes.count(401) < 40, "a throttled address still got its passwords checked"
     assert real == [200]
     assert len(health_ms) > 20 and max(health_ms) < 1000, "health stopped answering during the flood"
