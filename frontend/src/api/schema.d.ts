@@ -1522,25 +1522,66 @@ export interface components {
         CampaignStatus: "queued" | "starting" | "running" | "cancelling" | "completed" | "failed" | "cancelled" | "crashed";
         /**
          * CapacityAtSlo
-         * @description The highest achieved rate that keeps a latency target and efficiency, interpolated, with its interval.
+         * @description The highest achieved rate that keeps a latency target and efficiency, with its kind.
+         *
+         *     `kind` says what `value` is: "between" — interpolated between two tested loads (`low`
+         *     kept the target, `high` broke it; `ci_low`/`ci_high` its bootstrap interval with
+         *     repetitions); "at_least" — a lower bound, the SLO held at every load tested (`value` = `low`
+         *     = the highest; `high` null); "below" — an upper bound, the SLO was already missed at the
+         *     lowest load (`value` = `high` = the lowest; `low` null). `statement` says it as a reader
+         *     should ("≥ 4,000 q/s — the SLO held at every load tested").
          */
         CapacityAtSlo: {
-            /** Capacity */
-            capacity: number | null;
             /** Ci High */
-            ci_high: number | null;
+            ci_high?: number | null;
             /** Ci Low */
-            ci_low: number | null;
+            ci_low?: number | null;
+            /** High */
+            high?: number | null;
             /** How */
             how: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
             /** Limit Ms */
             limit_ms: number;
+            /** Low */
+            low?: number | null;
             /** Metric */
             metric: string;
             /** Min Efficiency */
             min_efficiency: number;
+            /** Per Repeat */
+            per_repeat?: components["schemas"]["CapacityRepeat"][];
             /** Repeats */
             repeats: number;
+            /**
+             * Statement
+             * @default
+             */
+            statement: string;
+            /**
+             * Value
+             * @description null only in a share's pinned analysis from before kinds, whose bound was not kept
+             */
+            value: number | null;
+        };
+        /**
+         * CapacityRepeat
+         * @description One repetition's own capacity (what comparisons test).
+         */
+        CapacityRepeat: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
+            /** Repeat */
+            repeat: number;
+            /** Value */
+            value: number;
         };
         /**
          * Ceiling
@@ -1560,6 +1601,11 @@ export interface components {
             differences: components["schemas"]["Differences"];
             /** Headline */
             headline: components["schemas"]["Headline"][];
+            /**
+             * Margin Pct
+             * @description the practical margin (±%) of equivalence: the reference campaign's plan's margin_pct
+             */
+            margin_pct: number;
             /** Point Verdicts */
             point_verdicts: {
                 [key: string]: components["schemas"]["PointVerdicts"];
@@ -1671,6 +1717,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -1729,6 +1781,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -1833,6 +1891,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -1891,6 +1955,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -1955,9 +2025,23 @@ export interface components {
             deltas: {
                 [key: string]: components["schemas"]["Delta"] | null;
             };
+            /**
+             * Details
+             * @description the line a reader sees under the verdict: the smallest detectable change (α, power), or what bounds allow ("both ≥ 4,000 q/s; widen the range")
+             */
+            details?: {
+                [key: string]: string | null;
+            };
             /** Intervals */
             intervals?: {
                 [key: string]: number[] | null;
+            } | null;
+            /**
+             * Kinds
+             * @description capacity at SLO only: each value's kind (between: measured; at_least: ≥ value; below: < value)
+             */
+            kinds?: {
+                [key: string]: ("between" | "at_least" | "below") | null;
             } | null;
             /** Label */
             label: string;
@@ -1969,9 +2053,16 @@ export interface components {
             values: {
                 [key: string]: number | null;
             };
+            /**
+             * Verdict Texts
+             * @description the verdict as said: "equivalent within ±2 %"
+             */
+            verdict_texts?: {
+                [key: string]: string | null;
+            };
             /** Verdicts */
             verdicts: {
-                [key: string]: ("better" | "worse" | "no detectable difference" | "not enough data" | "mixed") | null;
+                [key: string]: ("better" | "worse" | "no detectable difference" | "equivalent" | "not enough data" | "mixed") | null;
             };
         };
         /**
@@ -2051,6 +2142,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2109,6 +2206,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2191,6 +2294,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2249,6 +2358,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2386,12 +2501,26 @@ export interface components {
             basis: string;
             /** Better */
             better: number;
+            /** Detail */
+            detail?: string | null;
+            /**
+             * Detectable Pct
+             * @description the smallest detectable change, % (α = 1 − confidence, power 0.8)
+             */
+            detectable_pct?: number | null;
+            /**
+             * Equivalent
+             * @default 0
+             */
+            equivalent: number;
             /** Few */
             few: number;
+            /** Margin Pct */
+            margin_pct?: number | null;
             /** Same */
             same: number;
             /** Verdict */
-            verdict: ("better" | "worse" | "no detectable difference" | "not enough data" | "mixed") | null;
+            verdict: ("better" | "worse" | "no detectable difference" | "equivalent" | "not enough data" | "mixed") | null;
             /** Worse */
             worse: number;
         };
@@ -2623,6 +2752,8 @@ export interface components {
         PointVerdicts: {
             /** Confidence */
             confidence: number;
+            /** Margin Pct */
+            margin_pct?: number | null;
             /** Overall */
             overall: {
                 [key: string]: components["schemas"]["MetricVerdict"];
@@ -3560,6 +3691,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -3618,6 +3755,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
