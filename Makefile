@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-fanout-devsim lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-fanout-devsim lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -40,6 +40,9 @@ bench-devsim:
 	simulator/bench/bench.sh
 
 # dnsperf's highest rate with latency capture on (through the runner) against plain dnsperf by hand; writes docs/performance/dns-capture.md.
+bench-capacity-search:
+	.venv/bin/python tests/bench/capacity_search.py
+
 bench-dns-capture:
 	.venv/bin/python tests/bench/dns_capture.py
 

@@ -27,7 +27,7 @@ def test_capacity_at_slo_leads_and_unlike_tools_are_refused(stack):
     seed = _import(stack, "seed.csv", (DATA / "seed000.csv").read_bytes())
     capacity = seed["analysis"]["capacity"]
     assert capacity["metric"] == "latency_avg_ms" and capacity["limit_ms"] == 3.0
-    assert 14_000 < capacity["capacity"] < 16_000
+    assert 14_000 < capacity["value"] < 16_000 and capacity["kind"] == "between"
     slower = _as_tool(stack, seed["id"], "dnsperf", latency_factor=2.0)
     compared = stack.api.get("/api/v1/compare", params=[("c", seed["id"]), ("c", slower["id"])])
     assert compared.status_code == 200, compared.text

@@ -67,13 +67,13 @@ def _level(rate: float, avg: float, p99: float) -> dict:
 def test_capacity_reads_the_chosen_percentile_and_the_default_is_unchanged():
     points = [_level(1000, 0.5, 2.0), _level(2000, 0.8, 4.0), _level(3000, 1.6, 9.0)]
     default = analyse(points, yellow_ms=3.0)["capacity"]
-    assert default["metric"] == "latency_p99_ms" and default["capacity"] == pytest.approx(1000 + (3 - 2) / (4 - 2) * 1000)
+    assert default["metric"] == "latency_p99_ms" and default["value"] == pytest.approx(1000 + (3 - 2) / (4 - 2) * 1000)
     on_p99 = analyse(points, slo_ms=5.0, slo_metric="latency_p99_ms")["capacity"]
-    assert on_p99["metric"] == "latency_p99_ms" and on_p99["capacity"] == pytest.approx(2000 + (5 - 4) / (9 - 4) * 1000)
+    assert on_p99["metric"] == "latency_p99_ms" and on_p99["value"] == pytest.approx(2000 + (5 - 4) / (9 - 4) * 1000)
     on_p50 = analyse(points, slo_ms=1.0, slo_metric="latency_p50_ms")["capacity"]  # p50: 0.4, 0.64, 1.28 ms
-    assert on_p50["metric"] == "latency_p50_ms" and on_p50["capacity"] == pytest.approx(2000 + (1 - 0.64) / (1.28 - 0.64) * 1000)
+    assert on_p50["metric"] == "latency_p50_ms" and on_p50["value"] == pytest.approx(2000 + (1 - 0.64) / (1.28 - 0.64) * 1000)
     on_avg = analyse(points, slo_ms=1.0, slo_metric="latency_avg_ms")["capacity"]
-    assert on_avg["metric"] == "latency_avg_ms" and on_avg["capacity"] == pytest.approx(2000 + (1 - 0.8) / (1.6 - 0.8) * 1000)
+    assert on_avg["metric"] == "latency_avg_ms" and on_avg["value"] == pytest.approx(2000 + (1 - 0.8) / (1.6 - 0.8) * 1000)
 
 
 def test_low_load_is_the_baseline_else_the_lightest_sweep_level():

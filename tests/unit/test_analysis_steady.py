@@ -32,7 +32,7 @@ def test_too_few_intervals_are_not_judged():
 
 
 def test_conclusion_prints_bit_rates_with_si_prefixes():
-    from kneeboard.analysis.conclusion import _rate
+    from kneeboard.analysis.conclusion import rate_text as _rate
 
     assert _rate(22_851_029_000, "bit/s") == "22.9 Gbit/s" and _rate(400e6, "bit/s") == "400 Mbit/s"
     assert _rate(16_795.98, "qps") == "16,796 qps"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 
+_LATENCY = {"latency_avg_ms": "mean latency", "latency_p50_ms": "p50", "latency_p90_ms": "p90", "latency_p99_ms": "p99",
+            "latency_p999_ms": "p99.9"}
 _SI = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 
 
-def _rate(x: float, unit: str) -> str:
+def rate_text(x: float, unit: str) -> str:
     """A rate in its unit; bit/s with an SI prefix (22.9 Gbit/s, not 22,851,029,000 bit/s)."""
     if unit == "bit/s":
         scale, prefix = next(((s, p) for s, p in _SI if abs(x) >= s), (1.0, ""))
@@ -36,9 +38,13 @@ def conclusion(
     Every sentence comes from a template; a missing figure drops or replaces its sentence.
     """
     parts: list[str] = []
+    capacity = result.get("capacity")
+    if capacity and capacity.get("statement"):
+        parts.append(f"Capacity at {_LATENCY.get(capacity['metric'], capacity['metric'])} ≤ {capacity['limit_ms']:g} ms: "
+                     f"{capacity['statement']}.")
     ceiling = result.get("ceiling")
     if ceiling:
-        parts.append(f"The system's ceiling is {_rate(ceiling['achieved_rate'], unit)}, the highest rate achieved.")
+        parts.append(f"The system's ceiling is {rate_text(ceiling['achieved_rate'], unit)}, the highest rate achieved.")
     else:
         parts.append("No completed point measured an achieved rate, so there is no ceiling.")
 
@@ -46,8 +52,8 @@ def conclusion(
     rule = f"within {k:g}× the {_ms(baseline_ms)} baseline latency" if baseline_ms else f"within {k:g}× the baseline latency"
     if knee:
         s = (
-            f"The knee is at {_rate(knee['offered_rate'], unit)} offered "
-            f"({_rate(knee['achieved_rate'], unit)} achieved at {_ms(knee['latency_avg_ms'])}): "
+            f"The knee is at {rate_text(knee['offered_rate'], unit)} offered "
+            f"({rate_text(knee['achieved_rate'], unit)} achieved at {_ms(knee['latency_avg_ms'])}): "
             f"the highest load whose latency stays {rule} at ≥ {min_efficiency * 100:g} % efficiency"
         )
         if max_load is not None and knee["offered_rate"] >= max_load:
@@ -69,7 +75,7 @@ def conclusion(
         green = next((z for z in zones if z["zone"] == "green"), None)
         s = "Operating ranges by latency: " + "; ".join(spans) + "."
         if green:
-            s += f" Recommended: stay below about {_rate(green['to_rate'], unit)}"
+            s += f" Recommended: stay below about {rate_text(green['to_rate'], unit)}"
             yellow = next((z for z in zones if z["zone"] == "yellow"), None)
             if yellow:
                 s += f", and treat {yellow['from_rate']:,.0f}–{yellow['to_rate']:,.0f} {unit} as a warning band"
@@ -82,11 +88,11 @@ def conclusion(
         s = f"The Universal Scalability Law fit (σ {usl['sigma']:.3g}, κ {usl['kappa']:.3g}{r2})"
         if usl.get("peak_concurrency") is not None and usl.get("peak_rate") is not None:
             s += (
-                f" predicts a peak of {_rate(usl['peak_rate'], unit)} at concurrency "
+                f" predicts a peak of {rate_text(usl['peak_rate'], unit)} at concurrency "
                 f"{usl['peak_concurrency']:.1f}."
             )
         elif usl.get("peak_rate") is not None:
-            s += f" finds no retrograde region; throughput levels off towards {_rate(usl['peak_rate'], unit)}."
+            s += f" finds no retrograde region; throughput levels off towards {rate_text(usl['peak_rate'], unit)}."
         else:
             s += " predicts no limit within the model."
         parts.append(s)
@@ -116,8 +122,8 @@ def conclusion(
         if sp and sp.get("achieved_rate") is not None and sp.get("offered_rate"):
             lat = f" at {_ms(sp['latency_avg_ms'])}" if sp.get("latency_avg_ms") is not None else ""
             s += (
-                f"; overall it delivered {_rate(sp['achieved_rate'], unit)} of "
-                f"{_rate(sp['offered_rate'], unit)} offered "
+                f"; overall it delivered {rate_text(sp['achieved_rate'], unit)} of "
+                f"{rate_text(sp['offered_rate'], unit)} offered "
                 f"({sp['achieved_rate'] / sp['offered_rate'] * 100:.1f} %){lat}"
             )
         parts.append(s + ".")

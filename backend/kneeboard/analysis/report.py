@@ -93,7 +93,8 @@ def analyse(
             else None
         ),
         "zones": sla_zones(points, green_ms=green_ms, yellow_ms=yellow_ms),
-        "capacity": capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, metric=slo_metric, min_efficiency=min_efficiency),
+        "capacity": capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, metric=slo_metric, min_efficiency=min_efficiency,
+                                    unit=unit),
         "stability": stability,
         "oscillation": oscillation(points),
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -132,17 +132,49 @@ class Stability(BaseModel):
     latency_drift_pct: float | None
 
 
-class CapacityAtSlo(BaseModel):
-    """The highest achieved rate that keeps a latency target and efficiency, interpolated, with its interval."""
+class CapacityRepeat(BaseModel):
+    """One repetition's own capacity (what comparisons test)."""
 
+    repeat: int
+    kind: Literal["between", "at_least", "below"]
+    value: float
+
+
+class CapacityAtSlo(BaseModel):
+    """The highest achieved rate that keeps a latency target and efficiency, with its kind.
+
+    `kind` says what `value` is: "between" — interpolated between two tested loads (`low`
+    kept the target, `high` broke it; `ci_low`/`ci_high` its bootstrap interval with
+    repetitions); "at_least" — a lower bound, the SLO held at every load tested (`value` = `low`
+    = the highest; `high` null); "below" — an upper bound, the SLO was already missed at the
+    lowest load (`value` = `high` = the lowest; `low` null). `statement` says it as a reader
+    should ("≥ 4,000 q/s — the SLO held at every load tested").
+    """
+
+    kind: Literal["between", "at_least", "below"]
+    value: float | None = Field(description="null only in a share's pinned analysis from before kinds, whose bound was not kept")
+    low: float | None = None
+    high: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
     metric: str
     limit_ms: float
     min_efficiency: float
-    capacity: float | None
-    ci_low: float | None
-    ci_high: float | None
     repeats: int
+    per_repeat: list[CapacityRepeat] = Field(default_factory=list)
     how: str
+    statement: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_before_kinds(cls, data: Any) -> Any:
+        """An analysis stored before kinds ({"capacity", "how"}) read in today's shape."""
+        if isinstance(data, dict) and "kind" not in data and "capacity" in data:
+            bound = str(data.get("how", "")).startswith("lower bound")
+            data = {**data, "kind": "at_least" if bound else "between", "value": data["capacity"]}
+            if data["value"] is None:
+                data["kind"] = "below"
+        return data
 
 
 class VariantAnalysis(BaseModel):

@@ -88,7 +88,16 @@ def refresh_analysis(campaign: Campaign, thresholds: Thresholds | None = None) -
         raise Conflict(f"campaign {campaign.id} is {campaign.status}; it is analysed when it ends")
     if campaign.status in CAMPAIGN_TERMINAL and (thresholds is not None or campaign.analysis is None):
         campaign.analysis = analyse_campaign(campaign, thresholds)
+    elif campaign.status in CAMPAIGN_TERMINAL and _before_capacity_kinds(campaign.analysis):
+        stored = (campaign.analysis or {}).get("thresholds")
+        campaign.analysis = analyse_campaign(campaign, Thresholds(**stored) if stored else None)
     return campaign
+
+
+def _before_capacity_kinds(analysis: dict | None) -> bool:
+    """A stored analysis whose capacity does not yet say its kind (between, at least, below): read again."""
+    capacity = (analysis or {}).get("capacity")
+    return isinstance(capacity, dict) and "kind" not in capacity
 
 
 def queue_position(campaign: Campaign, *, session: Session) -> int | None:

@@ -83,6 +83,9 @@ def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
     print(f"  points: {s['points_completed']} completed, {s['points_failed']} failed of {progress['total']}", file=out)
     print(f"  max achieved rate {fmt(s['max_achieved_rate'])} · baseline latency {fmt(s['baseline_latency_ms'])} ms"
           f" · loss {fmt(s['loss_pct'])} %", file=out)  # fmt: skip
+    capacity = (campaign.get("analysis") or {}).get("capacity")
+    if capacity and capacity.get("statement"):
+        print(f"  capacity at {capacity['metric']} ≤ {capacity['limit_ms']:g} ms: {capacity['statement']}", file=out)
     conclusion = (campaign.get("analysis") or {}).get("conclusion")
     if conclusion:
         print(f"  {conclusion}", file=out)

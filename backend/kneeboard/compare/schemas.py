@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from kneeboard.campaigns.schemas import CampaignOut, PointOut
 
-Verdict = Literal["better", "worse", "no detectable difference", "not enough data", "mixed"]
+Verdict = Literal["better", "worse", "no detectable difference", "equivalent", "not enough data", "mixed"]
+CapacityKind = Literal["between", "at_least", "below"]
 
 
 class Delta(BaseModel):
@@ -29,7 +30,12 @@ class Headline(BaseModel):
     intervals: dict[str, list[float] | None] | None = None
     deltas: dict[str, Delta | None]
     verdicts: dict[str, Verdict | None]
+    verdict_texts: dict[str, str | None] = Field(default_factory=dict, description='the verdict as said: "equivalent within ±2 %"')
     basis: dict[str, str | None]
+    details: dict[str, str | None] = Field(default_factory=dict, description="the line a reader sees under the verdict: the smallest "
+                                           "detectable change (α, power), or what bounds allow (\"both ≥ 4,000 q/s; widen the range\")")
+    kinds: dict[str, CapacityKind | None] | None = Field(default=None, description="capacity at SLO only: each value's kind (between: "
+                                                         "measured; at_least: ≥ value; below: < value)")
 
 
 class MetricVerdict(BaseModel):
@@ -39,14 +45,19 @@ class MetricVerdict(BaseModel):
     better: int
     worse: int
     same: int
+    equivalent: int = 0
     few: int
     basis: str
+    margin_pct: float | None = None
+    detectable_pct: float | None = Field(default=None, description="the smallest detectable change, % (α = 1 − confidence, power 0.8)")
+    detail: str | None = None
 
 
 class PointVerdicts(BaseModel):
     """Per matched point and metric (Welch's t-test, Holm-corrected), and per metric overall."""
 
     confidence: float
+    margin_pct: float | None = None
     points: list[dict[str, Any]]
     overall: dict[str, MetricVerdict]
 
@@ -70,6 +81,7 @@ class Comparison(BaseModel):
     """Two or more campaigns side by side."""
 
     selectors: list[str]
+    margin_pct: float = Field(description="the practical margin (±%) of equivalence: the reference campaign's plan's margin_pct")
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]

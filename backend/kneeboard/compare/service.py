@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from kneeboard.analysis import compare as compare_points
 from kneeboard.analysis.points import finite, group_repeats, load_of, of_phase, sweep_points
-from kneeboard.analysis.verdicts import interval_verdict
+from kneeboard.analysis.capacity_verdict import capacity_verdict
+from kneeboard.analysis.verdicts import MARGIN_PCT, verdict_text
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.models import Point
@@ -91,7 +92,7 @@ def _headline_values(described: dict) -> dict[str, float | None]:
     summary = described["summary"]
     capacity = analysis.get("capacity") or {}
     return {
-        "capacity_at_slo": capacity.get("capacity"),
+        "capacity_at_slo": capacity.get("value"),
         "max_achieved_rate": summary["max_achieved_rate"],
         "baseline_latency_ms": summary["baseline_latency_ms"],
         "loss_pct": summary["loss_pct"],
@@ -114,12 +115,16 @@ def _interval(described: dict) -> list[float] | None:
     return [capacity["ci_low"], capacity["ci_high"]] if capacity.get("ci_low") is not None else None
 
 
-def _capacity_verdicts(keys: list[str], described: list[dict]) -> tuple[dict, dict]:
-    """Capacity at SLO against the first campaign: its bootstrap intervals decide."""
-    first = _capacity(described[0])
-    verdicts = {keys[0]: None, **{k: interval_verdict(first, _capacity(d), better=+1) for k, d in zip(keys[1:], described[1:])}}
-    basis = {keys[0]: None, **{k: "95 % bootstrap intervals over repetitions (disjoint = a difference)" for k in keys[1:]}}
-    return verdicts, basis
+def margin_of(campaign: Campaign) -> float:
+    """The practical margin (±%) a campaign's plan set for equivalence, else the default."""
+    return float((campaign.plan or {}).get("margin_pct") or MARGIN_PCT)
+
+
+def _capacity_verdicts(keys: list[str], described: list[dict], *, margin_pct: float, unit: str) -> dict[str, dict | None]:
+    """Capacity at SLO against the first campaign: each side's per-repetition capacities are tested."""
+    first = (_capacity(described[0]) or {}).get("per_repeat")
+    return {keys[0]: None, **{k: capacity_verdict(first, (_capacity(d) or {}).get("per_repeat"), margin_pct=margin_pct, unit=unit)
+                              for k, d in zip(keys[1:], described[1:])}}  # fmt: skip
 
 
 def _delta(value: float | None, first: float | None) -> dict | None:
@@ -176,29 +181,33 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     if len(tools) > 1:
         raise invalid_query("c", f"campaigns of different tools ({', '.join(sorted(tools))}) measure different things; compare like with like")
     directions = _directions(selections[0].campaign.tool)
+    margin = margin_of(selections[0].campaign)
     dicts = {s.key: [point_dict(p) for p in s.points] for s in selections}
-    verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions) for key in keys[1:]}
+    verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin) for key in keys[1:]}
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
     rows = [*HEADLINES, *_percentile_headlines(selections[0].campaign.tool, dicts)]
     for key in keys:
         values[key].update({row[0]: low_load(dicts[key], row[0]) for row in rows[len(HEADLINES):]})
     headline = []
     for metric, label, unit, better, point_metric in rows:
-        verdicts = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("verdict") if point_metric else None for k in keys[1:]}}
-        basis = {keys[0]: None, **{k: (overall[k].get(point_metric) or {}).get("basis") if point_metric else None for k in keys[1:]}}
-        first = values[keys[0]][metric]
+        tests = {keys[0]: None, **{k: overall[k].get(point_metric) if point_metric else None for k in keys[1:]}}
         if metric == "capacity_at_slo":
-            verdicts, basis = _capacity_verdicts(keys, described)
-        verdicts = {k: v if values[k][metric] is not None and first is not None else None for k, v in verdicts.items()}
+            tests = _capacity_verdicts(keys, described, margin_pct=margin, unit=adapter(selections[0].campaign.tool).rate_unit)
+        first = values[keys[0]][metric]
+        verdicts = {k: (t or {}).get("verdict") if values[k][metric] is not None and first is not None else None for k, t in tests.items()}
         headline.append({
             "metric": metric, "label": label, "unit": unit, "better": better,
             "values": {k: values[k][metric] for k in keys},
             "intervals": {k: _interval(d) for k, d in zip(keys, described)} if metric == "capacity_at_slo" else None,
             "deltas": {k: _delta(values[k][metric], first) if k != keys[0] else None for k in keys},
-            "verdicts": verdicts, "basis": basis,
+            "verdicts": verdicts, "verdict_texts": {k: verdict_text(v, margin) for k, v in verdicts.items()},
+            "basis": {k: (t or {}).get("basis") for k, t in tests.items()},
+            "details": {k: (t or {}).get("detail") for k, t in tests.items()},
+            "kinds": {k: (_capacity(d) or {}).get("kind") for k, d in zip(keys, described)} if metric == "capacity_at_slo" else None,
         })  # fmt: skip
     return {
         "selectors": keys,
+        "margin_pct": margin,
         "campaigns": described,
         "points": {s.key: s.points for s in selections},
         "headline": headline,

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, create_model, field_validator, model_validator
 
+from kneeboard.analysis.verdicts import MARGIN_PCT
 from kneeboard.config import get_settings
 from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
@@ -47,6 +48,8 @@ class _PlanBase(BaseModel):
     variants: list[Variant] = Field(default_factory=list, max_length=10)
     agents: Agents = None
     on_agent_failure: OnAgentFailure = "fail"
+    margin_pct: float = Field(default=MARGIN_PCT, gt=0, le=50, description="the practical margin, ± % of the reference: comparisons say "
+                              "\"equivalent within ±margin\" when the difference's interval lies inside it (TOST)")
 
     tool: str
     params: BaseModel

@@ -24,6 +24,8 @@ export interface PointMetricVerdict {
   p: number | null;
   p_adjusted: number | null;
   verdict: Verdict;
+  margin_pct?: number | null;
+  detectable_pct?: number | null;
 }
 
 /** A matched point: its coordinates, then one entry per metric. */
@@ -33,6 +35,11 @@ export type MatchedPoint = { phase: string; concurrency: number; offered_rate: n
 export function pointMetric(row: MatchedPoint, metric: string): PointMetricVerdict | null {
   const v = row[metric];
   return v && typeof v === "object" && "verdict" in (v as object) ? (v as PointMetricVerdict) : null;
+}
+
+/** A verdict as a reader reads it: "equivalent" names its margin ("equivalent within ±2 %"). */
+export function verdictText(v: string, marginPct: number | null | undefined): string {
+  return v === "equivalent" && marginPct != null ? `equivalent within ±${marginPct} %` : v;
 }
 
 /** A verdict as a CSS class: "no detectable difference" → "no-detectable-difference". */

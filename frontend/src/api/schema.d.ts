@@ -1624,25 +1624,66 @@ export interface components {
         CampaignStatus: "queued" | "starting" | "running" | "cancelling" | "completed" | "failed" | "cancelled" | "crashed";
         /**
          * CapacityAtSlo
-         * @description The highest achieved rate that keeps a latency target and efficiency, interpolated, with its interval.
+         * @description The highest achieved rate that keeps a latency target and efficiency, with its kind.
+         *
+         *     `kind` says what `value` is: "between" — interpolated between two tested loads (`low`
+         *     kept the target, `high` broke it; `ci_low`/`ci_high` its bootstrap interval with
+         *     repetitions); "at_least" — a lower bound, the SLO held at every load tested (`value` = `low`
+         *     = the highest; `high` null); "below" — an upper bound, the SLO was already missed at the
+         *     lowest load (`value` = `high` = the lowest; `low` null). `statement` says it as a reader
+         *     should ("≥ 4,000 q/s — the SLO held at every load tested").
          */
         CapacityAtSlo: {
-            /** Capacity */
-            capacity: number | null;
             /** Ci High */
-            ci_high: number | null;
+            ci_high?: number | null;
             /** Ci Low */
-            ci_low: number | null;
+            ci_low?: number | null;
+            /** High */
+            high?: number | null;
             /** How */
             how: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
             /** Limit Ms */
             limit_ms: number;
+            /** Low */
+            low?: number | null;
             /** Metric */
             metric: string;
             /** Min Efficiency */
             min_efficiency: number;
+            /** Per Repeat */
+            per_repeat?: components["schemas"]["CapacityRepeat"][];
             /** Repeats */
             repeats: number;
+            /**
+             * Statement
+             * @default
+             */
+            statement: string;
+            /**
+             * Value
+             * @description null only in a share's pinned analysis from before kinds, whose bound was not kept
+             */
+            value: number | null;
+        };
+        /**
+         * CapacityRepeat
+         * @description One repetition's own capacity (what comparisons test).
+         */
+        CapacityRepeat: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
+            /** Repeat */
+            repeat: number;
+            /** Value */
+            value: number;
         };
         /**
          * Ceiling
@@ -1662,6 +1703,11 @@ export interface components {
             differences: components["schemas"]["Differences"];
             /** Headline */
             headline: components["schemas"]["Headline"][];
+            /**
+             * Margin Pct
+             * @description the practical margin (±%) of equivalence: the reference campaign's plan's margin_pct
+             */
+            margin_pct: number;
             /** Point Verdicts */
             point_verdicts: {
                 [key: string]: components["schemas"]["PointVerdicts"];
@@ -1828,6 +1874,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -1886,6 +1938,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -1990,6 +2048,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2048,6 +2112,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2112,9 +2182,23 @@ export interface components {
             deltas: {
                 [key: string]: components["schemas"]["Delta"] | null;
             };
+            /**
+             * Details
+             * @description the line a reader sees under the verdict: the smallest detectable change (α, power), or what bounds allow ("both ≥ 4,000 q/s; widen the range")
+             */
+            details?: {
+                [key: string]: string | null;
+            };
             /** Intervals */
             intervals?: {
                 [key: string]: number[] | null;
+            } | null;
+            /**
+             * Kinds
+             * @description capacity at SLO only: each value's kind (between: measured; at_least: ≥ value; below: < value)
+             */
+            kinds?: {
+                [key: string]: ("between" | "at_least" | "below") | null;
             } | null;
             /** Label */
             label: string;
@@ -2126,9 +2210,16 @@ export interface components {
             values: {
                 [key: string]: number | null;
             };
+            /**
+             * Verdict Texts
+             * @description the verdict as said: "equivalent within ±2 %"
+             */
+            verdict_texts?: {
+                [key: string]: string | null;
+            };
             /** Verdicts */
             verdicts: {
-                [key: string]: ("better" | "worse" | "no detectable difference" | "not enough data" | "mixed") | null;
+                [key: string]: ("better" | "worse" | "no detectable difference" | "equivalent" | "not enough data" | "mixed") | null;
             };
         };
         /**
@@ -2222,6 +2313,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2280,6 +2377,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2362,6 +2465,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2420,6 +2529,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -2577,12 +2692,26 @@ export interface components {
             basis: string;
             /** Better */
             better: number;
+            /** Detail */
+            detail?: string | null;
+            /**
+             * Detectable Pct
+             * @description the smallest detectable change, % (α = 1 − confidence, power 0.8)
+             */
+            detectable_pct?: number | null;
+            /**
+             * Equivalent
+             * @default 0
+             */
+            equivalent: number;
             /** Few */
             few: number;
+            /** Margin Pct */
+            margin_pct?: number | null;
             /** Same */
             same: number;
             /** Verdict */
-            verdict: ("better" | "worse" | "no detectable difference" | "not enough data" | "mixed") | null;
+            verdict: ("better" | "worse" | "no detectable difference" | "equivalent" | "not enough data" | "mixed") | null;
             /** Worse */
             worse: number;
         };
@@ -2866,6 +2995,8 @@ export interface components {
         PointVerdicts: {
             /** Confidence */
             confidence: number;
+            /** Margin Pct */
+            margin_pct?: number | null;
             /** Overall */
             overall: {
                 [key: string]: components["schemas"]["MetricVerdict"];
@@ -3831,6 +3962,12 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */
@@ -3889,6 +4026,12 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Margin Pct
+             * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
+             * @default 2
+             */
+            margin_pct: number;
             /** Monitors */
             monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
             /** Name */

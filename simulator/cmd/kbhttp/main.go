@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"kneeboard/simulator/internal/capserver"
 	"kneeboard/simulator/internal/httpload"
 )
 
@@ -23,11 +24,14 @@ usage:
   kbhttp run   --url http://HOST:PORT/PATH --rate REQ_PER_S --duration 10s --connections N
                [--timeout 2s] [--method GET|HEAD] [--report-every 1s]
   kbhttp serve --listen HOST:PORT [--delay 0] [--stall-after D --stall-for D] [--duration 0]
+  kbhttp serve --listen HOST:PORT --workers N --service-time D [--duration 0]
   kbhttp version
 
 run prints {"kbhttp":"interval",...} every --report-every and {"kbhttp":"point",...} last;
 SIGINT/SIGTERM stop sending, in-flight requests get 0.5 s, the point line is printed.
-serve answers 200 "ok" and prints its bound address when ready.
+serve answers 200 "ok" and prints its bound address when ready. With --workers, N workers each
+spend D on a request and a request finding all busy gets 503: its capacity is N / the service
+time it really spent (GET /_capacity; printed as {"capserver":"stats",...} when it stops).
 Exit codes: 0 done, 1 failure, 2 bad arguments.
 `
 
@@ -51,6 +55,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err = httpload.Run(ctx, cfg, stdout)
 		}
 	case "serve":
+		if capserver.Wanted(args[1:]) { // the known-capacity server (issue 25)
+			return capacityServe(ctx, args[1:], stdout, stderr)
+		}
 		var cfg httpload.ServeConfig
 		if cfg, err = httpload.ParseServe(args[1:]); err == nil {
 			err = httpload.Serve(ctx, cfg, stdout)
@@ -71,6 +78,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case err != nil:
 		fmt.Fprintf(stderr, "kbhttp %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+// capacityServe runs `kbhttp serve --workers N --service-time D` (simulator/internal/capserver).
+func capacityServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := capserver.Parse(args)
+	var usageErr *capserver.UsageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0
+	case errors.As(err, &usageErr):
+		fmt.Fprintf(stderr, "kbhttp serve: %v\nrun 'kbhttp --help' for usage\n", err)
+		return 2
+	}
+	if err := capserver.Run(ctx, cfg, stdout); err != nil {
+		fmt.Fprintf(stderr, "kbhttp serve: %v\n", err)
 		return 1
 	}
 	return 0

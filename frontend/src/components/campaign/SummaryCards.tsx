@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { isActive, type Analysis, type CampaignOut } from "../../api/types";
+import { isActive, type Analysis, type CampaignOut, type Capacity } from "../../api/types";
 import { fmtMs, fmtNumber, fmtPct, fmtRange, fmtUnit } from "../../format";
 import { latencyLabel, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 
@@ -7,7 +7,7 @@ function Card({ label, value, sub, testid, extra, className = "" }: { label: str
   return (
     <div className={`stat-card ${className}`} data-testid={testid}>
       <span className="stat-label">{label}</span>
-      <span className={`stat-value ${/^[\d−-]|^N\*/.test(value) ? "" : "text"}`}>
+      <span className={`stat-value ${/^[\d−<≥-]|^N\*/.test(value) ? "" : "text"}`}>
         {value}
         {extra}
       </span>
@@ -16,9 +16,17 @@ function Card({ label, value, sub, testid, extra, className = "" }: { label: str
   );
 }
 
+/** A capacity as a reader should read it: measured ("14,834 qps"), a lower bound ("≥ 4,000 qps") or an upper bound ("< 500 qps"). */
+export function capacityText(cap: Pick<Capacity, "kind" | "value">, unit: string): string {
+  if (cap.value == null) return "none";
+  const figure = fmtUnit(cap.value, unit);
+  return cap.kind === "at_least" ? `≥ ${figure}` : cap.kind === "below" ? `< ${figure}` : figure;
+}
+
 /**
  * The headline: the highest load that keeps the latency target ("Capacity at p99 ≤ 3 ms: 14,834 qps [14,500–15,100]"),
- * with how it was found, and its bootstrap interval when the points were repeated.
+ * with how it was found and its bootstrap interval when the points were repeated; a bound is said as a bound
+ * ("≥ 4,000 qps — the SLO held at every load tested"), never as a measurement.
  */
 export function CapacityCard({ analysis, tool, active }: { analysis: Analysis | null; tool: ToolInfo | undefined; active: boolean }) {
   const cap = analysis?.capacity;
@@ -28,25 +36,26 @@ export function CapacityCard({ analysis, tool, active }: { analysis: Analysis | 
     return <Card label="Capacity at SLO" value="not measured" sub={why} testid="card-capacity" className="lead" />;
   }
   const label = `Capacity at ${latencyLabel(tool, cap.metric)} ≤ ${fmtMs(cap.limit_ms)}`;
-  const hasCi = cap.ci_low != null && cap.ci_high != null;
+  const measured = cap.kind === "between" && cap.value != null;
+  const hasCi = measured && cap.ci_low != null && cap.ci_high != null;
   return (
     <Card
       label={label}
-      value={cap.capacity == null ? "none" : fmtUnit(cap.capacity, unit)}
+      value={capacityText(cap, unit)}
       extra={
-        cap.capacity != null && hasCi ? (
+        hasCi ? (
           <span className="stat-interval" data-testid="capacity-interval" title={`95 % bootstrap interval over ${cap.repeats} repetitions per load`}>
             {" "}
-            [{fmtRange(cap.ci_low, cap.ci_high, unit, fmtUnit(cap.capacity, unit))}]
+            [{fmtRange(cap.ci_low, cap.ci_high, unit, fmtUnit(cap.value, unit))}]
           </span>
         ) : undefined
       }
       sub={
-        <>
+        <span data-testid="capacity-kind" data-kind={cap.kind}>
           {cap.how}
-          {cap.capacity != null && !hasCi && <span className="muted"> · no interval: one run per load</span>}
+          {measured && !hasCi && <span className="muted"> · no interval: one run per load</span>}
           {cap.min_efficiency != null && <span className="muted"> · efficiency ≥ {fmtPct(cap.min_efficiency * 100, 0)}</span>}
-        </>
+        </span>
       }
       testid="card-capacity"
       className="lead"

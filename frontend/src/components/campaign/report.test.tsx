@@ -36,7 +36,7 @@ afterEach(() => vi.unstubAllGlobals());
 const withQuery = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
 
 const dns = tool("dnsperf");
-const capacity = { metric: "latency_p99_ms", limit_ms: 3, min_efficiency: 0.95, capacity: 14834, ci_low: 14500, ci_high: 15100, repeats: 3, how: "interpolated where the target broke" };
+const capacity = { kind: "between", metric: "latency_p99_ms", limit_ms: 3, min_efficiency: 0.95, value: 14834, low: 14000, high: 16000, ci_low: 14500, ci_high: 15100, repeats: 3, how: "interpolated where the target broke" };
 const analysis = (cap: unknown) => ({ capacity: cap }) as unknown as Analysis;
 
 const pt = (id: number, over: Partial<Point> = {}): Point =>
@@ -60,11 +60,19 @@ describe("capacity at SLO card", () => {
     expect(card.textContent).toContain("no interval: one run per load");
     expect(screen.queryByTestId("capacity-interval")).toBeNull();
   });
+  it("says a bound as a bound, without an interval", () => {
+    render(<CapacityCard analysis={analysis({ ...capacity, kind: "at_least", value: 4000, high: null, how: "a lower bound: the SLO held at every load tested" })} tool={dns} active={false} />);
+    const card = screen.getByTestId("card-capacity");
+    expect(card.querySelector(".stat-value")?.textContent).toBe("≥ 4,000 qps");
+    expect(card.textContent).toContain("the SLO held at every load tested");
+    expect(screen.queryByTestId("capacity-interval")).toBeNull();
+  });
   it("formats a prefixed unit's interval in full, and says when there is no capacity", () => {
-    const { rerender } = render(<CapacityCard analysis={analysis({ ...capacity, capacity: 9.41e9, ci_low: 9.3e9, ci_high: 9.5e9 })} tool={tool("iperf3")} active={false} />);
+    const { rerender } = render(<CapacityCard analysis={analysis({ ...capacity, value: 9.41e9, ci_low: 9.3e9, ci_high: 9.5e9 })} tool={tool("iperf3")} active={false} />);
     expect(screen.getByTestId("card-capacity").querySelector(".stat-value")?.textContent).toBe("9.41 Gbit/s [9.3–9.5]");
-    rerender(<CapacityCard analysis={analysis({ ...capacity, capacity: null, ci_low: null, ci_high: null, how: "the target was missed at the lowest load" })} tool={dns} active={false} />);
-    expect(screen.getByTestId("card-capacity").textContent).toMatch(/none.*the target was missed at the lowest load/);
+    rerender(<CapacityCard analysis={analysis({ ...capacity, kind: "below", value: 500, ci_low: null, ci_high: null, how: "an upper bound: the SLO was already missed at the lowest load tested" })} tool={dns} active={false} />);
+    expect(screen.getByTestId("card-capacity").querySelector(".stat-value")?.textContent).toBe("< 500 qps");
+    expect(screen.getByTestId("card-capacity").textContent).toMatch(/upper bound: the SLO was already missed at the lowest load/);
     rerender(<CapacityCard analysis={analysis(null)} tool={dns} active={false} />);
     expect(screen.getByTestId("card-capacity").textContent).toMatch(/not measured/);
   });

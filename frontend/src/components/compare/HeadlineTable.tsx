@@ -3,6 +3,7 @@ import { analysisOf } from "../../api/types";
 import { fmtMs, fmtRange, fmtSignedPct, fmtUnit } from "../../format";
 import { colourAt } from "../../charts/palette";
 import { latencyLabel, resolveUnit, type ToolInfo } from "../../tools/catalog";
+import { capacityText } from "../campaign/SummaryCards";
 
 /** The capacity row's label: "Capacity at p99 ≤ 3 ms" when the reference campaign's analysis says which target. */
 function capacityLabel(data: Comparison, tool: ToolInfo | undefined, fallback: string): string {
@@ -44,12 +45,13 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
               {keys.map((k, i) => {
                 const d = h.deltas[k];
                 const ci = h.intervals?.[k];
-                const value = fmtValue(h.values[k], h.unit);
+                const kind = h.kinds?.[k];
+                const value = kind ? capacityText({ kind, value: h.values[k] ?? null }, resolveUnit(h.unit, tool)) : fmtValue(h.values[k], h.unit);
                 return (
                   <td key={k} className="num">
                     <div className="value">
                       {value}
-                      {h.intervals && h.values[k] != null && (
+                      {h.intervals && h.values[k] != null && (!kind || kind === "between") && (
                         <span className="headline-interval" data-testid="headline-interval" title={ci ? "95 % bootstrap interval over repetitions" : "one run per load: no interval"}>
                           {" "}
                           {ci && ci.length === 2 ? `[${fmtRange(ci[0], ci[1], resolveUnit(h.unit, tool), value)}]` : "[no interval]"}
@@ -72,9 +74,17 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
                     <div key={k} className="verdict-line">
                       {keys.length > 2 && <span className="swatch" style={{ background: colourAt(j + 1) }} title={`#${k}`} />}
                       {verdict ? (
+                        <>
                         <span className={`verdict ${verdictClass(verdict)}`} title={h.basis?.[k] ?? undefined} data-testid="verdict">
-                          {verdict}
+                          {h.verdict_texts?.[k] ?? verdict}
                         </span>
+                        {h.details?.[k] && (
+                          <span className="muted small verdict-detail" data-testid="verdict-detail">
+                            {" "}
+                            {h.details[k]}
+                          </span>
+                        )}
+                        </>
                       ) : (
                         <span className="muted small" title="no per-point test for this figure">
                           —

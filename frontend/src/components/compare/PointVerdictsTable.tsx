@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { pointMetric, verdictClass, type Comparison, type MatchedPoint } from "../../api/compare";
+import { pointMetric, verdictClass, verdictText, type Comparison, type MatchedPoint } from "../../api/compare";
 import { colourAt } from "../../charts/palette";
 import { fmtDiffRange, fmtP, fmtSignedPct, fmtUnit } from "../../format";
 import { headlineOf, metricOf, rateUnitOf, type ToolInfo } from "../../tools/catalog";
@@ -56,7 +56,7 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
                           {pv.overall[m]?.verdict && (
                             <span className={`verdict ${verdictClass(pv.overall[m].verdict!)}`} title="over every matched point">
                               {" "}
-                              {pv.overall[m].verdict}
+                              {verdictText(pv.overall[m].verdict!, pv.overall[m].margin_pct)}
                             </span>
                           )}
                         </th>
@@ -92,7 +92,7 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
                                 {v?.ci_low != null && v.ci_high != null ? `[${fmtDiffRange(v.ci_low, v.ci_high, unit)}]` : "—"}
                               </td>
                               <td className="num">{fmtP(v?.p_adjusted)}</td>
-                              <td>{v ? <span className={`verdict ${verdictClass(v.verdict)}`}>{v.verdict}</span> : "—"}</td>
+                              <td>{v ? <span className={`verdict ${verdictClass(v.verdict)}`}>{verdictText(v.verdict, v.margin_pct)}</span> : "—"}</td>
                             </Fragment>
                           );
                         })}

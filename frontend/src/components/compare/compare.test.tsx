@@ -16,7 +16,8 @@ const data = {
   campaigns: [{ id: 1, analysis: { capacity: { metric: "latency_p99_ms", limit_ms: 3 } } }, { id: 2, analysis: null }],
   headline: [
     { metric: "capacity_at_slo", label: "Capacity at SLO", unit: "rate", better: "higher", values: { 1: 14834, 2: 15200 }, intervals: { 1: [14500, 15100], 2: null },
-      deltas: { 1: null, 2: { abs: 366, pct: 2.5 } }, verdicts: { 1: null, 2: "no detectable difference" }, basis: { 1: null, 2: "95 % bootstrap intervals" } },
+      deltas: { 1: null, 2: { abs: 366, pct: 2.5 } }, verdicts: { 1: null, 2: "no detectable difference" }, basis: { 1: null, 2: "Welch's t-test on 3 and 3 per-repetition capacities" },
+      details: { 1: null, 2: "the interval is wider than ±2 %; smallest detectable change 6.1 % (α = 0.05, power 0.8)" }, kinds: { 1: "between", 2: "between" } },
     { metric: "max_achieved_rate", label: "Max achieved rate", unit: "rate", better: "higher", values: { 1: 16000, 2: 17000 }, intervals: null,
       deltas: { 1: null, 2: { abs: 1000, pct: 6.25 } }, verdicts: { 1: null, 2: "not enough data" }, basis: { 1: null, 2: basis } },
   ],
@@ -46,6 +47,20 @@ describe("compare headline", () => {
     const intervals = within(rows[0]).getAllByTestId("headline-interval").map((e) => e.textContent?.trim());
     expect(intervals).toEqual(["[14,500–15,100]", "[no interval]"]);
     expect(within(rows[1]).queryByTestId("headline-interval")).toBeNull();
+  });
+  it("says bounds as bounds, equivalence with its margin, and what the data could detect", () => {
+    const bounded = { ...data, headline: [{ ...data.headline[0], values: { 1: 4000, 2: 4000 }, intervals: { 1: null, 2: null }, kinds: { 1: "at_least", 2: "at_least" },
+      verdicts: { 1: null, 2: "not enough data" }, details: { 1: null, 2: "both ≥ the range tested (≥ 4,000 qps, ≥ 4,000 qps); widen the range" } }] } as unknown as Comparison; // prettier-ignore
+    const { unmount } = render(<HeadlineTable data={bounded} tool={tool("dnsperf")} />);
+    const values = screen.getAllByRole("row")[1].querySelectorAll(".value");
+    expect([...values].map((v) => v.textContent)).toEqual(["≥ 4,000 qps", "≥ 4,000 qps"]);
+    expect(screen.getByTestId("verdict-detail").textContent).toContain("widen the range");
+    unmount();
+    const equivalent = { ...data, headline: [{ ...data.headline[0], verdicts: { 1: null, 2: "equivalent" }, verdict_texts: { 1: null, 2: "equivalent within ±2 %" } }] } as unknown as Comparison; // prettier-ignore
+    render(<HeadlineTable data={equivalent} tool={tool("dnsperf")} />);
+    expect(screen.getByTestId("verdict").textContent).toBe("equivalent within ±2 %");
+    expect(screen.getByTestId("verdict").className).toBe("verdict equivalent");
+    expect(screen.getByTestId("verdict-detail").textContent).toContain("smallest detectable change 6.1 %");
   });
   it("maps verdicts with spaces to one CSS class each", () => {
     render(<HeadlineTable data={data} tool={tool("dnsperf")} />);

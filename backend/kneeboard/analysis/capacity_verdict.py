@@ -1,0 +1,79 @@
+"""Capacity at SLO, campaign against campaign: one capacity per repetition, tested like every other metric.
+
+≥ MIN_REPEATS repetitions a side, else "not enough data". Welch's t-test on the per-repetition
+capacities decides better / worse; two one-sided tests against the practical margin decide
+"equivalent"; the smallest detectable change is stated at α and power. A censored repetition
+(a bound, not a measurement) only lets the test say what the bound allows: a side that is
+"≥ X" can be beaten or not reached, never matched; two sides censored the same way say only
+"both ≥ X; widen the range" (or "both < X; lower the range"). Pure functions.
+"""
+
+from __future__ import annotations
+
+from .capacity import AT_LEAST, BELOW, BETWEEN
+from .conclusion import rate_text
+from .verdicts import BETTER, EQUIVALENT, FEW, MARGIN_PCT, MIN_REPEATS, SAME, WORSE, equivalence, power_text, welch
+
+
+def _kinds(reps: list[dict]) -> set[str]:
+    return {r["kind"] for r in reps}
+
+
+def _bound(reps: list[dict], unit: str) -> str:
+    """How a censored side is said: "≥ 4,000 q/s" (the lowest of its bounds) or "< 500 q/s" (the highest)."""
+    held = [r["value"] for r in reps if r["kind"] == AT_LEAST]
+    if held:
+        return f"≥ {rate_text(min(held), unit)}"
+    return f"< {rate_text(max(r['value'] for r in reps if r['kind'] == BELOW), unit)}"
+
+
+def capacity_verdict(a: list[dict] | None, b: list[dict] | None, *, confidence: float = 0.95, margin_pct: float = MARGIN_PCT,
+                     unit: str = "ops/s") -> dict:
+    """B's capacity against A's, from each side's per-repetition capacities ([{"kind", "value"}]).
+
+    Returns {"verdict", "basis", "detail", "detectable_pct", "margin_pct"}: `detail` is the
+    short line a reader sees ("equivalent within ±2 %; smallest detectable change 1.3 % …",
+    "both ≥ 4,000 q/s; widen the range").
+    """
+    a, b = a or [], b or []
+    out = {"verdict": FEW, "basis": None, "detail": None, "detectable_pct": None, "margin_pct": margin_pct}
+    if len(a) < MIN_REPEATS or len(b) < MIN_REPEATS:
+        out["basis"] = out["detail"] = f"needs ≥ {MIN_REPEATS} repetitions a side (has {len(a)} and {len(b)})"
+        return out
+    ka, kb = _kinds(a), _kinds(b)
+    if ka & kb & {AT_LEAST, BELOW} and ka - {BETWEEN} == kb - {BETWEEN}:
+        both = "both ≥" if AT_LEAST in ka else "both <"
+        out["detail"] = f"{both} the range tested ({_bound(a, unit)}, {_bound(b, unit)}); " + (
+            "widen the range" if AT_LEAST in ka else "lower the range")
+        out["basis"] = "capacity is a bound on both sides: no test can compare them"
+        return out
+    tested = welch([r["value"] for r in a], [r["value"] for r in b], confidence=confidence)
+    eq = equivalence(tested, sum(r["value"] for r in a) / len(a), margin_pct=margin_pct, confidence=confidence)
+    # a bound on one side biases the measured difference one way: only the other way can be concluded
+    may_be_lower = AT_LEAST in ka or BELOW in kb  # the true B − A is at most the measured one
+    may_be_higher = BELOW in ka or AT_LEAST in kb  # ... at least the measured one
+    power = power_text(eq["detectable_pct"], confidence)
+    out.update(detectable_pct=eq["detectable_pct"])
+    basis = f"Welch's t-test on {len(a)} and {len(b)} per-repetition capacities, {confidence:.0%} confidence; {power}"
+    significant = tested["p"] < 1 - confidence
+    if eq["equivalent"] and not (may_be_lower or may_be_higher):
+        out["verdict"] = EQUIVALENT
+    elif significant and tested["diff"] > 0 and not may_be_lower:
+        out["verdict"] = BETTER
+    elif significant and tested["diff"] < 0 and not may_be_higher:
+        out["verdict"] = WORSE
+    elif may_be_lower or may_be_higher:
+        side, reps = ("the reference's", a) if ka - {BETWEEN} else ("this one's", b)
+        out["detail"] = f"{side} capacity is only a bound ({_bound(reps, unit)}): no difference can be shown; widen the range"
+        out["basis"] = basis
+        return out
+    else:
+        out["verdict"] = SAME
+    if out["verdict"] == EQUIVALENT:
+        out["detail"] = f"equivalent within ±{margin_pct:g} %; {power}"
+    elif out["verdict"] == SAME:
+        out["detail"] = f"the interval is wider than ±{margin_pct:g} %; {power}"
+    else:
+        out["detail"] = power
+    out["basis"] = basis + f"; equivalent when the {1 - 2 * (1 - confidence):.0%} interval lies within ±{margin_pct:g} % (TOST)"
+    return out

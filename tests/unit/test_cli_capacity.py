@@ -1,0 +1,20 @@
+"""The CLI says capacity as the analysis states it: a bound as a bound."""
+
+from __future__ import annotations
+
+import io
+
+from kneeboard.analysis import capacity_at_slo
+from kneeboard.client import output
+
+
+def test_summary_prints_a_bound_as_a_bound():
+    points = [{"phase": "saturation", "concurrency": 1, "offered_rate": r, "achieved_rate": r, "repeat": 0, "latency_avg_ms": 0.3,
+               "status": "completed", "variant": None} for r in (1000.0, 2000.0, 4000.0)]  # fmt: skip
+    capacity = capacity_at_slo(points, limit_ms=1.0, unit="q/s")
+    campaign = {"id": 7, "name": "dns", "status": "completed", "error": None, "progress": {"total": 3},
+                "summary": {"points_completed": 3, "points_failed": 0, "max_achieved_rate": 4000, "baseline_latency_ms": 0.3,
+                            "loss_pct": 0}, "analysis": {"capacity": capacity, "conclusion": ""}}  # fmt: skip
+    out = io.StringIO()
+    output.summary(campaign, out)
+    assert "capacity at latency_avg_ms ≤ 1 ms: ≥ 4,000 q/s — the SLO held at every load tested" in out.getvalue()

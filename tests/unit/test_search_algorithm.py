@@ -1,0 +1,52 @@
+"""The staged capacity search on a modelled loss server: finds the limit to the resolution, bounds as bounds, cheaper
+than RFC 2544's binary search at full trial length (real trials against `kbhttp serve --workers`: make bench-capacity-search)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kneeboard.search.algorithm import Criterion, SearchConfig, Trial, replay, rfc2544, run
+
+CONFIG = SearchConfig(low=1000, high=10000, criteria=(Criterion("loss_pct", 5.0),), resolution_pct=1.0, max_duration_s=4.0)
+
+
+def server(capacity: float, seed: int = 1):
+    """A loss server: above capacity the excess is refused; a little noise on every trial."""
+    rng = random.Random(seed)
+
+    def measure(trial: Trial) -> dict:
+        loss = max(0.0, 1 - capacity / trial.rate) * 100 + rng.uniform(0, 0.5)
+        return {"achieved_rate": min(trial.rate, capacity), "loss_pct": loss, "offered_rate": trial.rate}
+
+    return measure
+
+
+@pytest.mark.parametrize("capacity", [2000, 5000])
+def test_finds_the_limit_to_the_resolution_with_fewer_trial_seconds(capacity):
+    found, trials = run(CONFIG, server(capacity))
+    limit = capacity / 0.95  # where loss reaches 5 %
+    assert found[0].kind == "between" and found[0].low <= limit * 1.005 and found[0].high >= limit * 0.995
+    assert (found[0].high - found[0].low) / found[0].low <= 0.01
+    seconds = sum(t.duration_s for t, _ in trials)
+    _, rfc_trials = rfc2544(CONFIG.low, CONFIG.high, 1.0, lambda r: server(capacity)(Trial(r, 4, 0, 0))["loss_pct"] <= 5)
+    assert seconds <= 0.6 * rfc_trials * CONFIG.max_duration_s
+    assert min(t.duration_s for t, _ in trials) == 0.5 and [t.duration_s for t, _ in trials][-1] == 4.0  # short first, long last
+
+
+def test_bounds_of_the_range_are_said_as_bounds():
+    held, _ = run(CONFIG, server(50_000))
+    assert (held[0].kind, held[0].value) == ("at_least", 10000)
+    missed, _ = run(CONFIG, server(300))
+    assert (missed[0].kind, missed[0].value) == ("below", 1000)
+
+
+def test_a_resumed_search_replays_its_stored_trials_and_ends_the_same():
+    found, trials = run(CONFIG, server(3000, seed=4))
+    stored = [result for _, result in trials[:5]]
+    rest = server(3000, seed=4)
+    for _ in range(5):
+        rest(Trial(1, 1, 0, 0))  # the same noise stream from where it stopped
+    again = replay(CONFIG, stored, rest)
+    assert (again[0].low, again[0].high) == (found[0].low, found[0].high)
