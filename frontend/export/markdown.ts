@@ -37,10 +37,9 @@ function slug(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 48) || "chart";
 }
 
-/** A chart surface as a standalone SVG file: namespaced, on white, in a sans-serif font. */
+/** A chart surface as a standalone SVG file (the serializer writes its namespace), on white, in a sans-serif font. */
 function standaloneSvg(svg: SVGSVGElement): string {
   const copy = svg.cloneNode(true) as SVGSVGElement;
-  copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   copy.setAttribute("style", "font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; background: #fff");
   const bg = copy.ownerDocument.createElementNS("http://www.w3.org/2000/svg", "rect");
   bg.setAttribute("width", "100%");
