@@ -13,11 +13,11 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError
 
 from kneeboard.auth.http import CSP, HEADERS
-from kneeboard.errors import Conflict, Gone, Invalid, NotFound, TooMany
+from kneeboard.errors import Conflict, Gone, Invalid, NotFound, TooLarge, TooMany, Unavailable
 
 log = logging.getLogger("kneeboard.api")
 
-_STATUS = {NotFound: 404, Conflict: 409, Gone: 410}
+_STATUS = {NotFound: 404, Conflict: 409, Gone: 410, TooLarge: 413, Unavailable: 503}
 
 
 def _name_discriminator(errors: list[dict]) -> list[dict]:

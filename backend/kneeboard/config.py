@@ -19,6 +19,11 @@ class Settings(BaseSettings):
     dns_resolver: str = ""  # "ADDRESS:PORT" of the DNS server policy checks ask (default: the system's resolver)
     workdir: Path = Path("/tmp/kneeboard")
     frontend_dist: Path | None = None
+    export_node: str = "node"  # the Node.js the HTML/Markdown exports run (docs/exports.md)
+    export_renderer: Path | None = None  # default: frontend/dist-export/render.js
+    export_timeout_s: float = 60.0
+    export_max_input_bytes: int = 32 * 1_048_576
+    export_max_output_bytes: int = 16 * 1_048_576
 
     max_concurrency: int = 100_000
     max_rate: float = 10_000_000_000.0

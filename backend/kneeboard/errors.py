@@ -59,3 +59,11 @@ def invalid(loc: tuple[str | int, ...], message: str) -> Invalid:
 def invalid_query(name: str, message: str) -> Invalid:
     """A 422 naming a query parameter."""
     return Invalid((name,), message, where="query")
+
+
+class Unavailable(DomainError):
+    """A feature this installation cannot serve now, saying why (HTTP 503)."""
+
+
+class TooLarge(DomainError):
+    """A result beyond its size cap (HTTP 413)."""

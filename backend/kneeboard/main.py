@@ -16,6 +16,7 @@ from kneeboard.campaigns.router import router as campaigns_router
 from kneeboard.streams.router import router as streams_router
 from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
+from kneeboard.exports.router import router as exports_router
 from kneeboard.api_errors import install_handlers
 from kneeboard.health import router as health_router
 from kneeboard.http_limits import ids_in_range, install_limits
@@ -45,9 +46,13 @@ def create_app() -> FastAPI:
     app.state.dispatch = enqueue
 
     api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
-    for router in (health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router, policy_router, latency_router):
-        api.include_router(router)
-    for router in (auth_router, tokens_router, users_router, audit_router, tools_router, runs_router, schedules_router, shares_router, streams_router, agentlink_router):
+    for router in (
+        health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router,
+        policy_router, latency_router, auth_router, tokens_router, users_router, audit_router, tools_router, runs_router,
+        schedules_router, shares_router, streams_router,
+        agentlink_router,
+        exports_router,
+    ):
         api.include_router(router)
     app.include_router(api)
     install_metrics(app)

@@ -37,14 +37,22 @@ def add_client_commands(sub: argparse._SubParsersAction) -> None:
     _connection(plans)
     plans.set_defaults(handler=plans_command)
 
-    campaigns = sub.add_parser("campaigns", help="campaigns: list, show ID, cancel ID, compare A B")
-    campaigns.add_argument("action", choices=["list", "show", "cancel", "compare"])
+    campaigns = sub.add_parser("campaigns", help="campaigns: list, show ID, cancel ID, compare A B, export ID --html FILE|--markdown FILE.zip")
+    campaigns.add_argument("action", choices=["list", "show", "cancel", "compare", "export"])
     campaigns.add_argument("ids", nargs="*", type=int)
     campaigns.add_argument("--tag", help="list: only campaigns with this tag")
     campaigns.add_argument("--status", help="list: only campaigns in this status")
     campaigns.add_argument("--limit", type=int, default=20)
+    campaigns.add_argument("--html", metavar="FILE", help="export: write the report as one self-contained HTML file")
+    campaigns.add_argument("--markdown", metavar="FILE.zip", help="export: write the report as Markdown with SVG charts, zipped")
     _connection(campaigns)
     campaigns.set_defaults(handler=campaigns_command)
+
+    compare = sub.add_parser("compare", help="compare 2-10 campaigns (the first is the reference) into one HTML file: compare A B … --html FILE")
+    compare.add_argument("ids", nargs="+", metavar="ID", help="campaign ids, or id@variant")
+    compare.add_argument("--html", metavar="FILE", required=True, help="write the comparison as one self-contained HTML file")
+    _connection(compare)
+    compare.set_defaults(handler=compare_command)
 
     imp = sub.add_parser("import", help="import a plan (.yaml) or a campaign (Kneeboard JSON export, seed CSV, dnsperf output)")
     imp.add_argument("file")
@@ -104,12 +112,46 @@ def campaigns_command(args: argparse.Namespace, client: Client) -> int:
         print(f"{b} against {a}: {outcome.outcome}: {outcome.detail}")
         return exits.OK
     (campaign_id,) = _need(args, 1)
+    if args.action == "export":
+        return export_command(args, client, campaign_id)
     if args.action == "cancel":
         campaign = client.post(f"/campaigns/{campaign_id}/cancel")
         print(f"campaign {campaign_id}: {campaign['status']}")
         return exits.OK
     output.summary(client.get(f"/campaigns/{campaign_id}"))
     print(f"report: {client.report_url(campaign_id)}")
+    return exits.OK
+
+
+EXPORT_TIMEOUT_S = 180.0  # the server draws the file with its renderer (at most a minute) and may queue it
+
+
+def _save(client: Client, path: str, file: str, params: list[tuple[str, str]] | None = None) -> None:
+    """GET an export and write it to `file`."""
+    body = client.send("GET", path, params=params, timeout=EXPORT_TIMEOUT_S).content
+    try:
+        Path(file).write_bytes(body)
+    except OSError as exc:
+        raise UsageError(f"{file}: {exc.strerror}") from None
+    print(f"wrote {file} ({len(body):,} bytes)")
+
+
+def export_command(args: argparse.Namespace, client: Client, campaign_id: int) -> int:
+    """`kneeboard campaigns export ID --html FILE --markdown FILE.zip` (either or both)."""
+    if not args.html and not args.markdown:
+        raise UsageError("export needs --html FILE or --markdown FILE.zip")
+    if args.html:
+        _save(client, f"/campaigns/{campaign_id}/export.html", args.html)
+    if args.markdown:
+        _save(client, f"/campaigns/{campaign_id}/export.md.zip", args.markdown)
+    return exits.OK
+
+
+def compare_command(args: argparse.Namespace, client: Client) -> int:
+    """`kneeboard compare A B … --html FILE`: the comparison as one HTML file."""
+    if not 2 <= len(args.ids) <= 10:
+        raise UsageError("compare takes 2 to 10 campaign ids")
+    _save(client, "/compare/export.html", args.html, [("c", c) for c in args.ids])
     return exits.OK
 
 

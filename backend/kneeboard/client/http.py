@@ -39,8 +39,8 @@ class Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
 
-    def request(self, method: str, path: str, **kwargs: Any) -> Any:
-        """Send a request under /api/v1; JSON (or text) back, ApiError on an HTTP error or no connection."""
+    def send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """Send a request under /api/v1; the response, or ApiError on an HTTP error or no connection."""
         try:
             response = self.http.request(method, f"/api/v1{path}", **kwargs)
         except httpx.HTTPError as exc:
@@ -51,6 +51,11 @@ class Client:
             except ValueError:
                 detail = response.text
             raise ApiError(response.status_code, detail)
+        return response
+
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        """Send a request under /api/v1; JSON (or text) back, ApiError on an HTTP error or no connection."""
+        response = self.send(method, path, **kwargs)
         if response.status_code == 204:
             return None
         if "json" in response.headers.get("content-type", ""):

@@ -126,7 +126,7 @@ def open_share(token: str, *, session: Session) -> tuple[Share, list[Campaign]]:
     return share, campaigns
 
 
-def _tools_for(campaigns: list[Campaign]) -> list[dict]:
+def tools_for(campaigns: list[Campaign]) -> list[dict]:
     """GET /tools entries for the campaigns' load tools and the monitors their plans name."""
     names = dict.fromkeys([c.tool for c in campaigns] + [m.get("kind") for c in campaigns for m in (c.plan or {}).get("monitors") or []])
     found = []
@@ -144,7 +144,7 @@ def shared_report(token: str, *, session: Session) -> dict:
     pinned = {c.campaign_id: c.analysis for c in share.campaigns}
     versions = {str(c.campaign_id): c.analysis_version for c in share.campaigns}
     newer = any(analysis_version(c.analysis) != versions[str(c.id)] for c in campaigns)
-    report = {"kind": share.kind, "created_at": share.created_at, "expires_at": share.expires_at, "tools": _tools_for(campaigns),
+    report = {"kind": share.kind, "created_at": share.created_at, "expires_at": share.expires_at, "tools": tools_for(campaigns),
               "analysis_versions": versions, "newer_analysis_available": newer}  # fmt: skip
     if share.kind == "comparison":
         report["comparison"] = build_comparison([str(c.id) for c in campaigns], session=session, pinned=pinned)

@@ -159,7 +159,7 @@ export function useDeleteCampaign() {
   });
 }
 
-export const exportUrl = (id: number, fmt: "csv" | "json") => `${API_BASE}/campaigns/${id}/export.${fmt}`;
+export const exportUrl = (id: number, fmt: "csv" | "json" | "html" | "md.zip") => `${API_BASE}/campaigns/${id}/export.${fmt}`;
 export const eventsUrl = (id: number) => `${API_BASE}/campaigns/${id}/events`;
 
 export type Thresholds = import("./schema").components["schemas"]["Thresholds"];

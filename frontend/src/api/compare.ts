@@ -1,7 +1,7 @@
 // GET /compare?c=…&c=… : two to ten campaigns (or "id@variant" selectors) side by side.
 import { useQuery } from "@tanstack/react-query";
 import type { components } from "./schema";
-import { api, unwrap } from "./client";
+import { API_BASE, api, unwrap } from "./client";
 import { keys } from "./keys";
 
 export type Comparison = components["schemas"]["Comparison"];
@@ -57,3 +57,6 @@ export function useCompare(selectors: string[]) {
     queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/compare", { params: { query: { c: selectors } }, signal })) as Comparison,
   });
 }
+
+/** The comparison as one self-contained HTML file (docs/exports.md). */
+export const compareExportUrl = (selectors: string[]) => `${API_BASE}/compare/export.html?${selectors.map((c) => `c=${encodeURIComponent(c)}`).join("&")}`;

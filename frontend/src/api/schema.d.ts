@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_id}/export.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Html
+         * @description The report as one self-contained HTML file: no script, no network, its charts inline SVG (docs/exports.md).
+         */
+        get: operations["export_html_api_v1_campaigns__campaign_id__export_html_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_id}/export.json": {
         parameters: {
             query?: never;
@@ -434,6 +454,26 @@ export interface paths {
          * @description The whole campaign as JSON (importable).
          */
         get: operations["export_json_api_v1_campaigns__campaign_id__export_json_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/export.md.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Markdown
+         * @description The report as Markdown with its charts as SVG files, in one zip.
+         */
+        get: operations["export_markdown_api_v1_campaigns__campaign_id__export_md_zip_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -535,6 +575,26 @@ export interface paths {
          * @description Two to ten campaigns, or variants of campaigns, side by side.
          */
         get: operations["compare_api_v1_compare_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/export.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Comparison
+         * @description A comparison as one self-contained HTML file.
+         */
+        get: operations["export_comparison_api_v1_compare_export_html_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -955,6 +1015,46 @@ export interface paths {
          * @description Public (no login): the report or comparison a link shows, as it was when shared.
          */
         get: operations["read_shared_api_v1_shared__token__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/campaigns/{campaign_id}/export.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Shared Campaign
+         * @description Public (no login): one of the link's campaigns as an HTML file; any other campaign answers 404.
+         */
+        get: operations["export_shared_campaign_api_v1_shared__token__campaigns__campaign_id__export_html_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/export.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Shared
+         * @description Public (no login): what a share link shows, as one HTML file, with the analysis pinned when it was shared.
+         */
+        get: operations["export_shared_api_v1_shared__token__export_html_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4866,6 +4966,35 @@ export interface operations {
             };
         };
     };
+    export_html_api_v1_campaigns__campaign_id__export_html_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     export_json_api_v1_campaigns__campaign_id__export_json_get: {
         parameters: {
             query?: never;
@@ -4885,6 +5014,35 @@ export interface operations {
                 content: {
                     "application/json": unknown;
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_markdown_api_v1_campaigns__campaign_id__export_md_zip_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -5045,6 +5203,36 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Comparison"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_comparison_api_v1_compare_export_html_get: {
+        parameters: {
+            query: {
+                /** @description campaign ids (12) or variants (12@1 queue); the first is the reference */
+                c: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -5855,6 +6043,67 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SharedReport"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_shared_campaign_api_v1_shared__token__campaigns__campaign_id__export_html_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_shared_api_v1_shared__token__export_html_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {

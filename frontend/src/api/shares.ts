@@ -2,7 +2,7 @@
 import { createContext } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { components } from "./schema";
-import { api, unwrap } from "./client";
+import { API_BASE, api, unwrap } from "./client";
 import { keys } from "./keys";
 import type { ToolInfo } from "../tools/catalog";
 
@@ -85,3 +85,6 @@ export function comparisonShare(selectors: string[]): { campaignIds: number[]; d
   if (ids.length < 2) return { campaignIds: ids, disabledWhy: "Pick two or more campaigns to share a comparison" };
   return { campaignIds: ids };
 }
+
+/** What a link shows as one self-contained HTML file (public, like the link). */
+export const sharedExportUrl = (token: string) => `${API_BASE}/shared/${encodeURIComponent(token)}/export.html`;

@@ -122,6 +122,12 @@ export default function CampaignPage() {
           <a className="btn" href={exportUrl(c.id, "json")} download>
             Export JSON
           </a>
+          <a className="btn" href={exportUrl(c.id, "html")} download title="one self-contained HTML file: no script, no network, prints cleanly">
+            Export HTML
+          </a>
+          <a className="btn" href={exportUrl(c.id, "md.zip")} download title="Markdown tables with the charts as SVG files, zipped">
+            Export Markdown
+          </a>
           {/* the link carries the view: variant tab, chart options */}
           <CopyLinkButton />
           <ShareButton campaignIds={[c.id]} />

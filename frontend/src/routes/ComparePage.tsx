@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { useCompare } from "../api/compare";
+import { compareExportUrl, useCompare } from "../api/compare";
 import { comparisonShare } from "../api/shares";
 import OverlayCharts from "../charts/OverlayCharts";
 import { colourAt } from "../charts/palette";
@@ -51,6 +51,11 @@ export default function ComparePage() {
           </button>
         </form>
         <CopyLinkButton />
+        {selectors.length >= 2 && (
+          <a className="btn" href={compareExportUrl(selectors)} download title="one self-contained HTML file: no script, no network, prints cleanly">
+            Export HTML
+          </a>
+        )}
         <ShareButton {...comparisonShare(selectors)} />
       </PageHead>
       {selectors.length < 2 ? (

@@ -1,6 +1,6 @@
 import { useParams } from "react-router-dom";
 import { ApiError } from "../api/client";
-import { SharedTokenContext, useShared } from "../api/shares";
+import { SharedTokenContext, sharedExportUrl, useShared } from "../api/shares";
 import SharedCampaign from "../components/share/SharedCampaign";
 import SharedComparison from "../components/share/SharedComparison";
 import { ErrorState, Loading } from "../components/common/States";
@@ -44,6 +44,9 @@ export default function SharedPage() {
                 Shared {fmtDateTime(r.created_at)}; this link works until {fmtDateTime(r.expires_at)}.
               </span>
               {r.newer_analysis_available && <strong data-testid="newer-analysis">A newer analysis exists; this shows the one from when it was shared.</strong>}
+              <a className="btn small" href={sharedExportUrl(token)} download data-testid="shared-export">
+                Download HTML
+              </a>
             </div>
             {r.kind === "comparison" && r.comparison ? (
               <SharedComparison report={{ ...r, comparison: r.comparison }} />

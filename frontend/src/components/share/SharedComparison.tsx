@@ -1,5 +1,5 @@
 import type { Comparison } from "../../api/compare";
-import type { SharedReport } from "../../api/shares";
+import type { ToolInfo } from "../../tools/catalog";
 import OverlayCharts from "../../charts/OverlayCharts";
 import { colourAt } from "../../charts/palette";
 import { fmtDateTime } from "../../format";
@@ -8,10 +8,11 @@ import StatusBadge from "../common/StatusBadge";
 import Table from "../common/Table";
 import DifferencesTable from "../compare/DifferencesTable";
 import HeadlineTable from "../compare/HeadlineTable";
+import PointVerdictsTable from "../compare/PointVerdictsTable";
 import ScrollBox from "../common/ScrollBox";
 
-/** A comparison as a share link shows it: the compare page's tables and charts, read-only (no add, remove or links). */
-export default function SharedComparison({ report }: { report: SharedReport & { comparison: Comparison } }) {
+/** A comparison as a share link and an exported file show it: the compare page's tables and charts, read-only (no add, remove or links). */
+export default function SharedComparison({ report }: { report: { comparison: Comparison; tools: ToolInfo[] } }) {
   const data = report.comparison;
   const tool = findTool(report.tools, data.campaigns[0]?.tool);
   return (
@@ -43,11 +44,15 @@ export default function SharedComparison({ report }: { report: SharedReport & { 
           <HeadlineTable data={data} tool={tool} />
         </ScrollBox>
       </section>
+      <PointVerdictsTable data={data} tool={tool} />
       <OverlayCharts tool={tool} series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))} />
       <div className="two-col">
         <DifferencesTable title="Plan parameters that differ" rows={data.differences.plan} keys={data.selectors} empty="Same plan parameters." />
         <DifferencesTable title="Environment facts that differ" rows={data.differences.environment} keys={data.selectors} empty="Same environment facts." />
       </div>
+      {data.differences.target.length > 0 && (
+        <DifferencesTable title="Target details that differ" rows={data.differences.target} keys={data.selectors} empty="" />
+      )}
     </div>
   );
 }

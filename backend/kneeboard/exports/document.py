@@ -1,0 +1,102 @@
+"""The document the renderer draws (frontend/export/document.ts): a report or a comparison with every sample its
+charts would fetch, so that the file needs no network. Pure reads; services never commit."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy.orm import Session
+
+from kneeboard import __version__
+from kneeboard.campaigns import service as campaigns
+from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.schemas import CampaignOut, PointOut
+from kneeboard.compare.schemas import Comparison
+from kneeboard.compare.service import build as build_comparison
+from kneeboard.errors import DomainError, NotFound
+from kneeboard.shares import service as shares
+
+TIMELINE_MAX_SAMPLES = 600  # what the report's timeline asks per point (CampaignTimeline.tsx)
+CHART_MAX_SAMPLES = 2000  # what the stability and monitor charts ask (api/points.ts MAX_SAMPLES)
+
+
+def featured_points(points: list[Point]) -> dict[str | None, Point]:
+    """Per variant, the point the report details: its longest completed stability point (the one the stability chart
+    draws), else its completed point with the highest achieved rate (where the monitors tell most)."""
+    done = [p for p in points if p.status == "completed"]
+    featured: dict[str | None, Point] = {}
+    for variant in dict.fromkeys(p.variant for p in done):
+        mine = [p for p in done if p.variant == variant]
+        stability = [p for p in mine if p.phase == "stability"]
+        featured[variant] = max(stability, key=lambda p: p.duration_s) if stability else max(mine, key=lambda p: p.metrics.get("achieved_rate") or 0)
+    return featured
+
+
+def _samples(campaign: Campaign, *, session: Session) -> tuple[list[dict], list[int]]:
+    """The samples the report's charts read, keyed as they ask for them, and the points whose monitors are shown."""
+    asks: dict[tuple[int, str | None, int], None] = {}
+    if campaign.source == "live":
+        asks.update({(p.id, "point", TIMELINE_MAX_SAMPLES): None for p in campaign.points if p.status != "pending"})
+    featured = featured_points(campaign.points)
+    asks.update({(p.id, "point", CHART_MAX_SAMPLES): None for p in featured.values() if p.phase == "stability"})
+    monitored = [p.id for p in featured.values()] if (campaign.plan or {}).get("monitors") else []
+    asks.update({(pid, None, CHART_MAX_SAMPLES): None for pid in monitored})
+    entries = [{"point_id": pid, "series": series, "max_points": cap,
+                "data": campaigns.point_samples(pid, series=series, max_points=cap, session=session)} for pid, series, cap in asks]  # fmt: skip
+    return entries, monitored
+
+
+def _baseline(campaign: Campaign, *, session: Session) -> dict | None:
+    """The campaign against its plan's pinned baseline, as the compare page shows it; None when there is none or they do not compare."""
+    baseline = campaigns.pinned_baseline(campaign, session=session)
+    if baseline is None:
+        return None
+    try:
+        return Comparison.model_validate(build_comparison([str(baseline), str(campaign.id)], session=session)).model_dump(mode="json")
+    except DomainError:
+        return None
+
+
+def _frame(kind: str, link: str, site: str, tools: list[dict]) -> dict:
+    """What every document carries: its kind, Kneeboard's version, when, the link back and the tools' descriptions."""
+    return {"kind": kind, "version": __version__, "generated_at": datetime.now(timezone.utc).isoformat(), "link": link,
+            "site": site.rstrip("/"), "tools": tools}  # fmt: skip
+
+
+def campaign_document(campaign_id: int, *, site: str, session: Session, link: str | None = None, analysis: dict | None = None,
+                      pinned: bool = False) -> dict:  # fmt: skip
+    """One campaign's report (with `pinned`, `analysis` replaces the live one: a share's); the link back is its page, or `link`."""
+    campaign = campaigns.refresh_analysis(campaigns.get_campaign(campaign_id, session=session))
+    described = {**campaigns.describe(campaign, session=session), "baseline_campaign_id": campaigns.pinned_baseline(campaign, session=session)}
+    if pinned:
+        described["analysis"] = analysis
+    samples, monitored = _samples(campaign, session=session)
+    return {**_frame("campaign", link or f"{site.rstrip('/')}/campaigns/{campaign.id}", site, shares.tools_for([campaign])),
+            "campaign": CampaignOut.model_validate(described).model_dump(mode="json"),
+            "points": [PointOut.model_validate(p).model_dump(mode="json") for p in campaign.points],
+            "samples": samples, "monitor_points": monitored,
+            "baseline": None if pinned else _baseline(campaign, session=session)}  # fmt: skip
+
+
+def comparison_document(selectors: list[str], *, site: str, session: Session, link: str | None = None,
+                        pinned: dict[int, dict | None] | None = None) -> dict:  # fmt: skip
+    """A comparison of campaigns or variants, as the compare page shows it (`pinned`: a share's analyses)."""
+    comparison = Comparison.model_validate(build_comparison(selectors, session=session, pinned=pinned)).model_dump(mode="json")
+    ids = list(dict.fromkeys(int(s.split("@")[0]) for s in selectors))
+    query = "&".join(f"c={s}" for s in selectors)
+    tools = shares.tools_for([campaigns.get_campaign(i, session=session) for i in ids])
+    return {**_frame("comparison", link or f"{site.rstrip('/')}/compare?{query}", site, tools), "comparison": comparison}
+
+
+def shared_document(token: str, *, site: str, session: Session, campaign_id: int | None = None) -> dict:
+    """What a share link shows, as a document, with the analyses pinned when it was shared. `campaign_id`: one of the
+    link's campaigns on its own (any other: NotFound, as if it did not exist)."""
+    share, listed = shares.open_share(token, session=session)
+    pinned = {c.campaign_id: c.analysis for c in share.campaigns}
+    link = shares.url_of(site, token)
+    if campaign_id is not None and campaign_id not in pinned:
+        raise NotFound("campaign", campaign_id)
+    if campaign_id is None and share.kind == "comparison":
+        return comparison_document([str(c.id) for c in listed], site=site, session=session, link=link, pinned=pinned)
+    chosen = campaign_id if campaign_id is not None else listed[0].id
+    return campaign_document(chosen, site=site, session=session, link=link, analysis=pinned[chosen], pinned=True)

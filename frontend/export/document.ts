@@ -1,0 +1,50 @@
+// What the backend sends the renderer (backend/kneeboard/exports/document.py builds it): a report or a comparison,
+// with everything its charts would fetch, so that rendering needs no network.
+import { QueryClient } from "@tanstack/react-query";
+import type { Comparison } from "../src/api/compare";
+import { keys } from "../src/api/keys";
+import type { CampaignOut, Point, SampleSeries } from "../src/api/types";
+import type { ToolInfo } from "../src/tools/catalog";
+
+/** A point's samples as a chart asks for them: (point, series, max_points) is the query the data answers. */
+export interface SamplesEntry {
+  point_id: number;
+  series: string | null;
+  max_points: number;
+  data: SampleSeries;
+}
+
+export interface ExportDocument {
+  kind: "campaign" | "comparison";
+  /** Kneeboard's version, and when the file was made (ISO 8601). */
+  version: string;
+  generated_at: string;
+  /** The report's page in Kneeboard, and the site's root (relative links in the report are made absolute on it). */
+  link: string;
+  site: string;
+  tools: ToolInfo[];
+  campaign?: CampaignOut;
+  points?: Point[];
+  samples?: SamplesEntry[];
+  /** Points whose monitor charts the report shows (their samples are the entry with series null). */
+  monitor_points?: number[];
+  /** The campaign against its plan's pinned baseline, when there is one. */
+  baseline?: Comparison | null;
+  comparison?: Comparison;
+}
+
+/** The samples' max_points the monitor charts are read with (the point evidence panel's). */
+export const MONITOR_MAX_POINTS = 2000;
+
+/** A query cache holding what the document carries, never stale: the components find their data without fetching. */
+export function seededClient(doc: ExportDocument): QueryClient {
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, retry: false } } });
+  qc.setQueryData(keys.tools, doc.tools);
+  for (const s of doc.samples ?? []) qc.setQueryData(keys.samples(s.point_id, s.series ?? undefined, s.max_points), s.data);
+  return qc;
+}
+
+/** A link that may go in the file: an absolute http(s) URL, else none. */
+export function safeUrl(url: string | undefined): string | undefined {
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
+}
