@@ -4,14 +4,14 @@
 //
 //   KB_BASE_URL=… KB_E2E_USER=… KB_E2E_PASSWORD=… KB_EXPORT_IDS=1,2 KB_EXPORT_REPORT=a.html KB_EXPORT_COMPARISON=c.html node tests/e2e/exports.mjs
 //
-// tests/e2e/test_exports.py makes the campaigns and the files and runs this. Exits non-zero on failure.
+// tests/e2e/test_offline_exports.py makes the campaigns and the files and runs this. Exits non-zero on failure.
 import { pathToFileURL } from "node:url";
 import { assert, launchBrowser, makeSteps, openPage } from "./harness.mjs";
 
 const IDS = (process.env.KB_EXPORT_IDS ?? "").split(",").filter(Boolean).map(Number);
 const REPORT = process.env.KB_EXPORT_REPORT ?? "";
 const COMPARISON = process.env.KB_EXPORT_COMPARISON ?? "";
-if (IDS.length !== 2 || !REPORT || !COMPARISON) throw new Error("KB_EXPORT_IDS (two), KB_EXPORT_REPORT and KB_EXPORT_COMPARISON are needed (tests/e2e/test_exports.py sets them)");
+if (IDS.length !== 2 || !REPORT || !COMPARISON) throw new Error("KB_EXPORT_IDS (two), KB_EXPORT_REPORT and KB_EXPORT_COMPARISON are needed (tests/e2e/test_offline_exports.py sets them)");
 
 const { step, finish } = makeSteps({ afterFailure: "continue" });
 const { browser, close } = await launchBrowser("kb-exports-");

@@ -1,6 +1,6 @@
 """Reports that travel (docs/exports.md): the HTML file of a 50-point campaign with monitors stays small and carries no
 script, the Markdown zip's tables parse and its charts are SVG, and a share link downloads its own campaign only.
-The renderer is the real one (node, frontend/dist-export); the browser test (tests/e2e/test_exports.py) opens the files."""
+The renderer is the real one (node, frontend/dist-export); the browser test (tests/e2e/test_offline_exports.py) opens the files."""
 
 from __future__ import annotations
 
