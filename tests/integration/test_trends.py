@@ -1,0 +1,48 @@
+"""A plan's trend through the API: headline figures per completed campaign, change points where it moved."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta, timezone
+
+from tests.support.trends import completed_campaign, plan_body
+
+START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def _plan(stack, dns_target, repeat: int = 1) -> dict:
+    response = stack.api.post("/api/v1/plans", json=plan_body(dns_target["id"], f"trend-{uuid.uuid4().hex[:6]}", repeat))
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_plans_trend_shows_each_campaign_and_where_capacity_changed(stack, dns_target):
+    plan = _plan(stack, dns_target)
+    tag = f"nightly-{uuid.uuid4().hex[:6]}"
+    ids = [completed_campaign(plan, 8000 * (0.9 if night >= 15 else 1.0), seed=night, when=START + timedelta(days=night), tags=(tag,))
+           for night in range(24)]  # fmt: skip
+    trend = stack.api.get("/api/v1/trends", params={"plan_id": plan["id"]})
+    assert trend.status_code == 200, trend.text
+    body = trend.json()
+    assert [p["campaign_id"] for p in body["points"]] == ids
+    first = body["points"][0]
+    assert first["capacity"]["kind"] == "between" and 7000 < first["capacity"]["value"] < 8500
+    assert first["max_achieved_rate"] > 7500 and first["latency_p50_ms"] < 1 and first["latency_p99_ms"] < 2 and first["loss_pct"] == 0
+    (change,) = body["change_points"]
+    assert (change["before_campaign_id"], change["after_campaign_id"]) == (ids[14], ids[15])
+    assert change["direction"] == "worse" and change["ci_low"] <= change["diff"] <= change["ci_high"] < 0
+    assert -13 < change["change_pct"] < -7 and change["compare_url"] == f"/compare?c={ids[14]}&c={ids[15]}"
+    assert stack.api.get(change["compare_url"].replace("/compare", "/api/v1/compare")).status_code == 200
+    since = stack.api.get("/api/v1/trends", params={"plan_id": plan["id"], "since": (START + timedelta(days=20)).isoformat()}).json()
+    assert [p["campaign_id"] for p in since["points"]] == ids[20:]
+    by_tag = stack.api.get("/api/v1/trends", params={"tag": tag}).json()
+    assert [p["campaign_id"] for p in by_tag["points"]] == ids and by_tag["change_points"][0]["after_campaign_id"] == ids[15]
+    by_target = stack.api.get("/api/v1/trends", params={"target_id": dns_target["id"], "tool": "dnsperf", "metric": "max_achieved_rate"})
+    assert by_target.status_code == 200 and by_target.json()["metric"] == "max_achieved_rate"
+
+
+def test_a_trend_names_what_is_wrong_with_its_query(stack):
+    for params, field in (({}, "plan_id"), ({"plan_id": 1, "tag": "x"}, "tag"), ({"target_id": 1}, "tool"), ({"plan_id": 1, "metric": "nope"}, "metric")):
+        refused = stack.api.get("/api/v1/trends", params=params)
+        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == field, (params, refused.text)
+    assert stack.api.get("/api/v1/trends", params={"plan_id": 999_999}).status_code == 404
