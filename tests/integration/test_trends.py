@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta, timezone
 
+from tests.integration.test_cli import kb
 from tests.support.trends import completed_campaign, plan_body
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -39,6 +40,11 @@ def test_a_plans_trend_shows_each_campaign_and_where_capacity_changed(stack, dns
     assert [p["campaign_id"] for p in by_tag["points"]] == ids and by_tag["change_points"][0]["after_campaign_id"] == ids[15]
     by_target = stack.api.get("/api/v1/trends", params={"target_id": dns_target["id"], "tool": "dnsperf", "metric": "max_achieved_rate"})
     assert by_target.status_code == 200 and by_target.json()["metric"] == "max_achieved_rate"
+    changed = kb(stack, "trend", str(plan["id"]), "--fail-on-change", str(ids[10]))
+    assert changed.returncode == 96, changed.stderr
+    assert f"between {ids[14]} and {ids[15]}" in changed.stdout and f"/compare?c={ids[14]}&c={ids[15]}" in changed.stdout
+    quiet = kb(stack, "trend", str(plan["id"]), "--metric", "loss_pct", "--since", (START + timedelta(days=20)).date().isoformat(), "--fail-on-change", str(ids[10]))
+    assert quiet.returncode == 0 and "no change point in loss_pct over 4 campaign(s)" in quiet.stdout, quiet.stdout + quiet.stderr
 
 
 def test_a_trend_names_what_is_wrong_with_its_query(stack):
