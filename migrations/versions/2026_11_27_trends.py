@@ -20,7 +20,8 @@ def _time(name: str, nullable: bool = False) -> sa.Column:
 
 
 def upgrade() -> None:
-    """trend_entries, change_points, webhooks, webhook_deliveries, webhook_allowlist."""
+    """trend_entries, change_points, webhooks, webhook_deliveries, webhook_allowlist; campaigns by plan (a trend's fill)."""
+    op.create_index("ix_campaigns_plan_id", "campaigns", ["plan_id"])
     figures = ("capacity", "capacity_low", "capacity_high", "capacity_bound", "max_achieved_rate", "latency_p50_ms", "latency_p99_ms", "loss_pct")
     op.create_table(
         "trend_entries",
@@ -95,3 +96,4 @@ def downgrade() -> None:
     """Drop them again."""
     for table in ("webhook_allowlist", "webhook_deliveries", "webhooks", "change_points", "trend_entries"):
         op.drop_table(table)
+    op.drop_index("ix_campaigns_plan_id", "campaigns")

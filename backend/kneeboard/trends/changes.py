@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import Row, delete, select
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis.changepoints import Change, e_divisive
@@ -14,14 +14,14 @@ from kneeboard.campaigns.models import Campaign
 from kneeboard.compare.service import build, differences
 from kneeboard.db import utcnow
 from kneeboard.trends.headline import METRICS
-from kneeboard.trends.models import ChangePoint, TrendEntry
+from kneeboard.trends.models import ChangePoint
 from kneeboard.trends.service import Scope, series
 
 DETECT_LAST = 200  # change points are looked for in the newest 200 campaigns of a series
 ON_READ_LAST = 100  # for a target or a tag (not stored), the newest 100
 
 
-def values_of(entry: TrendEntry, metric: str) -> float | None:
+def values_of(entry: Row, metric: str) -> float | None:
     """The entry's figure for `metric`; capacity at SLO only where it is a figure (kind between), not a bound."""
     column, _better = METRICS[metric]
     value = getattr(entry, column)
@@ -35,8 +35,8 @@ class Found:
     """A change between two consecutive campaigns of a series that have the metric."""
 
     metric: str
-    before: TrendEntry
-    after: TrendEntry
+    before: Row
+    after: Row
     change: Change
 
     @property
@@ -45,7 +45,7 @@ class Found:
         return "better" if self.change.diff * METRICS[self.metric][1] > 0 else "worse"
 
 
-def detect(entries: list[TrendEntry], metric: str, *, last: int = DETECT_LAST) -> list[Found]:
+def detect(entries: list[Row], metric: str, *, last: int = DETECT_LAST) -> list[Found]:
     """The change points of `metric` over the newest `last` entries that have it (oldest first in, and out)."""
     kept = [(e, v) for e in entries if (v := values_of(e, metric)) is not None][-last:]
     changes = e_divisive([v for _e, v in kept]) if len(kept) >= 2 else []
@@ -87,7 +87,7 @@ def _fill(row: ChangePoint, found: Found) -> None:
     row.change_pct, row.pvalue, row.direction = c.change_pct, c.pvalue, found.direction
 
 
-def of_scope(scope: Scope, entries: list[TrendEntry], *, session: Session) -> list[dict]:
+def of_scope(scope: Scope, entries: list[Row], *, session: Session) -> list[dict]:
     """The change points a trend shows: a plan's stored ones, or (target, tag) found now over its newest campaigns."""
     shown = {e.campaign_id for e in entries}
     if scope.plan_id is not None:

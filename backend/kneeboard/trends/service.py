@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, exists, select
+from sqlalchemy import ColumnElement, Row, exists, select
 from sqlalchemy.orm import Session, selectinload
 
 from kneeboard.campaigns.models import Campaign, CampaignTag
@@ -80,10 +80,11 @@ def record(campaign: Campaign, *, session: Session) -> TrendEntry | None:
     return entry
 
 
-def series(scope: Scope, *, session: Session, since: datetime | None = None, limit: int = MAX_SERIES) -> list[TrendEntry]:
-    """The scope's completed, unarchived campaigns oldest first (the newest `limit` of them), ended at or after `since`."""
+def series(scope: Scope, *, session: Session, since: datetime | None = None, limit: int = MAX_SERIES) -> list[Row]:
+    """The rows (TrendEntry's columns, read as plain tuples: 1,000 of them in a few ms) of the scope's completed,
+    unarchived campaigns oldest first (the newest `limit` of them), ended at or after `since`."""
     fill(scope, session=session)
-    query = select(TrendEntry).join(Campaign, Campaign.id == TrendEntry.campaign_id).where(Campaign.archived.is_(False))
+    query = select(*TrendEntry.__table__.columns).join(Campaign, Campaign.id == TrendEntry.campaign_id).where(Campaign.archived.is_(False))
     if scope.plan_id is not None:
         query = query.where(TrendEntry.plan_id == scope.plan_id)
     elif scope.target_id is not None:
@@ -92,11 +93,11 @@ def series(scope: Scope, *, session: Session, since: datetime | None = None, lim
         query = query.where(exists().where(CampaignTag.campaign_id == TrendEntry.campaign_id, CampaignTag.tag == scope.tag))
     if since is not None:
         query = query.where(TrendEntry.ended_at >= since)
-    rows = list(session.scalars(query.order_by(TrendEntry.ended_at.desc(), TrendEntry.campaign_id.desc()).limit(limit)))
+    rows = list(session.execute(query.order_by(TrendEntry.ended_at.desc(), TrendEntry.campaign_id.desc()).limit(limit)))
     return rows[::-1]
 
 
-def point_out(entry: TrendEntry) -> dict:
+def point_out(entry: Row) -> dict:
     """A row as the API shows it."""
     capacity = {"value": entry.capacity, "low": entry.capacity_low, "high": entry.capacity_high, "kind": entry.capacity_kind,
                 "bound": entry.capacity_bound}  # fmt: skip
