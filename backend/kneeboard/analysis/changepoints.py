@@ -47,27 +47,34 @@ class Change:
         return (self.mean_after - self.mean_before) / abs(self.mean_before) * 100.0 if self.mean_before else None
 
 
-def _best_split(z: np.ndarray, min_size: int) -> tuple[int, float]:
-    """(τ, q̂) maximising q̂(τ, κ) over the splits of z[:κ] at τ, every κ ≤ len(z), with at least `min_size`
-    values a side (Matteson & James's search over κ finds a change even when the series later returns);
-    (-1, -inf) when `z` is too short."""
-    n = z.size
-    if n < 2 * min_size:
-        return -1, -np.inf
-    d = np.abs(z[:, None] - z[None, :])
-    p = np.zeros((n + 1, n + 1))
-    p[1:, 1:] = d.cumsum(0).cumsum(1)
+def _q_grid(z: np.ndarray, min_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """q̂(τ, κ) of every row of `z` (shape (B, n)) over the splits of z[:κ] at τ with at least `min_size` values a
+    side (-inf elsewhere), shape (B, T, K), and the τ of each grid row."""
+    n = z.shape[1]
+    d = np.abs(z[:, :, None] - z[:, None, :])
+    p = np.zeros((z.shape[0], n + 1, n + 1))
+    p[:, 1:, 1:] = d.cumsum(1).cumsum(2)
     tau = np.arange(min_size, n - min_size + 1)[:, None]
     kappa = np.arange(2 * min_size, n + 1)[None, :]
     m, k = tau.astype(float), (kappa - tau).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        within_x, cross_total = p[tau, tau], p[tau, kappa]
+        within_x, cross_total = p[:, tau, tau], p[:, tau, kappa]
         between = cross_total - within_x
-        within_y = p[kappa, kappa] - 2 * cross_total + within_x
+        within_y = p[:, kappa, kappa] - 2 * cross_total + within_x
         energy = 2 * between / (m * k) - within_x / (m * (m - 1)) - within_y / (k * (k - 1))
         q = np.where(k >= min_size, m * k / (m + k) * energy, -np.inf)
-    row, _col = np.unravel_index(int(np.argmax(q)), q.shape)
-    return int(tau[row, 0]), float(q.max())
+    return q, tau[:, 0]
+
+
+def _best_split(z: np.ndarray, min_size: int) -> tuple[int, float]:
+    """(τ, q̂) maximising q̂(τ, κ) over the splits of z[:κ] at τ, every κ ≤ len(z), with at least `min_size`
+    values a side (Matteson & James's search over κ finds a change even when the series later returns);
+    (-1, -inf) when `z` is too short."""
+    if z.size < 2 * min_size:
+        return -1, -np.inf
+    q, tau = _q_grid(z[None, :], min_size)
+    row, _col = np.unravel_index(int(np.argmax(q[0])), q.shape[1:])
+    return int(tau[row]), float(q[0].max())
 
 
 def _candidate(x: np.ndarray, bounds: list[int], min_size: int) -> tuple[int, float]:
@@ -81,18 +88,20 @@ def _candidate(x: np.ndarray, bounds: list[int], min_size: int) -> tuple[int, fl
 
 
 def _pvalue(x: np.ndarray, bounds: list[int], q: float, *, min_size: int, permutations: int, rng: np.random.Generator,
-            stop_at: float = 1.0) -> float:
-    """The share of within-segment shuffles whose best q̂ reaches `q` (with the observed one counted)."""
-    reached, enough = 0, stop_at * (permutations + 1)
-    shuffled = x.copy()
-    for _ in range(permutations):
+            stop_at: float = 1.0, batch: int = 25) -> float:
+    """The share of within-segment shuffles whose best q̂ reaches `q` (with the observed one counted); shuffles are
+    scored `batch` at a time, and counting stops once the p-value cannot come back under `stop_at`."""
+    reached, done, enough = 0, 0, stop_at * (permutations + 1)
+    while done < permutations and reached + 1 <= enough:
+        size = min(batch, permutations - done)
+        best = np.full(size, -np.inf)
         for start, stop in zip(bounds, bounds[1:]):
-            rng.shuffle(shuffled[start:stop])
-        if _candidate(shuffled, bounds, min_size)[1] >= q:
-            reached += 1
-            if reached + 1 > enough:  # already above the level: the rest cannot bring it back under
-                break
-    return (reached + 1) / (permutations + 1)
+            if stop - start >= 2 * min_size:
+                shuffled = rng.permuted(np.broadcast_to(x[start:stop], (size, stop - start)), axis=1)
+                best = np.maximum(best, _q_grid(shuffled, min_size)[0].max(axis=(1, 2)))
+        reached += int((best >= q).sum())
+        done += size
+    return (reached + 1) / (done + 1)
 
 
 def _describe(x: np.ndarray, bounds: list[int], index: int) -> Change:
