@@ -98,11 +98,13 @@ def series(scope: Scope, *, session: Session, since: datetime | None = None, lim
 
 
 def point_out(entry: Row) -> dict:
-    """A row as the API shows it."""
-    capacity = {"value": entry.capacity, "low": entry.capacity_low, "high": entry.capacity_high, "kind": entry.capacity_kind,
-                "bound": entry.capacity_bound}  # fmt: skip
-    return {"campaign_id": entry.campaign_id, "name": entry.name, "ended_at": entry.ended_at, "capacity": capacity,
-            **{k: getattr(entry, k) for k in ("max_achieved_rate", "latency_p50_ms", "latency_p99_ms", "loss_pct")}}  # fmt: skip
+    """A row as the API shows it (TrendPoint's shape)."""
+    e = entry._mapping
+    return {"campaign_id": e["campaign_id"], "name": e["name"], "ended_at": e["ended_at"],
+            "capacity": {"value": e["capacity"], "low": e["capacity_low"], "high": e["capacity_high"], "kind": e["capacity_kind"],
+                         "bound": e["capacity_bound"]},
+            "max_achieved_rate": e["max_achieved_rate"], "latency_p50_ms": e["latency_p50_ms"], "latency_p99_ms": e["latency_p99_ms"],
+            "loss_pct": e["loss_pct"]}  # fmt: skip
 
 
 def describe(scope: Scope, *, metric: str, since: datetime | None, limit: int, session: Session) -> dict:
