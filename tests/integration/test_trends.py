@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -54,3 +55,24 @@ def test_a_trend_names_what_is_wrong_with_its_query(stack):
         refused = stack.api.get("/api/v1/trends", params=params)
         assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == field, (params, refused.text)
     assert stack.api.get("/api/v1/trends", params={"plan_id": 999_999}).status_code == 404
+
+
+def test_the_worker_keeps_a_campaigns_trend_row_when_it_settles(stack, dns_target):
+    from kneeboard.db import session_scope
+    from kneeboard.trends.models import TrendEntry
+
+    plan = {"name": f"settle-{uuid.uuid4().hex[:6]}", "tool": "dnsperf", "target_id": dns_target["id"], "pause_s": 0,
+            "phases": [{"kind": "saturation", "concurrency": 1, "rate": [100, 200], "duration_s": 1}]}  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=plan).json()["id"]
+    campaign = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    deadline = time.monotonic() + 60
+    while stack.api.get(f"/api/v1/campaigns/{campaign}").json()["status"] != "completed" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    entry = None
+    while entry is None and time.monotonic() < deadline:  # before any trend is read: the worker stores it right after the status
+        with session_scope() as session:
+            entry = session.get(TrendEntry, campaign)
+            if entry is not None:
+                assert entry.plan_id == plan_id and entry.max_achieved_rate > 50
+        time.sleep(0.1)
+    assert entry is not None
