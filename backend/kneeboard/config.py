@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     sse_max_per_user: int = 8  # live streams one user may hold open in one API process
     sse_max_total: int = 256  # live streams one API process serves
     token_ttl_days: float = 90.0  # an API token's lifetime when its creator does not say
+    public_url: str = ""  # how people reach the UI (links in webhook messages); empty: relative links
+    webhook_poll_s: float = 2.0  # how often the API's delivery loop looks for due webhook messages
+    webhook_retry_base_s: float = 5.0  # the first retry's delay; each next one doubles it (capped at an hour)
+    webhook_max_attempts: int = 8  # then the message is marked failed
+    webhook_timeout_s: float = 5.0  # per request: connect, send and read the answer
 
     def allowed_host_list(self) -> list[str]:
         """The Host header values the API answers to: ALLOWED_HOSTS plus the listen address."""

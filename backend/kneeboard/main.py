@@ -32,14 +32,17 @@ from kneeboard.schedules.router import router as schedules_router
 from kneeboard.shares.router import router as shares_router
 from kneeboard.targets.router import router as targets_router
 from kneeboard.tools.router import router as tools_router
+from kneeboard.trends.router import router as trends_router
 from kneeboard.ui import mount_ui
+from kneeboard.webhooks.delivery import with_delivery
+from kneeboard.webhooks.router import router as webhooks_router
 from kneeboard.worker.tasks import enqueue
 
 
 def create_app() -> FastAPI:
     """Build the application."""
     app = FastAPI(title="Kneeboard", version=__version__, description="Capacity-test campaigns: plans, sweeps, reports, comparisons.",
-                  lifespan=reaper.lifespan)
+                  lifespan=with_delivery(reaper.lifespan))
     install_handlers(app)
     install_limits(app)
     install_security(app)
@@ -52,6 +55,8 @@ def create_app() -> FastAPI:
         schedules_router, shares_router, streams_router,
         agentlink_router,
         exports_router,
+        trends_router,
+        webhooks_router,
     ):
         api.include_router(router)
     app.include_router(api)

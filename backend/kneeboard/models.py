@@ -14,3 +14,5 @@ def import_all() -> None:
     from kneeboard.schedules import models as _schedules  # noqa: F401
     from kneeboard.shares import models as _shares  # noqa: F401
     from kneeboard.targets import models as _targets  # noqa: F401
+    from kneeboard.trends import models as _trends  # noqa: F401
+    from kneeboard.webhooks import models as _webhooks  # noqa: F401

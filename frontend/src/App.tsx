@@ -18,6 +18,7 @@ const ProfilesPage = lazy(() => import("./routes/ProfilesPage"));
 const TargetsPage = lazy(() => import("./routes/TargetsPage"));
 const SchedulesPage = lazy(() => import("./routes/SchedulesPage"));
 const AgentsPage = lazy(() => import("./routes/AgentsPage"));
+const TrendPage = lazy(() => import("./routes/TrendPage"));
 
 /** The pages that need a login ask the API nothing until the API says who is signed in: a signed-out browser
  * sends one request (/auth/me, whose 401 leads to the login page), never a burst of 401s. */
@@ -108,6 +109,7 @@ export default function App() {
           <Route path="/campaigns" element={<CampaignsPage />} />
           <Route path="/campaigns/:id" element={<CampaignPage />} />
           <Route path="/compare" element={<ComparePage />} />
+          <Route path="/trends" element={<TrendPage />} />
           <Route path="/plans" element={<PlansPage />} />
           <Route path="/plans/new" element={<PlanEditorPage />} />
           <Route path="/plans/:id" element={<PlanEditorPage />} />

@@ -36,7 +36,9 @@ DOC = ROOT / "docs" / "performance" / "history.md"
 CHUNK = 1000
 FIRST = datetime(2025, 1, 1, tzinfo=timezone.utc)
 LONG_SERIES = 5  # campaigns whose stability point has 5,000 samples (the series, report and compare subjects)
-GOALS = {"report": 300, "compare 5 campaigns": 500, "series of 5,000 samples": 100}
+GOALS = {"report": 300, "compare 5 campaigns": 500, "series of 5,000 samples": 100, "trend: the plan of 10 % of the history": 100}
+PLANS = 12
+TREND_SHARE = 0.1  # one more plan gets this share of all campaigns: 1,000 of 10,000 (the trend subject)
 SAMPLING = {True: {"samples_per_point": 2, "stability_samples": 60}, False: {"samples_per_point": 14, "stability_samples": 215}}  # by --light
 
 
@@ -83,6 +85,7 @@ def scenarios(engine, picked: dict, size: int) -> list[tuple[str, str]]:
         ("report", f"{base}/{report}"),
         ("compare 5 campaigns", "/api/v1/compare?" + "&".join(f"c={c}" for c in five)),
         ("series of 5,000 samples", f"/api/v1/points/{picked['long_points'][0]}/samples"),
+        ("trend: the plan of 10 % of the history", f"/api/v1/trends?plan_id={picked['trend_plan']}"),
     ]
 
 
@@ -134,7 +137,8 @@ machine shows as noise in the p95s). Each figure is client-side wall time over l
 against a fresh API process (uvicorn, one worker) and a private Postgres (fsync off).
 
 Data ({'`--light`: ~110 samples per campaign' if light else 'default: ~500 samples per campaign; `--light` seeds ~110 for a quicker run'}): {shape}.
-Shapes: 12 stored plans over 4 tools (dnsperf, wrk, iperf3, devsim) launched again and again, 20–35 points per campaign
+Shapes: 13 stored plans over 4 tools (dnsperf, wrk, iperf3, devsim) launched again and again (one of them, the trend subject, for
+10 % of all campaigns: about 1,000 at 10,000), 20–35 points per campaign
 (baseline, scalability, saturation, a long stability point), dnsperf-like stdout on every measured point, per-second samples,
 tags (nightly 40 %, release-x.y 20 %, pinned 2 %, a team or `imported`), 8 % imported campaigns, 15 % failed, cancelled or
 crashed. {LONG_SERIES} campaigns carry a stability point of exactly 5,000 samples (the series, report and compare subjects).
@@ -171,15 +175,16 @@ def main() -> None:
         services.migrate(env)
         engine = create_engine(database_url)
         rng = random.Random(7)
-        templates = make_templates(engine, rng)
-        picked = {"long_campaigns": [], "long_points": [], "by_plan": {}, "points": 0, "samples": 0}
+        templates = make_templates(engine, rng, plans=PLANS + 1)
+        weights = [1.0] * PLANS + [PLANS * TREND_SHARE / (1 - TREND_SHARE)]
+        picked = {"long_campaigns": [], "long_points": [], "by_plan": {}, "points": 0, "samples": 0, "trend_plan": templates[-1].plan_id}
         results, shapes, seeded, seed_s = {}, {}, 0, 0.0
         for size in sizes:
             t0 = time.monotonic()
             while seeded < size:
                 count = min(CHUNK, size - seeded)
                 got = seed(engine, templates, count, rng=rng, long_series=LONG_SERIES if seeded == 0 else 0, **SAMPLING[ARGS.light],
-                           start=FIRST + timedelta(minutes=90 * seeded))  # fmt: skip
+                           start=FIRST + timedelta(minutes=90 * seeded), weights=weights)  # fmt: skip
                 if seeded == 0:
                     picked["long_campaigns"] = got["campaigns"][:LONG_SERIES]
                     picked["long_points"] = got["long_points"]

@@ -123,9 +123,9 @@ def _stdout(rng: random.Random, c: int, rate: float, duration: float, metrics: d
 
 
 def seed(engine: Engine, templates: list[Template], count: int, *, samples_per_point: int, stability_samples: int,
-         long_series: int = 0, rng: random.Random | None = None, start: datetime | None = None) -> dict:
-    """Insert `count` finished campaigns (with points, samples and tags); the first `long_series` of them get a
-    stability point with exactly 5,000 samples. Returns ids worth measuring."""
+         long_series: int = 0, rng: random.Random | None = None, start: datetime | None = None, weights: list[float] | None = None) -> dict:
+    """Insert `count` finished campaigns (with points, samples and tags), each of a template drawn with `weights`
+    (default: alike); the first `long_series` of them get a stability point with exactly 5,000 samples. Returns ids worth measuring."""
     rng = rng or random.Random(7)
     start = start or datetime(2025, 1, 1, tzinfo=timezone.utc)
     raw = engine.raw_connection()
@@ -135,7 +135,7 @@ def seed(engine: Engine, templates: list[Template], count: int, *, samples_per_p
         campaign_ids = _ids(cur, "campaigns_id_seq", count)
         campaign_rows, tag_rows, point_rows, sample_rows = [], [], [], []
         for n, cid in enumerate(campaign_ids):
-            template = rng.choice(templates)
+            template = rng.choices(templates, weights)[0] if weights else rng.choice(templates)
             created = start + timedelta(minutes=90 * n + rng.randint(0, 60))
             status = rng.choices([s for s, _ in STATUSES], [w for _, w in STATUSES])[0]
             imported = rng.random() < 0.08

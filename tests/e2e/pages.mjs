@@ -102,6 +102,7 @@ try {
     { name: "report", path: `/campaigns/${a}`, title: `Campaign #${a}`, heading: `#${a}`, ready: (p) => p.locator('.campaign-page[data-status="completed"] [data-testid="points-table"] tbody tr').first().waitFor() },
     { name: "comparison", path: `/compare?c=${a}&c=${b}`, title: "Compare", ready: (p) => p.locator('[data-testid="headline"]').waitFor() },
     { name: "plans", path: "/plans", title: "Plans" },
+    { name: "trend", path: `/trends?plan=${plan.id}`, title: `Trend of plan #${plan.id}`, ready: (p) => p.locator('[data-testid="trend-chart"]').waitFor() },
     { name: "plan editor (new)", path: "/plans/new", title: "New plan" },
     { name: "plan editor (existing)", path: `/plans/${plan.id}`, title: `Plan #${plan.id}`, ready: (p) => p.locator('[data-testid="point-count"]').waitFor() },
     { name: "targets", path: "/targets", title: "Targets" },

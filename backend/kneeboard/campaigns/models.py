@@ -22,7 +22,7 @@ class Campaign(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
     tool: Mapped[str] = mapped_column(String(20), index=True)
-    plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"), nullable=True)
+    plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"), nullable=True, index=True)
     target_id: Mapped[int | None] = mapped_column(ForeignKey("targets.id", ondelete="SET NULL"), nullable=True, index=True)
     plan: Mapped[dict[str, Any]] = mapped_column(JSON)
     target: Mapped[dict[str, Any]] = mapped_column(JSON)

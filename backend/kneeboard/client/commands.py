@@ -9,6 +9,7 @@ from pathlib import Path
 from kneeboard.client import exits, output
 from kneeboard.client.http import ApiError, Client
 from kneeboard.client.run import UsageError, run
+from kneeboard.client.trend import add_trend_command
 from kneeboard.gate import baseline_outcome
 
 
@@ -18,7 +19,7 @@ def _connection(parser: argparse.ArgumentParser) -> None:
 
 
 def add_client_commands(sub: argparse._SubParsersAction) -> None:
-    """Add run, plans, campaigns and import to the `kneeboard` parser."""
+    """Add run, plans, campaigns, import and trend to the `kneeboard` parser."""
     run_p = sub.add_parser("run", help="run a plan file on a server and gate on thresholds and a baseline (exit 0, 99, 98, 97, 1, 2)")
     run_p.add_argument("plan", help="a plan in YAML (it may have a thresholds: list)")
     run_p.add_argument("--threshold", action="append", metavar="EXPR", help="metric<value, <=, > or >=, checked on every completed point (repeatable)")
@@ -58,6 +59,7 @@ def add_client_commands(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("file")
     _connection(imp)
     imp.set_defaults(handler=import_command)
+    add_trend_command(sub, _connection)
 
 
 def dispatch(args: argparse.Namespace) -> int:

@@ -6,3 +6,4 @@ USAGE = 2  # a bad plan, threshold or argument
 INCONCLUSIVE = 97  # the baseline comparison had too few repetitions, with --strict
 REGRESSION = 98  # a statistically significant regression against the baseline
 THRESHOLD = 99  # a threshold failed on a completed point
+CHANGED = 96  # kneeboard trend --fail-on-change: the metric changed after the given campaign

@@ -87,7 +87,8 @@ def differences(documents: dict[str, dict]) -> list[dict]:
     return rows
 
 
-def _headline_values(described: dict) -> dict[str, float | None]:
+def headline_values(described: dict) -> dict[str, float | None]:
+    """The headline figures of a described campaign (its stored summary and analysis), by HEADLINES metric."""
     analysis = described.get("analysis") or {}
     summary = described["summary"]
     capacity = analysis.get("capacity") or {}
@@ -176,7 +177,7 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
         raise invalid_query("c", "the same campaign is selected twice")
     keys = [s.key for s in selections]
     described = [s.described for s in selections]
-    values = {key: _headline_values(d) for key, d in zip(keys, described)}
+    values = {key: headline_values(d) for key, d in zip(keys, described)}
     tools = {s.campaign.tool for s in selections}
     if len(tools) > 1:
         raise invalid_query("c", f"campaigns of different tools ({', '.join(sorted(tools))}) measure different things; compare like with like")

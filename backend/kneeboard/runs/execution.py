@@ -32,6 +32,7 @@ from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
+from kneeboard.trends.settle import settled
 
 _PLAN = TypeAdapter(PlanBody)
 log = logging.getLogger(__name__)
@@ -162,6 +163,7 @@ def _settle(campaign_id: int, owner: str) -> str:
             campaign.analysis = {"error": f"analysis failed: {type(exc).__name__}: {exc}"}
         status = campaign.status
     live.publish(campaign_id, "status", {"status": status})
+    settled(campaign_id)
     return status
 
 

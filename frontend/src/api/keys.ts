@@ -16,6 +16,7 @@ export const keys = {
   histogram: (id: number, window: string) => ["points", id, "histogram", window] as const,
   samples: (id: number, series: string | undefined, maxPoints: number) => ["points", id, "samples", series ?? "*", maxPoints] as const,
   compare: (selectors: string[]) => ["compare", ...selectors] as const,
+  trend: (query: object) => ["trends", query] as const,
   agents: ["agents"] as const,
   health: ["health"] as const,
   lab: ["lab"] as const,

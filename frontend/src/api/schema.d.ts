@@ -903,6 +903,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/policy/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Allowlist
+         * @description Where webhooks may go (separate from the target policy; empty by default).
+         */
+        get: operations["get_allowlist_api_v1_policy_webhooks_get"];
+        /**
+         * Put Allowlist
+         * @description Replace the webhook allow-list (admins only); the audit log keeps it before and after.
+         */
+        put: operations["put_allowlist_api_v1_policy_webhooks_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/profiles": {
         parameters: {
             query?: never;
@@ -1283,6 +1307,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trend
+         * @description The headline figures of every completed campaign of a plan, a target with a tool, or a tag, and where they changed.
+         */
+        get: operations["trend_api_v1_trends_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users": {
         parameters: {
             query?: never;
@@ -1329,6 +1373,70 @@ export interface paths {
          * @description Change an account's role and/or password.
          */
         patch: operations["update_user_api_v1_users__user_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhooks
+         * @description Every webhook (secrets are never shown again).
+         */
+        get: operations["list_webhooks_api_v1_webhooks_get"];
+        put?: never;
+        /**
+         * Create Webhook
+         * @description Tell a URL the allow-list takes about a plan's or a schedule's regressions and change points; the secret is shown once.
+         */
+        post: operations["create_webhook_api_v1_webhooks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Deliveries
+         * @description The newest messages of the outbox, with their attempts and last answer.
+         */
+        get: operations["list_deliveries_api_v1_webhooks_deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Webhook
+         * @description Delete a webhook and its undelivered messages.
+         */
+        delete: operations["delete_webhook_api_v1_webhooks__webhook_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -1386,6 +1494,30 @@ export interface components {
          * @enum {string}
          */
         AgentStatus: "alive" | "silent";
+        /**
+         * AllowList
+         * @description Where webhooks may go: networks (CIDR) and host names (or `*.suffix`); empty by default (nowhere).
+         */
+        AllowList: {
+            /** Hosts */
+            hosts?: string[];
+            /** Networks */
+            networks?: string[];
+        };
+        /**
+         * AllowListOut
+         * @description The allow-list in force.
+         */
+        AllowListOut: {
+            /** Hosts */
+            hosts?: string[];
+            /** Networks */
+            networks?: string[];
+            /** Updated At */
+            updated_at?: string | null;
+            /** Updated By */
+            updated_by?: string | null;
+        };
         /**
          * Analysis
          * @description A campaign's analysis; `variants` holds one per variant when the plan has variants.
@@ -1723,6 +1855,22 @@ export interface components {
          */
         CampaignStatus: "queued" | "starting" | "running" | "cancelling" | "completed" | "failed" | "cancelled" | "crashed";
         /**
+         * Capacity
+         * @description Capacity at SLO: a figure with its interval (kind between), a lower bound (at_least) or none reached (below).
+         */
+        Capacity: {
+            /** Bound */
+            bound: number | null;
+            /** High */
+            high: number | null;
+            /** Kind */
+            kind: ("between" | "at_least" | "below") | null;
+            /** Low */
+            low: number | null;
+            /** Value */
+            value: number | null;
+        };
+        /**
          * CapacityAtSlo
          * @description The highest achieved rate that keeps a latency target and efficiency, with its kind.
          *
@@ -1794,13 +1942,52 @@ export interface components {
             achieved_rate: number | null;
         };
         /**
+         * ChangePointOut
+         * @description A change of one metric between two consecutive campaigns, with its size (after − before) and 95 % interval.
+         */
+        ChangePointOut: {
+            /** After Campaign Id */
+            after_campaign_id: number;
+            /** Before Campaign Id */
+            before_campaign_id: number;
+            /** Change Pct */
+            change_pct: number | null;
+            /** Ci High */
+            ci_high: number;
+            /** Ci Low */
+            ci_low: number;
+            /** Compare Url */
+            compare_url: string;
+            /** Detected At */
+            detected_at: string | null;
+            /** Diff */
+            diff: number;
+            differences: components["schemas"]["kneeboard__trends__schemas__Differences"];
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "better" | "worse";
+            /** Mean After */
+            mean_after: number;
+            /** Mean Before */
+            mean_before: number;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct";
+            /** Pvalue */
+            pvalue: number;
+        };
+        /**
          * Comparison
          * @description Two or more campaigns side by side.
          */
         Comparison: {
             /** Campaigns */
             campaigns: components["schemas"]["CampaignOut"][];
-            differences: components["schemas"]["Differences"];
+            differences: components["schemas"]["kneeboard__compare__schemas__Differences"];
             /** Headline */
             headline: components["schemas"]["Headline"][];
             /**
@@ -1915,6 +2102,48 @@ export interface components {
              * @description left out of each point's steady window (default: the tool's)
              */
             warmup_s?: number | null;
+        };
+        /**
+         * DeliveryOut
+         * @description One message of the outbox.
+         */
+        DeliveryOut: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            /**
+             * Event
+             * @enum {string}
+             */
+            event: "regression" | "change_point";
+            /** Id */
+            id: number;
+            /** Last Error */
+            last_error: string | null;
+            /** Last Status */
+            last_status: number | null;
+            /**
+             * Next Attempt At
+             * Format: date-time
+             */
+            next_attempt_at: string;
+            /** Payload */
+            payload: {
+                [key: string]: unknown;
+            };
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "sending" | "delivered" | "failed";
+            /** Webhook Id */
+            webhook_id: number;
         };
         /**
          * Delta
@@ -2096,18 +2325,6 @@ export interface components {
             values: {
                 [key: string]: string | null;
             };
-        };
-        /**
-         * Differences
-         * @description What differs between the campaigns.
-         */
-        Differences: {
-            /** Environment */
-            environment: components["schemas"]["Difference"][];
-            /** Plan */
-            plan: components["schemas"]["Difference"][];
-            /** Target */
-            target: components["schemas"]["Difference"][];
         };
         /**
          * dnsperf parameters
@@ -3469,6 +3686,22 @@ export interface components {
             updated_at: string;
         };
         /**
+         * Scope
+         * @description What the trend follows.
+         */
+        Scope: {
+            /** Key */
+            key: string;
+            /** Plan Id */
+            plan_id: number | null;
+            /** Tag */
+            tag: string | null;
+            /** Target Id */
+            target_id: number | null;
+            /** Tool */
+            tool: string | null;
+        };
+        /**
          * ServerClock
          * @description The server's clock, for the agent's offset.
          */
@@ -3887,6 +4120,45 @@ export interface components {
             whole_seconds: boolean;
         };
         /**
+         * Trend
+         * @description A series of completed campaigns, oldest first, with the change points of `metric`.
+         */
+        Trend: {
+            /** Baseline Campaign Id */
+            baseline_campaign_id: number | null;
+            /** Change Points */
+            change_points: components["schemas"]["ChangePointOut"][];
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct";
+            /** Points */
+            points: components["schemas"]["TrendPoint"][];
+            scope: components["schemas"]["Scope"];
+        };
+        /**
+         * TrendPoint
+         * @description One completed campaign of the series.
+         */
+        TrendPoint: {
+            /** Campaign Id */
+            campaign_id: number;
+            capacity: components["schemas"]["Capacity"];
+            /** Ended At */
+            ended_at: string | null;
+            /** Latency P50 Ms */
+            latency_p50_ms: number | null;
+            /** Latency P99 Ms */
+            latency_p99_ms: number | null;
+            /** Loss Pct */
+            loss_pct: number | null;
+            /** Max Achieved Rate */
+            max_achieved_rate: number | null;
+            /** Name */
+            name: string;
+        };
+        /**
          * UserCreate
          * @description A new account.
          */
@@ -4002,6 +4274,72 @@ export interface components {
             usl?: components["schemas"]["UslFit"] | null;
             /** Zones */
             zones?: components["schemas"]["Zone"][];
+        };
+        /**
+         * WebhookCreate
+         * @description Tell `url` about one plan's campaigns or one schedule's runs.
+         */
+        WebhookCreate: {
+            /** Events */
+            events?: ("regression" | "change_point")[];
+            /** Plan Id */
+            plan_id?: number | null;
+            /** Schedule Id */
+            schedule_id?: number | null;
+            /** Url */
+            url: string;
+        };
+        /**
+         * WebhookCreated
+         * @description A new webhook with its signing secret: keep it, it is not shown again.
+         */
+        WebhookCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Events */
+            events: ("regression" | "change_point")[];
+            /** Id */
+            id: number;
+            /** Plan Id */
+            plan_id: number | null;
+            /** Schedule Id */
+            schedule_id: number | null;
+            /** Secret */
+            secret: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * WebhookOut
+         * @description A webhook as listed (its secret is shown once, when it is made).
+         */
+        WebhookOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Events */
+            events: ("regression" | "change_point")[];
+            /** Id */
+            id: number;
+            /** Plan Id */
+            plan_id: number | null;
+            /** Schedule Id */
+            schedule_id: number | null;
+            /** Url */
+            url: string;
         };
         /**
          * Welcome
@@ -4192,11 +4530,57 @@ export interface components {
          */
         kneeboard__auth__roles__Role: "viewer" | "operator" | "admin" | "agent";
         /**
+         * Differences
+         * @description What differs between the campaigns.
+         */
+        kneeboard__compare__schemas__Differences: {
+            /** Environment */
+            environment: components["schemas"]["Difference"][];
+            /** Plan */
+            plan: components["schemas"]["Difference"][];
+            /** Target */
+            target: components["schemas"]["Difference"][];
+        };
+        /**
          * Role
          * @description What a tool is for: generating load, or watching beside the load.
          * @enum {string}
          */
         kneeboard__tools__contract__Role: "load" | "monitor";
+        /**
+         * Differences
+         * @description What differed between the two campaigns around a change (the comparison's diff, and the notes).
+         */
+        kneeboard__trends__schemas__Differences: {
+            /**
+             * Environment
+             * @default []
+             */
+            environment: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Notes
+             * @default []
+             */
+            notes: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Plan
+             * @default []
+             */
+            plan: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Target
+             * @default []
+             */
+            target: {
+                [key: string]: unknown;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -5762,6 +6146,59 @@ export interface operations {
             };
         };
     };
+    get_allowlist_api_v1_policy_webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowListOut"];
+                };
+            };
+        };
+    };
+    put_allowlist_api_v1_policy_webhooks_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllowList"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowListOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_profiles_api_v1_profiles_get: {
         parameters: {
             query?: never;
@@ -6586,6 +7023,49 @@ export interface operations {
             };
         };
     };
+    trend_api_v1_trends_get: {
+        parameters: {
+            query?: {
+                /** @description a plan's campaigns */
+                plan_id?: number | null;
+                /** @description a target's campaigns of one `tool` */
+                target_id?: number | null;
+                tool?: string | null;
+                /** @description the campaigns with this tag */
+                tag?: string | null;
+                /** @description whose change points to show */
+                metric?: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct";
+                /** @description only campaigns that ended at or after this time */
+                since?: string | null;
+                /** @description the newest this many campaigns */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trend"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_users_api_v1_users_get: {
         parameters: {
             query?: never;
@@ -6691,6 +7171,120 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserOut"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_webhooks_api_v1_webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"][];
+                };
+            };
+        };
+    };
+    create_webhook_api_v1_webhooks_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_deliveries_api_v1_webhooks_deliveries_get: {
+        parameters: {
+            query?: {
+                webhook_id?: number | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_webhook_api_v1_webhooks__webhook_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {

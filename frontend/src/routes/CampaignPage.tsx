@@ -132,9 +132,14 @@ export default function CampaignPage() {
           <CopyLinkButton />
           <ShareButton campaignIds={[c.id]} />
           {c.plan_id != null && (
-            <Link className="btn link" to={`/plans/${c.plan_id}`}>
-              Plan
-            </Link>
+            <>
+              <Link className="btn link" to={`/plans/${c.plan_id}`}>
+                Plan
+              </Link>
+              <Link className="btn link" to={`/trends?plan=${c.plan_id}`}>
+                History of this plan
+              </Link>
+            </>
           )}
         </div>
       </div>

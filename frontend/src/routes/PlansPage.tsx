@@ -61,6 +61,9 @@ export default function PlansPage() {
                     >
                       Launch
                     </button>
+                    <Link className="btn small" to={`/trends?plan=${p.id}`} aria-label={`History of plan ${p.name}`}>
+                      History
+                    </Link>
                     <DeleteButton onClick={() => { del.reset(); setDeleting(p); }} />
                   </td>
                 </tr>

@@ -1,0 +1,1 @@
+"""Trends: a series of campaigns over time, its headline figures and change points."""

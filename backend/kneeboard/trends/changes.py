@@ -1,0 +1,108 @@
+"""Change points of a trend: E-Divisive means (analysis.changepoints) on each headline metric's series,
+stored per plan after each campaign settles, each with what differed between the two campaigns around it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sqlalchemy import Row, delete, select
+from sqlalchemy.orm import Session
+
+from kneeboard.analysis.changepoints import Change, e_divisive
+from kneeboard.campaigns.models import Campaign
+from kneeboard.compare.service import build, differences
+from kneeboard.db import utcnow
+from kneeboard.trends.headline import METRICS
+from kneeboard.trends.models import ChangePoint
+from kneeboard.trends.service import Scope, series
+
+DETECT_LAST = 200  # change points are looked for in the newest 200 campaigns of a series
+ON_READ_LAST = 100  # for a target or a tag (not stored), the newest 100
+
+
+def values_of(entry: Row, metric: str) -> float | None:
+    """The entry's figure for `metric`; capacity at SLO only where it is a figure (kind between), not a bound."""
+    column, _better = METRICS[metric]
+    value = getattr(entry, column)
+    if metric == "capacity_at_slo" and entry.capacity_kind != "between":
+        return None
+    return value if value is not None and math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class Found:
+    """A change between two consecutive campaigns of a series that have the metric."""
+
+    metric: str
+    before: Row
+    after: Row
+    change: Change
+
+    @property
+    def direction(self) -> str:
+        """better or worse, by which way the metric is better."""
+        return "better" if self.change.diff * METRICS[self.metric][1] > 0 else "worse"
+
+
+def detect(entries: list[Row], metric: str, *, last: int = DETECT_LAST) -> list[Found]:
+    """The change points of `metric` over the newest `last` entries that have it (oldest first in, and out)."""
+    kept = [(e, v) for e in entries if (v := values_of(e, metric)) is not None][-last:]
+    changes = e_divisive([v for _e, v in kept]) if len(kept) >= 2 else []
+    return [Found(metric, kept[c.index - 1][0], kept[c.index][0], c) for c in changes]
+
+
+def what_differed(before_id: int, after_id: int, *, session: Session) -> dict:
+    """The comparison's differences (plan, target, environment with tool versions) plus the notes, keyed by campaign id."""
+    found = build([str(before_id), str(after_id)], session=session)["differences"]
+    notes = {str(c.id): {"notes": c.notes or ""} for c in (session.get(Campaign, before_id), session.get(Campaign, after_id))}
+    return {**found, "notes": differences(notes)}
+
+
+def refresh(scope: Scope, *, session: Session) -> list[ChangePoint]:
+    """Detect the scope's change points again and store them (those no longer found are removed); the new ones."""
+    entries = series(scope, session=session)
+    stored = {(c.metric, c.after_campaign_id): c for c in session.scalars(select(ChangePoint).where(ChangePoint.scope == scope.key))}
+    found = {(f.metric, f.after.campaign_id): f for metric in METRICS for f in detect(entries, metric)}
+    gone = [c.id for key, c in stored.items() if key not in found]
+    if gone:
+        session.execute(delete(ChangePoint).where(ChangePoint.id.in_(gone)))
+    new = []
+    for key, f in found.items():
+        row = stored.get(key) or ChangePoint(scope=scope.key, metric=f.metric, after_campaign_id=f.after.campaign_id,
+                                             differences=what_differed(f.before.campaign_id, f.after.campaign_id, session=session))  # fmt: skip
+        _fill(row, f)
+        if key not in stored:
+            row.detected_at = utcnow()
+            session.add(row)
+            new.append(row)
+    session.flush()
+    return new
+
+
+def _fill(row: ChangePoint, found: Found) -> None:
+    c = found.change
+    row.before_campaign_id = found.before.campaign_id
+    row.mean_before, row.mean_after, row.diff, row.ci_low, row.ci_high = c.mean_before, c.mean_after, c.diff, c.ci_low, c.ci_high
+    row.change_pct, row.pvalue, row.direction = c.change_pct, c.pvalue, found.direction
+
+
+def of_scope(scope: Scope, entries: list[Row], *, session: Session) -> list[dict]:
+    """The change points a trend shows: a plan's stored ones, or (target, tag) found now over its newest campaigns."""
+    shown = {e.campaign_id for e in entries}
+    if scope.plan_id is not None:
+        rows = session.scalars(select(ChangePoint).where(ChangePoint.scope == scope.key).order_by(ChangePoint.after_campaign_id))
+        return [_out(r) for r in rows if r.after_campaign_id in shown]
+    out = []
+    for metric in METRICS:
+        for f in detect(entries, metric, last=ON_READ_LAST):
+            row = ChangePoint(scope=scope.key, metric=metric, after_campaign_id=f.after.campaign_id, differences={})
+            _fill(row, f)
+            out.append(_out(row))
+    return out
+
+
+def _out(row: ChangePoint) -> dict:
+    keys = ("metric", "before_campaign_id", "after_campaign_id", "mean_before", "mean_after", "diff", "ci_low", "ci_high",
+            "change_pct", "pvalue", "direction", "differences", "detected_at")  # fmt: skip
+    return {**{k: getattr(row, k) for k in keys}, "compare_url": f"/compare?c={row.before_campaign_id}&c={row.after_campaign_id}"}

@@ -1,0 +1,1 @@
+"""Webhooks: who is told when a campaign regresses or a trend changes; a durable, signed outbox."""
