@@ -34,7 +34,7 @@ type Interval struct {
 	Errors int64   `json:"errors"`
 	Rate   float64 `json:"rate"` // responses/s over the interval
 	Latencies
-	ServiceP50  *float64 `json:"service_p50_ms"`  // from the actual send
+	ServiceP50  *float64 `json:"service_p50_ms"` // from the actual send
 	ServiceP99  *float64 `json:"service_p99_ms"`
 	LatenessP99 *float64 `json:"lateness_p99_ms"` // the generator's: actual send minus intended
 }
