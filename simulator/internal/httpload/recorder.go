@@ -95,7 +95,8 @@ func (d *dist) reset() {
 
 // window is one period's distributions and counters: the response time from the intended send
 // time (stalls included), the service time from the actual send, and the generator's lateness
-// (actual send minus intended).
+// (actual send minus intended) of the requests that found a connection free when due (the
+// others, queued, waited for the connections, and are counted).
 type window struct {
 	response, service, lateness dist
 	counts
@@ -165,9 +166,10 @@ func (s *shard) record(q request, keepRaw bool) {
 	w := s.w
 	w.Sent++
 	if q.queued {
-		w.Queued++
+		w.Queued++ // its wait is the connections', not the pacer's: counted here, not as lateness
+	} else {
+		w.lateness.record(q.lateUS)
 	}
-	w.lateness.record(q.lateUS)
 	switch q.o {
 	case answered, badStatus:
 		w.Completed++
