@@ -2,24 +2,23 @@ package httpload
 
 import (
 	"context"
-	"runtime"
 	"sync/atomic"
 	"time"
 )
 
-// The pacer's timer: it sleeps until shortly before a deadline (a plain nanosleep on its own
-// OS thread with a 1 ns timer slack, not the Go runtime's timers, which wake up to 1 ms late
-// when the process is idle) and then spins the rest of the way.
+// The pacer's timer: it sleeps until shortly before a deadline (on a kernel timer, see sleeper;
+// the Go runtime's own timers wake up to 1 ms late when the process is idle) and then spins
+// the rest of the way.
 const (
-	maxSpin   = 50 * time.Microsecond // the spin before a deadline, at most
+	maxSpin   = 30 * time.Microsecond // the spin before a deadline, at most
 	sleepStep = 20 * time.Millisecond // a long wait is slept in steps, to see a stop
 )
 
 // spinMargin is how long before each deadline the pacer stops sleeping and spins: at most
-// maxSpin, and at most a quarter of the gap between requests, so spinning costs at most a
-// quarter of one core at any rate.
+// maxSpin, and at most a sixteenth of the gap between requests, so spinning costs at most a
+// sixteenth of one core at any rate.
 func spinMargin(rate float64) time.Duration {
-	return min(maxSpin, time.Duration(float64(time.Second)/rate/4))
+	return min(maxSpin, time.Duration(float64(time.Second)/rate/16))
 }
 
 // clock releases the schedule's requests at their intended times: due is how many have been
@@ -75,13 +74,12 @@ func (c *clock) release(i int64) {
 	}
 }
 
-// run releases every request at its intended time until all are due or ctx ends. It keeps
-// its OS thread (whose timer slack it lowers), which ends with it.
+// run releases every request at its intended time until all are due or ctx ends.
 func (c *clock) run(ctx context.Context) {
-	runtime.LockOSThread() // never unlocked: the thread, with its changed slack, exits with the goroutine
-	preciseTimers()
+	timer := newSleeper()
+	defer timer.close()
 	for i := int64(0); i < c.sched.Total; {
-		if !c.until(ctx, c.sched.Intended(i)) {
+		if !c.until(ctx, timer, c.sched.Intended(i)) {
 			return
 		}
 		for n := c.sched.DueBy(time.Now()); i < n; i++ {
@@ -91,7 +89,7 @@ func (c *clock) run(ctx context.Context) {
 }
 
 // until sleeps to shortly before t, then spins to t; false when ctx ends first.
-func (c *clock) until(ctx context.Context, t time.Time) bool {
+func (c *clock) until(ctx context.Context, timer *sleeper, t time.Time) bool {
 	for {
 		if ctx.Err() != nil {
 			return false
@@ -101,7 +99,7 @@ func (c *clock) until(ctx context.Context, t time.Time) bool {
 			return true
 		}
 		if left > c.margin {
-			nanosleep(min(left-c.margin, sleepStep))
+			timer.sleep(min(left-c.margin, sleepStep))
 			continue
 		}
 		for time.Now().Before(t) {

@@ -4,6 +4,11 @@ package httpload
 
 import "time"
 
-func preciseTimers() {}
+// sleeper is time.Sleep where there is no timerfd.
+type sleeper struct{}
 
-func nanosleep(d time.Duration) { time.Sleep(d) }
+func newSleeper() *sleeper { return nil }
+
+func (s *sleeper) sleep(d time.Duration) { time.Sleep(d) }
+
+func (s *sleeper) close() {}

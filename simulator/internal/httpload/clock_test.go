@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-func TestTheSpinBeforeEachDeadlineIsShortAndAtMostAQuarterOfTheGap(t *testing.T) {
+func TestTheSpinBeforeEachDeadlineIsShortAndAtMostASixteenthOfTheGap(t *testing.T) {
 	for _, c := range []struct {
 		rate float64
 		want time.Duration
-	}{{10, maxSpin}, {2000, maxSpin}, {10_000, 25 * time.Microsecond}, {100_000, 2500 * time.Nanosecond}} {
+	}{{10, maxSpin}, {2000, maxSpin}, {10_000, 6250 * time.Nanosecond}, {100_000, 625 * time.Nanosecond}} {
 		if got := spinMargin(c.rate); got != c.want {
 			t.Errorf("spinMargin(%g) = %v, want %v", c.rate, got, c.want)
 		}

@@ -40,6 +40,7 @@ type RunConfig struct {
 	Timeout      time.Duration
 	ReportEvery  time.Duration
 	RawLatencies bool   // tests only: print every latency (µs) on one last line
+	CPUProfile   string // benchmarks only: write a pprof CPU profile of the run to this file
 	Host         string // the Host header when the URL names the address Kneeboard checked (empty: the URL's host)
 	CAFile       string // https: a PEM bundle of the CAs to trust (empty: the system's)
 	Insecure     bool   // https: skip certificate verification (shown on the point line)
@@ -69,6 +70,7 @@ func ParseRun(args []string) (RunConfig, error) {
 	fs.DurationVar(&c.Timeout, "timeout", 2*time.Second, "one request's timeout")
 	fs.DurationVar(&c.ReportEvery, "report-every", time.Second, "interval between interval lines")
 	fs.BoolVar(&c.RawLatencies, "raw-latencies", false, "")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "")
 	fs.StringVar(&c.Host, "host", "", "Host header (the name; the URL holds the checked address); with https, also SNI")
 	fs.StringVar(&c.CAFile, "ca", "", "https: PEM file of the CAs to trust (default: the system's)")
 	fs.BoolVar(&c.Insecure, "insecure", false, "https: do not verify the server's certificate")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/tls"
 	"io"
+	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +24,13 @@ const StopGrace = 500 * time.Millisecond
 // free. Cancelling ctx (a signal) stops sending; in-flight requests get StopGrace.
 // It takes at most Duration + Timeout.
 func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
+	if cfg.CPUProfile != "" {
+		stop, err := profileCPU(cfg.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	lines := &lineWriter{out: out}
 	rec := NewRecorder(cfg.RawLatencies)
 	var tlsConf *tls.Config
@@ -85,6 +94,19 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		return lines.write(Raw{Kind: "raw", US: rec.rawLatencies()})
 	}
 	return nil
+}
+
+// profileCPU starts a pprof CPU profile into path; the function returned ends it.
+func profileCPU(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // report prints an interval line every `every` from start until finished closes, then the last
