@@ -12,12 +12,17 @@ import (
 const (
 	maxSpin   = 30 * time.Microsecond // the spin before a deadline, at most
 	sleepStep = 20 * time.Millisecond // a long wait is slept in steps, to see a stop
+	spinUpTo  = 5000                  // requests/s: the highest rate at which the pacer spins
 )
 
 // spinMargin is how long before each deadline the pacer stops sleeping and spins: at most
-// maxSpin, and at most a sixteenth of the gap between requests, so spinning costs at most a
-// sixteenth of one core at any rate.
+// maxSpin, and at most a sixteenth of the gap between requests. Above spinUpTo requests/s it
+// does not spin: the timer's own wake-up (tens of µs) is then the lateness, well under a
+// millisecond, and spinning would cost CPU on every request of a high rate.
 func spinMargin(rate float64) time.Duration {
+	if rate > spinUpTo {
+		return 0
+	}
 	return min(maxSpin, time.Duration(float64(time.Second)/rate/16))
 }
 
