@@ -199,7 +199,8 @@ def write_doc(table: list[str], checks: list[str], top: list[str]) -> None:
     when = datetime.now().strftime("%Y-%m-%d %H:%M")
     text = [
         "# HTTP load: kbhttp beside vegeta and wrk (`make bench-http`)", "",
-        f"Measured {when} on this machine ({os.cpu_count()} CPUs, shared with other work), one run, {RUN_S} s per rate, "
+        f"Measured {when} on this machine ({os.cpu_count()} CPUs, shared with other work: load average "
+        f"{os.getloadavg()[1]:.1f} over the last 5 minutes when it ended), one run, {RUN_S} s per rate, "
         f"{CONNS} connections, nginx (the lab's site) on 127.0.0.1, the generator and the server on the same CPUs.", "",
         "kbhttp's p50/p99 here are its **service time** (from the actual send, as vegeta times its requests); its response "
         "time (from the intended send, what the report's latency_* metrics are) and its own lateness are in the last column. "
