@@ -65,7 +65,7 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 			abandon()
 		}
 	}()
-	go pacer.run(sending)
+	go pacer.run(ctx) // it releases every request (late, on a loaded machine, rather than never) unless stopped
 
 	var next atomic.Int64
 	claim := func() int64 { return next.Add(1) - 1 }
@@ -74,7 +74,7 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
-			s.loop(sending, inFlight, pacer, claim, markStop)
+			s.loop(ctx, sending, inFlight, pacer, claim, markStop)
 		}()
 	}
 	finished := make(chan struct{})

@@ -27,8 +27,11 @@ func newSender(cfg RunConfig, k int, rec *Recorder, tlsConf *tls.Config) *sender
 }
 
 // loop claims the next request of the schedule, waits until it is due, sends it and records
-// it, until the schedule ends or sending stops; onStop marks when it stopped early.
-func (s *sender) loop(sending, inFlight context.Context, c *clock, next func() int64, onStop func()) {
+// it, until the schedule ends or sending stops; onStop marks when it stopped early. A request
+// that was already due when claimed (it waited for this connection) is not sent once the
+// duration is over: it is dropped. One this sender waited for is sent when the pacer releases
+// it, even if a loaded machine made that a little late; only a stop (ctx) ends that wait.
+func (s *sender) loop(ctx, sending, inFlight context.Context, c *clock, next func() int64, onStop func()) {
 	defer s.conn.close()
 	for {
 		i := next()
@@ -36,7 +39,7 @@ func (s *sender) loop(sending, inFlight context.Context, c *clock, next func() i
 			return
 		}
 		queued := i < c.due.Load() // already due: it waited for a connection to be free
-		if !c.wait(sending, i, s.wake) || sending.Err() != nil {
+		if (queued && sending.Err() != nil) || !c.wait(ctx, i, s.wake) {
 			onStop()
 			return
 		}
