@@ -205,6 +205,11 @@ def write_doc(table: list[str], checks: list[str], top: list[str]) -> None:
         "kbhttp's p50/p99 here are its **service time** (from the actual send, as vegeta times its requests); its response "
         "time (from the intended send, what the report's latency_* metrics are) and its own lateness are in the last column. "
         "CPU is each tool's own user + system time divided by the requests it answered. wrk is closed loop: it has no offered rate.", "",
+        "Reading it: vegeta, like kbhttp 0.1, goes through net/http, whose transport hands each request and response between "
+        "goroutines; kbhttp's senders write and read their own connection, so its service time is closer to the wire and can be "
+        "below vegeta's at low rates (no floor of its own). wrk -c1 sends back to back to a server that never sleeps, which is "
+        "why its p50 is below both open-loop tools': at a fixed low rate every request meets an idle server and an idle client. "
+        "On a machine shared with other work, p99s and the highest held rate move from run to run.", "",
         *table, "", *(f"- {c}" for c in checks), "",
     ]
     if top:
