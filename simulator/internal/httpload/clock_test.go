@@ -2,7 +2,6 @@ package httpload
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 )
@@ -18,58 +17,41 @@ func TestTheSpinBeforeEachDeadlineIsShortAndAtMostASixteenthOfTheGapAndNoneAtHig
 	}
 }
 
-// The pacer releases each request on time: the old sender, a Go timer per request, woke up to
-// 1 ms late whenever the process was idle (the runtime's poller sleeps in whole milliseconds).
-func TestThePacerReleasesRequestsOnTime(t *testing.T) {
-	sched := NewSchedule(time.Now().Add(10*time.Millisecond), 2000, 500*time.Millisecond)
-	c := newClock(sched, 4)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	go c.run(ctx)
-	late := make([]time.Duration, sched.Total)
-	var next int64
-	var mu sync.Mutex
-	var senders sync.WaitGroup
-	for range 4 {
-		senders.Add(1)
-		go func() {
-			defer senders.Done()
-			w := newWaker()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= sched.Total || !c.wait(ctx, i, w) {
-					return
-				}
-				late[i] = time.Since(sched.Intended(i))
-			}
-		}()
-	}
-	senders.Wait()
-	if ctx.Err() != nil {
-		t.Fatal("the schedule did not finish")
-	}
+// The timer is on time: the sender of kbhttp 0.1, a Go timer per request, woke up to 1 ms late
+// whenever the process was idle (the runtime's poller sleeps in whole milliseconds).
+func TestTheTimerWakesOnTime(t *testing.T) {
+	timer := newSleeper()
+	defer timer.close()
 	within := 0
-	for _, d := range late {
-		if d >= 0 && d < 200*time.Microsecond {
+	const n = 200
+	for range n {
+		deadline := time.Now().Add(700 * time.Microsecond)
+		if !timer.until(context.Background(), deadline, spinMargin(2000)) {
+			t.Fatal("no stop was asked for")
+		}
+		if late := time.Since(deadline); late >= 0 && late < 200*time.Microsecond {
 			within++
 		}
 	}
-	if within < len(late)*3/4 {
-		t.Fatalf("want most of %d requests released within 200 µs of their time, got %d", len(late), within)
+	if within < n*3/4 {
+		t.Fatalf("want most of %d waits of 0.7 ms to end within 200 µs of their deadline, got %d", n, within)
 	}
 }
 
 func TestTheWaitEndsWhenSendingStops(t *testing.T) {
-	c := newClock(NewSchedule(time.Now().Add(time.Hour), 1, time.Hour), 1)
+	timer := newSleeper()
+	defer timer.close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan bool)
-	go func() { done <- c.wait(ctx, 0, newWaker()) }()
+	go func() { done <- timer.until(ctx, time.Now().Add(time.Hour), 0) }()
 	time.Sleep(10 * time.Millisecond)
 	cancel()
-	if <-done {
-		t.Fatal("want false: sending stopped before the request was due")
+	select {
+	case ok := <-done:
+		if ok {
+			t.Fatal("want false: sending stopped before the request was due")
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the wait did not see the stop")
 	}
 }

@@ -19,9 +19,8 @@ const StopGrace = 500 * time.Millisecond
 
 // Run sends cfg.Rate requests/s for cfg.Duration through at most cfg.Connections
 // connections, printing an interval line every cfg.ReportEvery and the point line
-// last. One pacer releases each request at its intended time; each connection has its
-// own sender, which takes the next request due (or the next to come) as soon as it is
-// free. Cancelling ctx (a signal) stops sending; in-flight requests get StopGrace.
+// last. Each connection has its own sender, which takes the next request of the schedule
+// as soon as it is free and sends it at its intended time (at once when it is late). Cancelling ctx (a signal) stops sending; in-flight requests get StopGrace.
 // It takes at most Duration + Timeout.
 func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	if cfg.CPUProfile != "" {
@@ -42,7 +41,6 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		senders[k] = newSender(cfg, k, rec, tlsConf)
 	}
 	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
-	pacer := newClock(sched, cfg.Connections)
 	sendEnd := sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
 	defer stopSending()
@@ -65,7 +63,6 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 			abandon()
 		}
 	}()
-	go pacer.run(ctx) // it releases every request (late, on a loaded machine, rather than never) unless stopped
 
 	var next atomic.Int64
 	claim := func() int64 { return next.Add(1) - 1 }
@@ -74,7 +71,7 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
-			s.loop(ctx, sending, inFlight, pacer, claim, markStop)
+			s.loop(ctx, sending, inFlight, sched, claim, markStop)
 		}()
 	}
 	finished := make(chan struct{})

@@ -6,18 +6,19 @@ import (
 	"time"
 )
 
-// sender is one connection's sender: its own connection (driven by it alone), its own waker,
+// sender is one connection's sender: its own connection (driven by it alone), its own timer,
 // and a shard of the recorder.
 type sender struct {
 	conn    *conn
-	wake    *waker
+	timer   *sleeper
+	margin  time.Duration
 	shard   *shard
 	keepRaw bool
 }
 
 // newSender is sender k of the run; tlsConf is nil for http://.
 func newSender(cfg RunConfig, k int, rec *Recorder, tlsConf *tls.Config) *sender {
-	s := &sender{wake: newWaker(), shard: rec.shardFor(k), keepRaw: rec.keepRaw}
+	s := &sender{timer: newSleeper(), margin: spinMargin(cfg.Rate), shard: rec.shardFor(k), keepRaw: rec.keepRaw}
 	dial := plainDialer()
 	if tlsConf != nil {
 		dial = tlsDialer(tlsConf, s.shard)
@@ -26,24 +27,25 @@ func newSender(cfg RunConfig, k int, rec *Recorder, tlsConf *tls.Config) *sender
 	return s
 }
 
-// loop claims the next request of the schedule, waits until it is due, sends it and records
-// it, until the schedule ends or sending stops; onStop marks when it stopped early. A request
-// that was already due when claimed (it waited for this connection) is not sent once the
-// duration is over: it is dropped. One this sender waited for is sent when the pacer releases
-// it, even if a loaded machine made that a little late; only a stop (ctx) ends that wait.
-func (s *sender) loop(ctx, sending, inFlight context.Context, c *clock, next func() int64, onStop func()) {
+// loop claims the next request of the schedule (an atomic counter: any free sender takes the
+// next one), waits until it is due, sends it and records it, until the schedule ends or sending
+// stops; onStop marks when it stopped early. A request already due when claimed waited for a
+// connection to be free (queued); once the duration is over such a request is dropped. A request
+// the sender waited for is sent at its time; only a stop (ctx) ends that wait.
+func (s *sender) loop(ctx, sending, inFlight context.Context, sched Schedule, next func() int64, onStop func()) {
 	defer s.conn.close()
+	defer s.timer.close()
 	for {
 		i := next()
-		if i >= c.sched.Total {
+		if i >= sched.Total {
 			return
 		}
-		queued := i < c.due.Load() // already due: it waited for a connection to be free
-		if (queued && sending.Err() != nil) || !c.wait(ctx, i, s.wake) {
+		intended := sched.Intended(i)
+		queued := !time.Now().Before(intended)
+		if (queued && sending.Err() != nil) || (!queued && !s.timer.until(ctx, intended, s.margin)) {
 			onStop()
 			return
 		}
-		intended := c.sched.Intended(i)
 		sent := time.Now()
 		o, err := s.conn.do(inFlight)
 		done := time.Now()
