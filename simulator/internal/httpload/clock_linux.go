@@ -9,8 +9,8 @@ import (
 
 const clockMonotonic = 1 // CLOCK_MONOTONIC, linux/time.h
 
-// sleeper waits on a timerfd through the Go runtime's poller: the pacer parks like any goroutine
-// waiting for I/O (its processor runs the senders meanwhile) and wakes when the kernel's
+// sleeper waits on a timerfd through the Go runtime's poller: a sender parks like any goroutine
+// waiting for I/O (its processor runs the other senders meanwhile) and wakes when the kernel's
 // high-resolution timer fires, not when the runtime's timers, rounded up to 1 ms when the
 // process is idle, would have woken it.
 type sleeper struct {
@@ -24,7 +24,7 @@ func newSleeper() *sleeper {
 	if errno != 0 {
 		return nil
 	}
-	return &sleeper{fd: fd, file: os.NewFile(fd, "kbhttp-pacer-timerfd")} // non-blocking: read through the poller
+	return &sleeper{fd: fd, file: os.NewFile(fd, "kbhttp-timerfd")} // non-blocking: read through the poller
 }
 
 // sleep waits d (at least 1 ns).

@@ -166,7 +166,7 @@ func (s *shard) record(q request, keepRaw bool) {
 	w := s.w
 	w.Sent++
 	if q.queued {
-		w.Queued++ // its wait is the connections', not the pacer's: counted here, not as lateness
+		w.Queued++ // its wait is the connections', not its timer's: counted here, not as lateness
 	} else {
 		w.lateness.record(q.lateUS)
 	}
