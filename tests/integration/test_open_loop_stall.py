@@ -52,7 +52,8 @@ def test_a_one_second_stall_is_measured_by_the_open_loop_tool_and_estimated_by_w
         closed_loop = through_kneeboard(wrk.ADAPTER, PointSpec("127.0.0.1", port, 4, None, RUN_S, {"threads": 1}), tmp_path)
     kb, wk = open_loop.metrics, closed_loop.metrics
     print(f"\nkbhttp 500 req/s, 20 connections: p50 {kb['latency_p50_ms']} ms, p99 {kb['latency_p99_ms']} ms, "
-          f"p99.9 {kb['latency_p999_ms']} ms, max {kb['latency_max_ms']} ms, {kb['completed']:.0f} responses")
+          f"p99.9 {kb['latency_p999_ms']} ms, max {kb['latency_max_ms']} ms, {kb['completed']:.0f} responses, "
+          f"{kb['queued']:.0f} waited for a free connection, service p99.9 {kb['service_p999_ms']} ms")
     print(f"wrk 4 connections: p50 {wk['latency_p50_ms']} ms, p99 {wk['latency_p99_ms']} ms, p99.9 {wk['latency_p999_ms']} ms, "
           f"max {wk['latency_max_ms']} ms, {wk['completed']:.0f} requests")
 
@@ -60,6 +61,8 @@ def test_a_one_second_stall_is_measured_by_the_open_loop_tool_and_estimated_by_w
     assert 800 <= kb["latency_p999_ms"] <= 1500, "the requests meant for the stalled second waited it out, and that was measured"
     assert max(s.values["latency_p999_ms"] for s in open_loop.samples) >= 800, "the live interval shows it too"
     assert kb["latency_p50_ms"] < 100, "the rest of the run was fast"
+    assert kb["queued"] >= 300, "the point says how many requests waited for a free connection (those meant for the stalled second)"
+    assert kb["service_p999_ms"] <= kb["latency_p999_ms"], "the service time, from the actual send, leaves the wait out"
     assert wk["latency_max_ms"] >= 800, "the stall hit wrk's run: its in-flight requests waited it out"
     assert wk["latency_p999_ms"] >= 800, "wrk's tail shows the stall too..."
     assert wk["completed"] / 1000 > 4, "...though at most its 4 connections waited: the values behind its p99.9 are backfilled"

@@ -86,3 +86,15 @@ def test_a_failed_share_is_listed_not_counted_and_all_failed_is_an_error(latenci
     failed = merge([dead], UNITS, 5.0)
     assert failed.error == "every agent's share failed: a2: agent a2 stopped answering" and failed.metrics == {}
     assert start_skew_ms([dead]) is None and not math.isnan(result.extra["start_skew_ms"] or 0)
+
+
+def test_a_tools_other_distributions_merge_exactly_too(latencies):
+    a, b = latencies[:1000], latencies[1000:]
+    shares = [share("a1", a, offered=200, started=1000.0), share("a2", b, offered=100, started=1000.0)]
+    for s, part in zip(shares, (a, b)):  # kbhttp's service time: here the same values halved
+        s.extra["service_hdr"] = hdr.encode(hdr.from_counts(Counter(v // 2 for v in part).items()))
+    result = merge(shares, UNITS, 5.0)
+    service = hdr.decode(result.extra["service_hdr"])
+    assert_same_percentiles(service, counted([v // 2 for v in a + b]))
+    assert result.metrics["service_p99_ms"] == hdr.percentiles_ms(service)["latency_p99_ms"]
+    assert "lateness_hdr" not in result.extra, "only what every share has is merged"

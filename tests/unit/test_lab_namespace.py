@@ -25,10 +25,11 @@ def test_nginx_config_and_site(tmp_path):
 
 
 def test_targets_only_lab_addresses():
-    kinds = {t["kind"]: t for t in namespace.targets()}
+    kinds = {t["kind"]: t for t in namespace.targets() if t["name"] != "lab-https"}
     assert set(kinds) == {"dns", "http", "net", "device"}
-    assert all(t["host"] == "10.77.0.2" and t["tags"] == ["lab"] for t in kinds.values())
+    assert all(t["host"] == "10.77.0.2" and t["tags"] == ["lab"] for t in namespace.targets())
     assert (kinds["dns"]["port"], kinds["http"]["port"], kinds["net"]["port"]) == (53, 80, 5201)
+    assert [(t["kind"], t["port"]) for t in namespace.targets() if t["name"] == "lab-https"] == [("http", 443)]
     assert all(t["metrics_url"] == "http://10.77.0.2:9100/metrics" for t in kinds.values())  # the lab's node_exporter
 
 
@@ -54,3 +55,19 @@ def test_process_identity():
     assert processes.is_alive(me, started)
     assert not processes.is_alive(me, started + 1)  # same PID, different process
     assert not processes.is_alive(None, None)
+
+
+def test_the_https_listener_has_a_generated_certificate_a_plan_can_trust(tmp_path):
+    import subprocess
+
+    from kneeboard.tools.kbhttp.params import KbhttpParams
+
+    text = nginx.write_site("10.77.0.2", 80, tmp_path, tls_port=443).read_text()
+    assert "listen 10.77.0.2:443 ssl;" in text and f"ssl_certificate {tmp_path / 'tls' / 'cert.pem'};" in text
+    assert "ssl_session_tickets on;" in text, "clients may resume sessions"
+    names = subprocess.run(["openssl", "x509", "-noout", "-ext", "subjectAltName", "-in", str(tmp_path / "tls" / "cert.pem")],
+                           capture_output=True, text=True, check=True).stdout
+    assert "DNS:www.example.lab" in names and "IP Address:10.77.0.2" in names
+    pem = nginx.certificate_pem(tmp_path)
+    assert KbhttpParams.model_validate({"scheme": "https", "ca_pem": pem}).ca_pem == pem, "its PEM is what a plan's ca_pem takes"
+    assert nginx.certificate_pem(tmp_path / "none") is None

@@ -13,6 +13,9 @@ from kneeboard.tools.runner import RunOutcome
 from tests.support.latency import assert_same_percentiles, counted
 
 
+_PEM = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n"
+
+
 def read(fixtures_dir, name: str, exit_code: int | None = 0):
     return kbhttp.parse((fixtures_dir / name).read_text(), "", exit_code)
 
@@ -82,7 +85,7 @@ def test_refused_names_the_reason(fixtures_dir):
 def test_every_response_an_error_status_fails_the_point(fixtures_dir):
     result = read(fixtures_dir, "kbhttp-0.1-404.ndjson")
     assert result.error == "every response had a non-2xx/3xx status (GET http://127.0.0.1:18483/missing: 404 File not found)"
-    assert result.extra["errors"] == {"status": 100, "timeout": 0, "connect": 0, "other": 0}
+    assert result.extra["errors"] == {"status": 100, "timeout": 0, "connect": 0, "tls": 0, "other": 0}
 
 
 def test_bad_arguments_and_a_missing_binary(fixtures_dir):
@@ -97,7 +100,7 @@ def test_dropped_requests_are_a_warning():
              "errors_total": 0, "hdr": "x"}
     result = kbhttp.parse(json.dumps(point), "", 0)
     assert result.metrics["loss_pct"] == 80.0 and result.metrics["dropped"] == 40
-    assert result.extra["warnings"] == ["40 of 50 intended requests were never sent: all 1 connections were busy "
+    assert result.extra["warnings"] == ["the load generator was the bottleneck: 40 of 50 intended requests were never sent: all 1 connections were busy "
                                         "(the server answered slower than the offered rate; more connections would offer it)"]
 
 
@@ -110,11 +113,54 @@ def test_argv_is_built_from_checked_values(tmp_path):
 
 
 @pytest.mark.parametrize("params,field", [({"path": "/a#b"}, "path"), ({"path": "/%zz"}, "path"), ({"path": "/a b"}, "path"),
-                                          ({"method": "POST"}, "method"), ({"scheme": "https"}, "scheme"),
+                                          ({"method": "POST"}, "method"), ({"scheme": "ftp"}, "scheme"),
+                                          ({"scheme": "https", "ca_pem": "/etc/ssl/certs/ca.pem"}, "ca_pem"),
+                                          ({"ca_pem": _PEM}, ""), ({"tls_skip_verify": True}, ""), ({"tls_resumption": False}, ""),
+                                          ({"scheme": "https", "ca_pem": _PEM, "tls_skip_verify": True}, ""),
                                           ({"timeout_s": 61.0}, "timeout_s"), ({"raw_latencies": True}, "raw_latencies")])
 def test_params_refuse_what_kbhttp_would_refuse(params, field, tmp_path):
-    with pytest.raises(ToolInputError, match=rf"^params[.]{field}:"):
+    with pytest.raises(ToolInputError, match=rf"^params[.]{field}:" if field else r"^params: .*(https|not both)"):
         kbhttp.build(PointSpec("127.0.0.1", 80, 1, 10.0, 1, params), tmp_path)
+
+
+def test_https_verifies_against_the_ca_bundle_counts_handshakes_and_keeps_three_latencies(fixtures_dir):
+    result = read(fixtures_dir, "kbhttp-0.2-https-r200-c4.ndjson")
+    m = result.metrics
+    assert result.error is None and (m["sent"], m["completed"], m["dropped"]) == (599, 599, 1)
+    assert (m["handshakes"], m["handshakes_resumed"], m["queued"]) == (4, 3, 0), "4 connections, 3 resumed the first one's session"
+    assert (m["latency_p50_ms"], m["service_p50_ms"], m["lateness_p50_ms"], m["lateness_p99_ms"]) == (0.346, 0.29, 0.05, 0.546)
+    assert m["service_min_ms"] <= m["service_p50_ms"] < m["latency_p50_ms"], "the service time leaves out the generator's lateness"
+    assert hdr.decode(result.extra["service_hdr"]).get_total_count() == 599
+    assert result.extra["tls"] == {"server_name": "www.example.lab", "verify": "ca-bundle", "resumption": True}
+    assert sum(s.values["handshakes"] for s in result.samples) == 4 and "service_p99_ms" in result.samples[0].values
+
+
+def test_a_certificate_that_fails_verification_is_a_clear_point_error(fixtures_dir):
+    result = read(fixtures_dir, "kbhttp-0.2-https-badca.ndjson")
+    assert result.error.startswith("TLS handshake failed, no responses (100 of 100 requests): ")
+    assert "x509: certificate signed by unknown authority" in result.error
+    assert result.extra["errors"]["tls"] == 100 and result.metrics["handshakes"] == 0
+
+
+def test_a_late_generator_and_skipped_verification_are_warnings():
+    point = {"kbhttp": "point", "t": 1.0, "sent": 10, "completed": 10, "dropped": 0, "connections": 1, "errors": {}, "queued": 3,
+             "errors_total": 0, "hdr": "x", "lateness": {"p50_ms": 0.2, "p99_ms": 1.5}, "tls": {"verify": "skipped", "server_name": "h"}}
+    warnings = kbhttp.parse(json.dumps(point), "", 0).extra["warnings"]
+    assert warnings[0].startswith("the load generator was the bottleneck: it sent late (p99 lateness 1.5 ms > 1 ms)")
+    assert warnings[1] == "3 requests waited for a free connection (every connection was busy when they were due)"
+    assert warnings[2].startswith("TLS certificate verification was skipped")
+    on_time = kbhttp.parse((json.dumps({**point, "lateness": {"p99_ms": 0.9}, "queued": 0, "tls": None})), "", 0)
+    assert on_time.extra["warnings"] == []
+
+
+def test_https_argv_writes_the_ca_bundle_to_a_file_kneeboard_names(tmp_path):
+    spec = PointSpec("127.0.0.1", 8443, 4, 100.0, 2, {"scheme": "https", "ca_pem": _PEM, "tls_resumption": False}, host_name="www.example.lab")
+    argv = kbhttp.build(spec, tmp_path)
+    assert argv[argv.index("--url") + 1] == "https://127.0.0.1:8443/"
+    assert argv[-5:] == ["--host", "www.example.lab:8443", "--ca", str(tmp_path / kbhttp.CA_FILE), "--no-resume"]
+    assert (tmp_path / kbhttp.CA_FILE).read_text() == _PEM
+    skip = kbhttp.build(PointSpec("127.0.0.1", 8443, 4, 100.0, 2, {"scheme": "https", "tls_skip_verify": True}), tmp_path)
+    assert skip[-1] == "--insecure" and "--ca" not in skip
 
 
 def test_a_point_without_rate_is_refused(tmp_path):

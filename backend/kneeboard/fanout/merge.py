@@ -18,6 +18,7 @@ from kneeboard.tools.base import PointResult, Sample
 SHORTFALL = 0.95  # a share achieving less of its offered rate is flagged
 BUSY_CPU = 0.9  # a generator using this share of its agent's CPUs may be the bottleneck
 SUMMED_UNITS = frozenset({"count", "qps"})
+MORE_HISTOGRAMS = {"service_hdr": "service", "lateness_hdr": "lateness"}  # a tool's other distributions (kbhttp): extra key → metric prefix
 
 
 def summed(unit: str) -> bool:
@@ -38,6 +39,12 @@ def merge(shares: list[ShareOutcome], units: dict[str, str], duration_s: float) 
         result.metrics.update(hdr.percentiles_ms(total))
         result.extra["hdr"] = hdr.encode(total)
         result.extra["hdr_intervals"] = _merged_intervals(good)
+    for key, prefix in MORE_HISTOGRAMS.items():
+        parts = [s.extra.get(key) for s in good]
+        if good and all(parts):
+            merged = hdr.merge(parts)
+            result.metrics.update({name.replace("latency_", f"{prefix}_"): v for name, v in hdr.percentiles_ms(merged).items()})
+            result.extra[key] = hdr.encode(merged)
     result.samples = _samples(good, result.extra.get("hdr_intervals", []))
     if not good:
         result.error = "every agent's share failed: " + "; ".join(f"{s.agent}: {s.error}" for s in shares)

@@ -30,6 +30,7 @@ LAB_ADDR = "10.77.0.2"
 PREFIX_LEN = 24
 DNS_PORT = 53
 HTTP_PORT = 80
+HTTPS_PORT = 443  # the same nginx, over TLS (a certificate generated at `lab up`)
 IPERF3_PORT = 5201
 DEVSIM_PORT = 7000
 DEVSIM_PROCS = 8  # SO_REUSEPORT listeners: 100,000 devices at 12,500 connections each, under a 20,000 open-file limit
@@ -79,6 +80,8 @@ def targets() -> list[dict]:
 _SERVICE_TABLE = (
     ("dns", "lab-dns", DNS_PORT, "unbound in netns kblab, zone example.lab (www + h0000..h0499)"),
     ("http", "lab-http", HTTP_PORT, "nginx in netns kblab: /index.html 590 B, /slow/3k.html at 1000 B/s"),
+    ("http", "lab-https", HTTPS_PORT, f"the same nginx over TLS (scheme https): a self-signed certificate for {nginx.TLS_NAME} "
+                                      f"and {LAB_ADDR}; its PEM is lab-http's ca_pem in GET /api/v1/lab (a plan's ca_pem)"),
     ("net", "lab-iperf3", IPERF3_PORT, "iperf3 -s in netns kblab, behind veth kbh0<->kbl0"),
     ("device", "lab-devsim", DEVSIM_PORT, "devsim serve --ack-reports in netns kblab"),
 )
@@ -155,7 +158,7 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
         dns.wait_until_answering(LAB_ADDR, port, proc)
         return proc
     if kind == "http":
-        nginx.write_site(LAB_ADDR, port, workdir / "http")
+        nginx.write_site(LAB_ADDR, port, workdir / "http", tls_port=HTTPS_PORT)
         argv = nginx.nginx_argv(binary, workdir / "http")
     elif kind == "net":
         argv = [binary, "-s", "-B", LAB_ADDR, "-p", str(port)]
@@ -165,6 +168,8 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
         argv = [binary, "serve", "--listen", f"{LAB_ADDR}:{port}", "--ack-reports", "--procs", str(DEVSIM_PROCS)]
     proc = processes.spawn(["ip", "netns", "exec", NETNS, *argv], workdir / f"{spec['name']}.log")
     processes.wait_tcp(LAB_ADDR, port, proc)
+    if kind == "http":
+        processes.wait_tcp(LAB_ADDR, HTTPS_PORT, proc)
     return proc
 
 
@@ -249,13 +254,16 @@ def _status(probe: bool) -> LabStatus:
         reason = missing_prerequisite() or "not set up (run `kneeboard lab up`)"
         return LabStatus(False, reason)
     services = []
-    for rec in processes.load_state(STATE_FILE).get("services", {}).values():
+    state = processes.load_state(STATE_FILE)
+    for rec in state.get("services", {}).values():
         alive = processes.is_alive(rec.get("pid"), rec.get("started"))
         services.append({
             "kind": rec["kind"], "name": rec["name"], "host": rec["host"], "port": rec["port"], "pid": rec.get("pid"),
             "running": alive and (not probe or _answers(rec["kind"], rec["port"])),
             "error": rec.get("error") or (None if alive else "not running"),
         })
+        if rec["kind"] == "http" and state.get("workdir"):  # its https listener's certificate, to trust in a plan
+            services[-1].update(tls_port=HTTPS_PORT, ca_pem=nginx.certificate_pem(Path(state["workdir"]) / "http"))
     return LabStatus(True, None, current_queues(), services)
 
 

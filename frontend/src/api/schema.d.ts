@@ -2747,6 +2747,11 @@ export interface components {
          */
         KbhttpParams: {
             /**
+             * CA certificates (PEM)
+             * @description https: the CA certificates to trust, as PEM text (default: the system's)
+             */
+            ca_pem?: string | null;
+            /**
              * Method
              * @default GET
              * @enum {string}
@@ -2760,17 +2765,29 @@ export interface components {
             path: string;
             /**
              * Scheme
-             * @description http only
+             * @description https: SNI and certificate verification use the target's name
              * @default http
-             * @constant
+             * @enum {string}
              */
-            scheme: "http";
+            scheme: "http" | "https";
             /**
              * Request timeout (s)
              * @description A request unanswered this long (after it was sent) counts as a timeout
              * @default 2
              */
             timeout_s: number;
+            /**
+             * TLS session resumption
+             * @description https: resume sessions on new connections (off: a full handshake for each)
+             * @default true
+             */
+            tls_resumption: boolean;
+            /**
+             * Skip certificate verification
+             * @description https: do not verify the server's certificate (shown on the report)
+             * @default false
+             */
+            tls_skip_verify: boolean;
         };
         /**
          * KbhttpPlan

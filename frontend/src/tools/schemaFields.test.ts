@@ -56,6 +56,14 @@ describe("schema-to-field mapper on the real GET /tools payload", () => {
     expect(paramsToApi(fields("ping"), { host: " " })).toEqual({ host: "" });
     expect(paramsToApi(fields("dnsperf"), { names: "\n " })).toEqual({});
   });
+  it("a long string (a PEM bundle) → a text area whose line breaks reach the API", () => {
+    const schema = { properties: { ca_pem: { anyOf: [{ type: "string", maxLength: 65536 }, { type: "null" }], default: null, title: "CA certificates (PEM)" } } };
+    const [pem] = fieldsOf(schema);
+    expect(pem).toMatchObject({ kind: "multiline", nullable: true });
+    const text = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    expect(paramsToApi([pem], { ca_pem: text })).toEqual({ ca_pem: text.trim() });
+    expect(paramsToApi([pem], { ca_pem: "" })).toEqual({});
+  });
   it("has no fields without a schema", () => {
     expect(fieldsOf(undefined)).toEqual([]);
     expect(paramsToApi([], { x: "1" })).toEqual({});

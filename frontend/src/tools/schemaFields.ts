@@ -19,7 +19,10 @@ export interface SchemaProp {
 }
 
 /** How a field is edited. */
-export type FieldKind = "select" | "checkbox" | "number" | "list" | "text";
+export type FieldKind = "select" | "checkbox" | "number" | "list" | "text" | "multiline";
+
+/** A string allowed to be longer than this is edited in a text area, its line breaks kept (a PEM bundle). */
+export const MULTILINE_OVER = 4096;
 
 /** One form field of a tool's parameters. */
 export interface ParamField {
@@ -59,7 +62,7 @@ function kindOf(p: SchemaProp): FieldKind {
   if (p.type === "boolean") return "checkbox";
   if (p.type === "integer" || p.type === "number") return "number";
   if (p.type === "array") return "list";
-  return "text";
+  return (p.maxLength ?? 0) > MULTILINE_OVER ? "multiline" : "text";
 }
 
 function rangeHint(min: number | undefined, max: number | undefined): string | undefined {
@@ -70,7 +73,8 @@ function rangeHint(min: number | undefined, max: number | undefined): string | u
 }
 
 /** The form fields of a params schema, in the schema's order: enum → select, boolean → checkbox,
- * integer/number → numeric input with the schema's bounds, array → one item per line, anything else → text. */
+ * integer/number → numeric input with the schema's bounds, array → one item per line, a long string → a text area,
+ * anything else → text. */
 export function fieldsOf(schema: unknown): ParamField[] {
   const s = (schema ?? {}) as ObjectSchema;
   const required = new Set(s.required ?? []);

@@ -21,8 +21,9 @@ import (
 const usage = `kbhttp: open-loop HTTP load at a fixed rate, latency from each request's intended send time
 
 usage:
-  kbhttp run   --url http://HOST:PORT/PATH --rate REQ_PER_S --duration 10s --connections N
-               [--timeout 2s] [--method GET|HEAD] [--report-every 1s]
+  kbhttp run   --url http[s]://HOST:PORT/PATH --rate REQ_PER_S --duration 10s --connections N
+               [--timeout 2s] [--method GET|HEAD] [--report-every 1s] [--host NAME[:PORT]]
+               [--ca FILE.pem | --insecure] [--no-resume]
   kbhttp serve --listen HOST:PORT [--delay 0] [--stall-after D --stall-for D] [--duration 0]
   kbhttp serve --listen HOST:PORT --workers N --service-time D [--duration 0]
   kbhttp version

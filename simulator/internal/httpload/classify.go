@@ -11,9 +11,12 @@ import (
 func classify(ctx context.Context, err error) outcome {
 	var netErr net.Error
 	var opErr *net.OpError
+	var tlsErr *TLSError
 	switch {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		return cancelled
+	case errors.As(err, &tlsErr):
+		return tlsFailed
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return timedOut
 	case errors.Is(err, syscall.ECONNREFUSED), errors.As(err, &opErr) && opErr.Op == "dial":

@@ -1,6 +1,7 @@
 package httpload
 
 import (
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,7 +40,12 @@ type RunConfig struct {
 	Timeout      time.Duration
 	ReportEvery  time.Duration
 	RawLatencies bool   // tests only: print every latency (µs) on one last line
+	CPUProfile   string // benchmarks only: write a pprof CPU profile of the run to this file
 	Host         string // the Host header when the URL names the address Kneeboard checked (empty: the URL's host)
+	CAFile       string // https: a PEM bundle of the CAs to trust (empty: the system's)
+	Insecure     bool   // https: skip certificate verification (shown on the point line)
+	NoResume     bool   // https: a full handshake for every connection (no session resumption)
+	roots        *x509.CertPool
 }
 
 // ServeConfig is `kbhttp serve`'s checked command line.
@@ -56,7 +62,7 @@ func ParseRun(args []string) (RunConfig, error) {
 	var c RunConfig
 	var target string
 	fs := newFlagSet("run")
-	fs.StringVar(&target, "url", "", "http://HOST:PORT/PATH")
+	fs.StringVar(&target, "url", "", "http[s]://HOST:PORT/PATH")
 	fs.StringVar(&c.Method, "method", "GET", "GET or HEAD")
 	fs.Float64Var(&c.Rate, "rate", 0, "requests/s in all")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how long requests are sent")
@@ -64,7 +70,11 @@ func ParseRun(args []string) (RunConfig, error) {
 	fs.DurationVar(&c.Timeout, "timeout", 2*time.Second, "one request's timeout")
 	fs.DurationVar(&c.ReportEvery, "report-every", time.Second, "interval between interval lines")
 	fs.BoolVar(&c.RawLatencies, "raw-latencies", false, "")
-	fs.StringVar(&c.Host, "host", "", "Host header (the name; the URL holds the checked address)")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "")
+	fs.StringVar(&c.Host, "host", "", "Host header (the name; the URL holds the checked address); with https, also SNI")
+	fs.StringVar(&c.CAFile, "ca", "", "https: PEM file of the CAs to trust (default: the system's)")
+	fs.BoolVar(&c.Insecure, "insecure", false, "https: do not verify the server's certificate")
+	fs.BoolVar(&c.NoResume, "no-resume", false, "https: no TLS session resumption (a full handshake per connection)")
 	if err := parse(fs, args); err != nil {
 		return c, err
 	}
@@ -72,8 +82,8 @@ func ParseRun(args []string) (RunConfig, error) {
 	switch {
 	case target == "":
 		return c, bad("--url is required")
-	case err != nil || u.Scheme != "http" || u.Hostname() == "" || u.User != nil || u.Fragment != "":
-		return c, bad("--url: want http://HOST[:PORT]/PATH, got %q", target)
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil || u.Fragment != "":
+		return c, bad("--url: want http[s]://HOST[:PORT]/PATH, got %q", target)
 	case c.Method != "GET" && c.Method != "HEAD":
 		return c, bad("--method: GET or HEAD, got %q", c.Method)
 	case math.IsNaN(c.Rate) || c.Rate <= 0 || c.Rate > MaxRate:
@@ -88,6 +98,15 @@ func ParseRun(args []string) (RunConfig, error) {
 		return c, bad("--report-every: want 100ms..1h, got %v", c.ReportEvery)
 	case len(c.Host) > 255 || strings.ContainsAny(c.Host, " /\r\n\t@"):
 		return c, bad("--host: want a host name, got %q", c.Host)
+	case u.Scheme == "http" && (c.CAFile != "" || c.Insecure || c.NoResume):
+		return c, bad("--ca, --insecure and --no-resume are for https:// URLs")
+	case c.CAFile != "" && c.Insecure:
+		return c, bad("--ca and --insecure: one or the other")
+	}
+	if c.CAFile != "" {
+		if c.roots, err = loadCA(c.CAFile); err != nil {
+			return c, bad("--ca: %v", err)
+		}
 	}
 	c.URL = u
 	return c, nil

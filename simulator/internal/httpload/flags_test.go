@@ -27,7 +27,10 @@ func TestParseRunRefusesBadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--rate", "10"}, "--url is required"},
-		{[]string{"--url", "https://127.0.0.1/", "--rate", "10"}, "--url"},
+		{append(good, "--insecure"), "are for https://"},
+		{[]string{"--url", "https://127.0.0.1/", "--rate", "10", "--ca", "/nonexistent.pem"}, "--ca"},
+		{[]string{"--url", "https://127.0.0.1/", "--rate", "10", "--ca", "flags.go"}, "no PEM certificate"},
+		{[]string{"--url", "https://127.0.0.1/", "--rate", "10", "--ca", "x", "--insecure"}, "one or the other"},
 		{[]string{"--url", "ftp://h/", "--rate", "10"}, "--url"},
 		{[]string{"--url", "http:///x", "--rate", "10"}, "--url"},
 		{[]string{"--url", "http://u:p@h/", "--rate", "10"}, "--url"},

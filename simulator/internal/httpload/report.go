@@ -9,7 +9,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Latencies are a window's figures in ms (nil when nothing completed) and its histogram.
+// Latencies are a distribution's figures in ms (nil when it is empty) and its histogram.
 type Latencies struct {
 	P50  *float64 `json:"p50_ms"`
 	P90  *float64 `json:"p90_ms"`
@@ -18,7 +18,15 @@ type Latencies struct {
 	HDR  string   `json:"hdr"` // HdrHistogram V2 compressed, base64, values in µs
 }
 
-// Interval is one interval line.
+// Summary is a distribution's percentiles with its exact min, mean and max (ms).
+type Summary struct {
+	Min *float64 `json:"min_ms"`
+	Avg *float64 `json:"avg_ms"`
+	Max *float64 `json:"max_ms"`
+	Latencies
+}
+
+// Interval is one interval line. Its percentiles are the response time (from the intended send time).
 type Interval struct {
 	Kind string  `json:"kbhttp"` // "interval"
 	T    float64 `json:"t"`      // the interval's end, seconds since the epoch
@@ -26,6 +34,9 @@ type Interval struct {
 	Errors int64   `json:"errors"`
 	Rate   float64 `json:"rate"` // responses/s over the interval
 	Latencies
+	ServiceP50  *float64 `json:"service_p50_ms"` // from the actual send
+	ServiceP99  *float64 `json:"service_p99_ms"`
+	LatenessP99 *float64 `json:"lateness_p99_ms"` // the generator's: actual send minus intended
 }
 
 // ErrorCounts are a run's errors by kind.
@@ -33,10 +44,20 @@ type ErrorCounts struct {
 	Status  int64 `json:"status"` // responses other than 2xx/3xx
 	Timeout int64 `json:"timeout"`
 	Connect int64 `json:"connect"`
+	TLS     int64 `json:"tls"` // handshakes that failed, a certificate that did not verify among them
 	Other   int64 `json:"other"`
 }
 
-// Point is the whole run's line, printed last.
+// TLSInfo is how the run spoke TLS (absent for http://).
+type TLSInfo struct {
+	ServerName string `json:"server_name"` // the SNI sent and the name verified
+	Verify     string `json:"verify"`      // "ca-bundle", "system" or "skipped"
+	Resumption bool   `json:"resumption"`
+}
+
+// Point is the whole run's line, printed last. Its top-level latency figures are the response
+// time, from each request's intended send time; Service is from the actual send; Lateness is
+// how late the generator itself sent.
 type Point struct {
 	Kind         string  `json:"kbhttp"` // "point"
 	Version      string  `json:"version"`
@@ -51,32 +72,43 @@ type Point struct {
 	Errors      ErrorCounts       `json:"errors"`
 	ErrorsTotal int64             `json:"errors_total"`
 	FirstErrors map[string]string `json:"first_errors"`
-	Min         *float64          `json:"min_ms"`
-	Avg         *float64          `json:"avg_ms"`
-	Max         *float64          `json:"max_ms"`
-	Latencies
+	Summary
+	Service  Summary  `json:"service"`
+	Lateness Summary  `json:"lateness"`
+	TLS      *TLSInfo `json:"tls,omitempty"`
 }
 
-// Raw is the test-only line of every latency in µs.
+// Raw is the test-only line of every response time in µs.
 type Raw struct {
 	Kind string  `json:"kbhttp"` // "raw"
 	US   []int64 `json:"us"`
 }
 
-func (w *window) latencies() Latencies {
-	encoded, err := w.hist.Encode(hdr.V2CompressedEncodingCookieBase)
+func (d *dist) latencies() Latencies {
+	encoded, err := d.hist.Encode(hdr.V2CompressedEncodingCookieBase)
 	if err != nil {
 		panic(err) // encoding an in-memory histogram into memory does not fail
 	}
 	l := Latencies{HDR: string(encoded)}
-	if w.Completed > 0 {
-		l.P50, l.P90, l.P99, l.P999 = w.ms(50), w.ms(90), w.ms(99), w.ms(99.9)
+	if d.hist.TotalCount() > 0 {
+		l.P50, l.P90, l.P99, l.P999 = d.ms(50), d.ms(90), d.ms(99), d.ms(99.9)
 	}
 	return l
 }
 
-func (w *window) ms(percentile float64) *float64 {
-	return msOf(float64(w.hist.ValueAtPercentile(percentile)))
+func (d *dist) summary() Summary {
+	s := Summary{Latencies: d.latencies()}
+	if n := d.hist.TotalCount(); n > 0 {
+		s.Min, s.Max, s.Avg = msOf(float64(d.minUS)), msOf(float64(d.maxUS)), msOf(float64(d.sumUS)/float64(n))
+	}
+	return s
+}
+
+func (d *dist) ms(percentile float64) *float64 {
+	if d.hist.TotalCount() == 0 {
+		return nil
+	}
+	return msOf(float64(d.hist.ValueAtPercentile(percentile)))
 }
 
 func msOf(us float64) *float64 {
@@ -89,23 +121,19 @@ func epoch(t time.Time) float64 { return float64(t.UnixMicro()) / 1e6 }
 // interval is the window's interval line, ending at end after `length`.
 func (w *window) interval(end time.Time, length time.Duration) Interval {
 	return Interval{Kind: "interval", T: epoch(end), counts: w.counts, Errors: w.errors(),
-		Rate: float64(w.Completed) / length.Seconds(), Latencies: w.latencies()}
+		Rate: float64(w.Completed) / length.Seconds(), Latencies: w.response.latencies(),
+		ServiceP50: w.service.ms(50), ServiceP99: w.service.ms(99), LatenessP99: w.lateness.ms(99)}
 }
 
-// point is the whole run's line.
+// point is the whole run's line (after the last TakeInterval).
 func (r *Recorder) point(cfg RunConfig, end time.Time, elapsed time.Duration, dropped int64) Point {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	w := r.total
 	p := Point{Kind: "point", Version: Version, T: epoch(end), OfferedRate: cfg.Rate, ElapsedS: elapsed.Seconds(), Connections: cfg.Connections,
-		counts: w.counts, Dropped: dropped, Cancelled: w.Cancelled, ErrorsTotal: w.errors(), FirstErrors: r.firstErrors,
-		Errors: ErrorCounts{Status: w.Status, Timeout: w.Timeout, Connect: w.Connect, Other: w.Other}, Latencies: w.latencies()}
+		counts: w.counts, Dropped: dropped, Cancelled: w.Cancelled, ErrorsTotal: w.errors(), FirstErrors: r.firstErrors(),
+		Errors:  ErrorCounts{Status: w.Status, Timeout: w.Timeout, Connect: w.Connect, TLS: w.TLS, Other: w.Other},
+		Summary: w.response.summary(), Service: w.service.summary(), Lateness: w.lateness.summary(), TLS: cfg.tlsInfo()}
 	if elapsed > 0 {
 		p.AchievedRate = float64(w.Completed) / elapsed.Seconds()
-	}
-	if w.Completed > 0 {
-		p.Min, p.Max = msOf(float64(w.minUS)), msOf(float64(w.maxUS))
-		p.Avg = msOf(float64(w.sumUS) / float64(w.Completed))
 	}
 	return p
 }

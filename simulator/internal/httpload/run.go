@@ -1,40 +1,52 @@
-// Package httpload is kbhttp: an open-loop HTTP load generator whose latency is measured
-// from each request's intended send time (so time queued behind a stalled server counts),
-// and a small HTTP server to test it with.
 package httpload
 
 import (
 	"context"
-	"fmt"
+	"crypto/tls"
 	"io"
-	"net/http"
+	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // Version is kbhttp's version: `kbhttp version` prints it, and so does every point line.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // StopGrace is how long in-flight requests may still finish after SIGINT/SIGTERM.
 const StopGrace = 500 * time.Millisecond
 
 // Run sends cfg.Rate requests/s for cfg.Duration through at most cfg.Connections
 // connections, printing an interval line every cfg.ReportEvery and the point line
-// last. Cancelling ctx (a signal) stops sending; in-flight requests get StopGrace.
+// last. Each connection has its own sender, which takes the next request of the schedule
+// as soon as it is free and sends it at its intended time (at once when it is late). Cancelling ctx (a signal) stops sending; in-flight requests get StopGrace.
 // It takes at most Duration + Timeout.
 func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
+	if cfg.CPUProfile != "" {
+		stop, err := profileCPU(cfg.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	lines := &lineWriter{out: out}
 	rec := NewRecorder(cfg.RawLatencies)
-	client := newClient(cfg)
-	defer client.CloseIdleConnections()
-
+	var tlsConf *tls.Config
+	if cfg.URL.Scheme == "https" {
+		tlsConf = cfg.tlsConfig()
+	}
+	senders := make([]*sender, cfg.Connections)
+	for k := range senders {
+		senders[k] = newSender(cfg, k, rec, tlsConf)
+	}
 	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
 	sendEnd := sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
 	defer stopSending()
 	inFlight, abandon := context.WithCancel(context.Background())
 	defer abandon()
+
 	var stoppedAt atomic.Int64 // when sending stopped (first seen), ns since the epoch; 0 while it has not
 	markStop := func() {
 		now := time.Now()
@@ -53,24 +65,13 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	}()
 
 	var next atomic.Int64
+	claim := func() int64 { return next.Add(1) - 1 }
 	var workers sync.WaitGroup
-	for range cfg.Connections {
+	for _, s := range senders {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= sched.Total {
-					return
-				}
-				if !sleepUntil(sending, sched.Intended(i)) {
-					markStop()
-					return
-				}
-				rec.Sent()
-				o, err := send(inFlight, client, cfg)
-				rec.Done(o, LatencyUS(sched.Intended(i), time.Now()), err)
-			}
+			s.loop(ctx, sending, inFlight, sched, claim, markStop)
 		}()
 	}
 	finished := make(chan struct{})
@@ -78,7 +79,6 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	if err := report(rec, lines, sched.Start, cfg.ReportEvery, finished); err != nil {
 		return err
 	}
-
 	end := time.Now()
 	dropped := int64(0) // every intended request was sent unless sending stopped first
 	if stopped := stoppedAt.Load(); stopped != 0 {
@@ -88,12 +88,26 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		return err
 	}
 	if cfg.RawLatencies {
-		return lines.write(Raw{Kind: "raw", US: rec.raw})
+		return lines.write(Raw{Kind: "raw", US: rec.rawLatencies()})
 	}
 	return nil
 }
 
-// report prints an interval line every `every` from start until finished closes, then the last partial interval.
+// profileCPU starts a pprof CPU profile into path; the function returned ends it.
+func profileCPU(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// report prints an interval line every `every` from start until finished closes, then the last
+// partial interval; every interval is also added to the run's total.
 func report(rec *Recorder, lines *lineWriter, start time.Time, every time.Duration, finished <-chan struct{}) error {
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
@@ -107,63 +121,10 @@ func report(rec *Recorder, lines *lineWriter, start time.Time, every time.Durati
 			last = now
 		case <-finished:
 			now := time.Now()
-			if w := rec.TakeInterval(); w.Sent+w.Completed+w.errors() > 0 && now.After(last) {
+			if w := rec.TakeInterval(); w.Sent+w.Completed+w.errors()+w.Full > 0 && now.After(last) {
 				return lines.write(w.interval(now, now.Sub(last)))
 			}
 			return nil
 		}
 	}
-}
-
-// sleepUntil waits for t; false when ctx ends first (or had ended).
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	wait := time.Until(t)
-	if wait > 0 {
-		timer := time.NewTimer(wait)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			return false
-		}
-	}
-	return ctx.Err() == nil
-}
-
-// newClient is a keep-alive client with at most cfg.Connections connections, no proxy, no redirects followed.
-func newClient(cfg RunConfig) *http.Client {
-	transport := &http.Transport{
-		Proxy:               nil,
-		MaxConnsPerHost:     cfg.Connections,
-		MaxIdleConns:        cfg.Connections,
-		MaxIdleConnsPerHost: cfg.Connections,
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true,
-	}
-	return &http.Client{Transport: transport, Timeout: cfg.Timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
-
-// send makes one request and reads its whole body.
-func send(ctx context.Context, client *http.Client, cfg RunConfig) (outcome, error) {
-	req, err := http.NewRequestWithContext(ctx, cfg.Method, cfg.URL.String(), nil)
-	if err != nil {
-		return failed, err
-	}
-	if cfg.Host != "" {
-		req.Host = cfg.Host
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return classify(ctx, err), err
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return classify(ctx, err), err
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 399 {
-		return badStatus, fmt.Errorf("%s %s: %s", cfg.Method, cfg.URL, resp.Status)
-	}
-	return answered, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,12 +47,23 @@ func load(t *testing.T, ctx context.Context, addr string, rate float64, d time.D
 		}
 		intervals = append(intervals, i)
 	}
+	return intervals, lastPoint(t, out.String())
+}
+
+// lastPoint is the point line, the last of a run's output.
+func lastPoint(t *testing.T, out string) Point {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var p Point
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &p); err != nil || p.Kind != "point" {
 		t.Fatalf("the last line is not the point line: %s", lines[len(lines)-1])
 	}
-	return intervals, p
+	return p
 }
+
+func formatRate(rate float64) string { return strconv.FormatFloat(rate, 'g', -1, 64) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestAServerStallShowsInTheTail(t *testing.T) {
 	addr := serve(t, ServeConfig{Listen: "127.0.0.1:0", StallAfter: 300 * time.Millisecond, StallFor: 500 * time.Millisecond})

@@ -4,6 +4,14 @@ kbhttp (simulator/cmd/kbhttp, built by scripts/install-deps.sh) sends a fixed ra
 whatever the server does, and measures each one's latency from the moment it was meant to be
 sent: a stalled server shows in the tail. wrk, closed loop, just sends less while the server
 stalls (coordinated omission). Each interval line and the point line carry an HDR histogram.
+
+Three times per request: the response time from its intended send time (latency_*: what a user
+sees, queueing behind busy connections and the generator's own lateness included), the service
+time from its actual send (service_*: the server's share), and the generator's lateness (actual
+minus intended send). A point where the generator was late (p99 lateness > 1 ms) or could not send
+(dropped) says so: its response times then hold the generator's delay, not only the server's.
+For https, SNI and verification use the target's name; a CA bundle given as PEM text is written
+to a file Kneeboard names in the point's workdir.
 """
 
 from __future__ import annotations
@@ -20,10 +28,14 @@ from kneeboard.tools.kbhttp.params import KbhttpParams
 from kneeboard.tools.units import url_host
 from kneeboard.tools.wrk import target_url
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 MAX_RATE = 1_000_000  # kbhttp's own ceiling (simulator/internal/httpload/flags.go)
 _VERSION = re.compile(r'(?:^kbhttp |"version":")(\d[\w.+-]*)', re.M)  # `kbhttp version`, or any point line
-_ERROR_KINDS = ("status", "timeout", "connect", "other")
+_ERROR_KINDS = ("status", "timeout", "connect", "tls", "other")
+LATE_P99_MS = 1.0  # the generator's p99 lateness above which the point warns that the generator was the bottleneck
+CA_FILE = "kbhttp-ca.pem"  # the CA bundle's file in the point's workdir (the name is Kneeboard's, never the plan's)
+_LIVE = ("service_p50_ms", "service_p99_ms", "lateness_p99_ms", "queued", "handshakes")  # kbhttp ≥ 0.2's interval extras
+_SUMMARY = (("avg", "avg_ms"), ("min", "min_ms"), ("max", "max_ms"))
 
 
 def binary() -> str:
@@ -44,7 +56,8 @@ def record(line: str) -> dict[str, Any] | None:
 
 def _sample(interval: dict[str, Any]) -> Sample:
     counts = {key: interval.get(key) for key in ("sent", "completed", "errors")}
-    return Sample(t=float(interval["t"]), values={"achieved_rate": interval.get("rate"), **units.percentiles(interval), **counts})
+    extras = {key: interval[key] for key in _LIVE if key in interval}
+    return Sample(t=float(interval["t"]), values={"achieved_rate": interval.get("rate"), **units.percentiles(interval), **counts, **extras})
 
 
 def parse_line(line: str) -> Sample | None:
@@ -70,12 +83,18 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
         "latency_max_ms": point.get("max_ms"), **units.percentiles(point), "sent": float(sent), "completed": float(completed),
         "errors": float(point.get("errors_total") or 0), "dropped": float(dropped),
         "loss_pct": 100.0 * (intended - completed) / intended if intended else None,
+        **_distribution(point, "service"), **_distribution(point, "lateness"),
+        **{key: float(point[key]) for key in ("queued", "handshakes", "handshakes_resumed") if key in point},
     }  # fmt: skip
     errors = {kind: int(units.dig_number(point, "errors", kind) or 0) for kind in _ERROR_KINDS}
     first = point.get("first_errors") if isinstance(point.get("first_errors"), dict) else {}
     result.extra = {"errors": errors, "first_errors": first, "offered_rate": point.get("offered_rate"),
                     "connections": point.get("connections"), "elapsed_s": point.get("elapsed_s"),
-                    "cancelled": point.get("cancelled"), "warnings": _warnings(point, errors, first, intended)}  # fmt: skip
+                    "cancelled": point.get("cancelled"), "tls": point.get("tls"),
+                    "warnings": _warnings(point, errors, first, intended, result.metrics)}  # fmt: skip
+    for name in ("service", "lateness"):
+        if isinstance(point.get(name), dict) and point[name].get("p50_ms") is not None:
+            result.extra[f"{name}_hdr"] = point[name].get("hdr")
     if completed:
         result.extra["hdr"] = point.get("hdr")
         result.extra["hdr_intervals"] = [[r["t"], r["hdr"]] for r in intervals if r.get("completed")]
@@ -87,6 +106,8 @@ def _error(exit_code: int | None, stderr: str, sent: int, completed: int, errors
     """Why the point measured nothing worth keeping, or None."""
     if exit_code not in (0, None):
         return units.failure_reason("kbhttp", stderr, exit_code)
+    if not completed and errors.get("tls"):
+        return f"TLS handshake failed, no responses ({errors['tls']} of {sent} requests): {first.get('tls', '?')}"
     if not completed:
         why = "; ".join(f"{kind} errors {n}: {first.get(kind, '?')}" for kind, n in errors.items() if n) or "no error recorded"
         return f"no responses: {sent} requests sent, none answered ({why})"
@@ -95,14 +116,43 @@ def _error(exit_code: int | None, stderr: str, sent: int, completed: int, errors
     return None
 
 
-def _warnings(point: dict[str, Any], errors: dict[str, int], first: dict, intended: int) -> list[str]:
+def _distribution(point: dict[str, Any], name: str) -> dict[str, float | None]:
+    """The point line's `service` or `lateness` block as `{name}_p50_ms`… (absent before kbhttp 0.2)."""
+    block = point.get(name)
+    if not isinstance(block, dict):
+        return {}
+    found = {key.replace("latency_", f"{name}_"): value for key, value in units.percentiles(block).items()}
+    return {**found, **{f"{name}_{short}_ms": block.get(key) for short, key in _SUMMARY}}
+
+
+def _warnings(point: dict[str, Any], errors: dict[str, int], first: dict, intended: int, metrics: dict) -> list[str]:
     warnings = [f"{n} {kind} errors (first: {first.get(kind, '?')})" for kind, n in errors.items() if n]
+    late = metrics.get("lateness_p99_ms")
+    if late is not None and late > LATE_P99_MS:
+        warnings.append(f"the load generator was the bottleneck: it sent late (p99 lateness {late:g} ms > {LATE_P99_MS:g} ms); "
+                        "the response times include its own delay: the service time (from the actual send) is the server's share")  # fmt: skip
+    if point.get("queued"):
+        warnings.append(f"{point['queued']} requests waited for a free connection (every connection was busy when they were due)")
+    tls = point.get("tls") if isinstance(point.get("tls"), dict) else {}
+    if tls.get("verify") == "skipped":
+        warnings.append(f"TLS certificate verification was skipped (tls_skip_verify): the server's identity ({tls.get('server_name')}) was not checked")
     if point.get("dropped"):
-        warnings.append(f"{point['dropped']} of {intended} intended requests were never sent: all {point.get('connections')} "
+        warnings.append(f"the load generator was the bottleneck: {point['dropped']} of {intended} intended requests were never sent: all {point.get('connections')} "
                         "connections were busy (the server answered slower than the offered rate; more connections would offer it)")  # fmt: skip
     if point.get("cancelled"):
         warnings.append(f"{point['cancelled']} requests were still in flight when the run was stopped")
     return warnings
+
+
+def _tls_flags(params: KbhttpParams, workdir: Path) -> list[str]:
+    """--ca (the PEM text written to a file Kneeboard names), --insecure, --no-resume."""
+    flags = []
+    if params.ca_pem:
+        workdir.mkdir(parents=True, exist_ok=True)
+        bundle = workdir / CA_FILE
+        bundle.write_text(params.ca_pem)
+        flags += ["--ca", str(bundle)]
+    return flags + (["--insecure"] if params.tls_skip_verify else []) + ([] if params.tls_resumption else ["--no-resume"])
 
 
 def _go_duration(seconds: float) -> str:
@@ -133,6 +183,17 @@ class Kbhttp(ToolAdapter):
         Metric("errors", "Errors (status, timeout, connect, other)", "count", "lower"),
         Metric("dropped", "Never sent (connections busy)", "count", "lower"),
         Metric("loss_pct", "Unanswered (of intended)", "%", "lower"),
+        Metric("service_avg_ms", "Service time avg (from the actual send)", "ms", "lower"),
+        Metric("service_p50_ms", "Service time p50", "ms", "lower"),
+        Metric("service_p90_ms", "Service time p90", "ms", "lower"),
+        Metric("service_p99_ms", "Service time p99", "ms", "lower"),
+        Metric("service_p999_ms", "Service time p99.9", "ms", "lower"),
+        Metric("lateness_p50_ms", "Generator lateness p50 (actual − intended send)", "ms", "lower"),
+        Metric("lateness_p99_ms", "Generator lateness p99", "ms", "lower"),
+        Metric("lateness_max_ms", "Generator lateness max", "ms", "lower"),
+        Metric("queued", "Waited for a free connection", "count", "lower"),
+        Metric("handshakes", "TLS handshakes", "count"),
+        Metric("handshakes_resumed", "TLS handshakes resumed", "count"),
     )
 
     @property
@@ -158,11 +219,12 @@ class Kbhttp(ToolAdapter):
         return problems
 
     def argv(self, spec: PointSpec, params: KbhttpParams, workdir: Path) -> list[str]:
-        """`kbhttp run` argv: `rate` requests/s through `concurrency` keep-alive connections for the duration."""
+        """`kbhttp run` argv: `rate` requests/s through `concurrency` keep-alive connections for the duration;
+        https flags from the parameters (a CA bundle written to CA_FILE in `workdir`)."""
         return [binary(), "run", "--url", target_url(spec, params), "--rate", f"{spec.rate:.12g}",
                 "--duration", _go_duration(spec.duration_s), "--connections", str(spec.concurrency),
                 "--timeout", _go_duration(params.timeout_s), "--method", params.method, "--report-every", "1s",
-                *(["--host", f"{url_host(spec.host_name)}:{spec.port}"] if spec.host_name else [])]  # fmt: skip
+                *(["--host", f"{url_host(spec.host_name)}:{spec.port}"] if spec.host_name else []), *_tls_flags(params, workdir)]  # fmt: skip
 
     parse_interval = staticmethod(parse_line)
     parse_final = staticmethod(parse)

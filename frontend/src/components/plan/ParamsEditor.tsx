@@ -32,8 +32,8 @@ function SchemaField({ field, name, value, errors, onChange }: { field: ParamFie
         ))}
       </select>
     );
-  } else if (field.kind === "list") {
-    control = <textarea name={name} rows={2} value={text} onChange={(e) => onChange(e.target.value)} />;
+  } else if (field.kind === "list" || field.kind === "multiline") {
+    control = <textarea name={name} rows={field.kind === "list" ? 2 : 4} value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
   } else if (field.kind === "number") {
     control = <input name={name} type="number" min={field.min} max={field.max} step={field.integer ? 1 : "any"} inputMode={field.integer ? "numeric" : "decimal"} value={text} onChange={(e) => onChange(e.target.value)} />;
   } else {
