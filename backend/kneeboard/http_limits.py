@@ -57,15 +57,20 @@ def is_json(content_type: str | None) -> bool:
     return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
 
 
-async def _too_large(receive: Receive, send: Send, cap: int, headers: Headers, *, more: bool = True) -> None:
-    """Answer 413 so that a plain client reads it: drop the rest of the body first (up to DRAIN_FACTOR caps; a
-    client that waits for `100-continue` has sent nothing), then answer and close the connection."""
+async def drain(receive: Receive, headers: Headers, cap: int, *, more: bool = True) -> None:
+    """Read and drop what is left of a request body (up to DRAIN_FACTOR caps; a client that waits for
+    `100-continue` has sent nothing), so that a plain client is still reading when it is refused."""
     if more and "100-continue" not in headers.get("expect", "").lower():
         dropped = 0
         while more and dropped <= DRAIN_FACTOR * cap:
             message = await receive()
             dropped += len(message.get("body", b""))
             more = message["type"] == "http.request" and message.get("more_body", False)
+
+
+async def _too_large(receive: Receive, send: Send, cap: int, headers: Headers, *, more: bool = True) -> None:
+    """Answer 413 so that a plain client reads it: drop the rest of the body first, then answer and close."""
+    await drain(receive, headers, cap, more=more)
     await _send_json(send, 413, {"detail": f"request body over {cap} bytes"}, close=True)
 
 

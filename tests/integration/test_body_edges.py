@@ -18,7 +18,7 @@ WRITES = sorted((method.upper(), path) for path, item in app.openapi()["paths"].
 
 
 def _send(stack, method: str, path: str, body, headers: dict) -> int:
-    request = urllib.request.Request(stack.api_url + path, data=body, method=method, headers={**stack.auth, **headers})
+    request = urllib.request.Request(stack.api_url + path, data=body, method=method, headers={**stack.auth, **headers} if "Authorization" not in headers else headers)
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
             return answer.status
@@ -30,14 +30,31 @@ def test_there_are_write_routes_to_check():
     assert len(WRITES) > 30 and ("POST", "/api/v1/campaigns/import") in WRITES
 
 
+@pytest.fixture(scope="module")
+def agent_auth(stack) -> dict:
+    """The agent link's routes answer agent credentials only."""
+    created = stack.api.post("/api/v1/agent-credentials", json={"agent": "body-edges"})
+    return {"Authorization": f"Bearer {created.json()['secret']}"}
+
+
 @pytest.mark.parametrize("method,path", WRITES)
-def test_every_write_route_answers_413_to_an_oversize_body(stack, method, path):
-    concrete = re.sub(r"\{[^}]+\}", "1", path)
+def test_every_write_route_answers_413_to_an_oversize_body(stack, agent_auth, method, path):
+    concrete = re.sub(r"\{[^}]+\}", "1", re.sub(r"\{run\}", "0" * 32, path))
     cap = body_cap(concrete)
     oversize = b'{"x": "' + b"a" * cap + b'"}'
-    assert _send(stack, method, concrete, oversize, {"Content-Type": "application/json"}) == 413
+    json_type = {"Content-Type": "application/json", **(agent_auth if concrete.startswith("/api/v1/agent/") else {})}
+    assert _send(stack, method, concrete, oversize, json_type) == 413
     chunks = iter([oversize[i:i + 65536] for i in range(0, len(oversize), 65536)])  # no Content-Length: chunked
-    assert _send(stack, method, concrete, chunks, {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}) == 413
+    assert _send(stack, method, concrete, chunks, {**json_type, "Transfer-Encoding": "chunked"}) == 413
+
+
+@pytest.mark.parametrize("who", ["nobody", "admin on the agent link"])
+def test_a_refused_caller_with_a_large_body_reads_its_refusal(stack, who):
+    """Refused before the body is read (401, 403): the body is drained first, so urllib reads the answer, not a reset."""
+    body = b'{"x": "' + b"a" * (get_settings().max_body_bytes // 2) + b'"}'
+    path = "/api/v1/targets" if who == "nobody" else "/api/v1/agent/hello"
+    headers = {"Content-Type": "application/json", "Authorization": "Bearer nothing" if who == "nobody" else stack.auth["Authorization"]}
+    assert _send(stack, "POST", path, body, headers) == (401 if who == "nobody" else 403)
 
 
 @pytest.mark.parametrize("media_type", ["application/json", "application/JSON", "Application/Json; charset=UTF-8",

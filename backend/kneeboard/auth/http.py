@@ -18,6 +18,7 @@ from kneeboard.auth import resolve
 from kneeboard.auth.errors import Forbidden, Unauthenticated
 from kneeboard.auth.origin import same_origin
 from kneeboard.auth.principal import Principal
+from kneeboard.http_limits import body_cap, drain
 from kneeboard.auth.roles import API, SAFE_METHODS, allows, is_public, required_role
 from kneeboard.config import get_settings
 
@@ -31,6 +32,15 @@ _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.S)
 
 def _deny(status: int, detail: str, **headers: str) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=status, headers=headers)
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, detail: str, **headers: str) -> None:
+    """Refuse before the app: a request that may carry a body has it drained first (as a 413 is), so a plain
+    client reads the refusal instead of a reset, and the connection is closed."""
+    if scope["method"] not in SAFE_METHODS:
+        await drain(receive, Headers(scope=scope), body_cap(scope.get("path", "")))
+        headers["connection"] = "close"
+    await _deny(status, detail, **headers)(scope, receive, send)
 
 
 def authenticate(scope: Scope) -> Principal | None:
@@ -58,16 +68,16 @@ class AuthMiddleware:
         method = scope["method"]
         if is_public(method, path):
             if method not in SAFE_METHODS and not same_origin(scope, required=False):
-                return await _deny(403, "cross-site request refused (Origin is not this site)")(scope, receive, send)
+                return await _refuse(scope, receive, send, 403, "cross-site request refused (Origin is not this site)")
             return await self.app(scope, receive, send)
         principal = await run_in_threadpool(authenticate, scope)
         if principal is None:
-            return await _deny(401, "not signed in: log in or send Authorization: Bearer <token>", **{"www-authenticate": "Bearer"})(scope, receive, send)
+            return await _refuse(scope, receive, send, 401, "not signed in: log in or send Authorization: Bearer <token>", **{"www-authenticate": "Bearer"})
         if principal.via == "session" and method not in SAFE_METHODS and not same_origin(scope):
-            return await _deny(403, "cross-site request refused (Origin or Referer must be this site)")(scope, receive, send)
+            return await _refuse(scope, receive, send, 403, "cross-site request refused (Origin or Referer must be this site)")
         needed = required_role(method, path)
         if not allows(principal.role, needed, path):
-            return await _deny(403, f"this needs the {needed.value} role; you are {principal.role}")(scope, receive, send)
+            return await _refuse(scope, receive, send, 403, f"this needs the {needed.value} role; you are {principal.role}")
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
 
