@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from kneeboard.config import get_settings
-from kneeboard.errors import TooLarge, Unavailable
+from kneeboard.errors import TooLarge, TooMany, Unavailable
 
 ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_SCRIPT = ROOT / "frontend" / "dist-export" / "render.js"
@@ -41,8 +41,8 @@ def render(document: dict, *, markdown: bool = False) -> bytes:
     data = json.dumps(document, default=str, separators=(",", ":")).encode()
     if len(data) > settings.export_max_input_bytes:
         raise TooLarge(f"this report is too large to export ({len(data)} bytes of data, the cap is {settings.export_max_input_bytes})")
-    if not _slots.acquire(timeout=settings.export_timeout_s):
-        raise Unavailable("exports are busy: try again in a moment")
+    if not _slots.acquire(blocking=False):  # never park a request thread: a public share link can ask for renders
+        raise TooMany(f"{RENDER_SLOTS} exports are being drawn already; try again in a moment", 5)
     try:
         done = subprocess.run(argv, input=data, capture_output=True, timeout=settings.export_timeout_s, check=False,
                               cwd=Path(argv[1]).parent, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
