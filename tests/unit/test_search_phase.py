@@ -55,3 +55,13 @@ def test_bad_values_name_their_field(change, loc_end):
 def test_a_criterion_the_tool_does_not_measure_is_named():
     with pytest.raises(ValidationError, match=r"phases\[0\]\.criteria\[0\]\.metric: iperf3 does not measure latency_p99_ms"):
         plan("iperf3", {"protocol": "udp"}, criteria=[{"metric": "latency_p99_ms", "limit": 5}])
+
+
+def test_the_find_capacity_template_is_a_search_for_p99_at_most_10_ms():
+    from kneeboard.plans.templates import get_template
+
+    template = get_template("http-find-capacity-p99")
+    assert template.title == "Find capacity at p99 ≤ 10 ms"
+    body = PLAN.validate_python({**template.plan, "target_id": 1})
+    (phase,) = body.phases
+    assert phase.kind == "search" and phase.criteria[0].metric == "latency_p99_ms" and phase.criteria[0].limit == 10

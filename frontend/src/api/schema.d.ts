@@ -1305,6 +1305,11 @@ export interface components {
             optimal_concurrency?: number | null;
             /** Oscillation */
             oscillation?: number[];
+            /**
+             * Search
+             * @description the plan's search phases: capacity per criterion
+             */
+            search?: components["schemas"]["SearchResult"][];
             stability?: components["schemas"]["Stability"] | null;
             /** Thresholds */
             thresholds?: {
@@ -1898,7 +1903,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -1962,7 +1967,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2072,7 +2077,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2136,7 +2141,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2337,7 +2342,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2401,7 +2406,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2489,7 +2494,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2553,7 +2558,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3369,6 +3374,162 @@ export interface components {
             updated_at: string;
         };
         /**
+         * SearchBracket
+         * @description Where a search stands (live, or when it stopped before the end).
+         */
+        SearchBracket: {
+            /** Criterion */
+            criterion: string;
+            /** Duration S */
+            duration_s: number;
+            /** High */
+            high?: number | null;
+            /** Low */
+            low?: number | null;
+            /**
+             * Range
+             * @description [low, high] of the phase
+             */
+            range: number[];
+            /**
+             * Rate
+             * @description the trial asked for next
+             */
+            rate: number;
+            /** Stage */
+            stage: number;
+        };
+        /**
+         * SearchCapacity
+         * @description One criterion's capacity: `value` is the highest load that met it (RFC 2544's throughput) with `kind`
+         *     "between" (`low` met it, `high` did not: the interval, known to `resolution_pct`), "at_least" (met at the top
+         *     of the range) or "below" (missed at its bottom).
+         */
+        SearchCapacity: {
+            /**
+             * Criterion
+             * @description "latency_p99_ms ≤ 10"
+             */
+            criterion: string;
+            /** High */
+            high?: number | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
+            /** Limit */
+            limit: number;
+            /** Low */
+            low?: number | null;
+            /** Metric */
+            metric: string;
+            /** Resolution Pct */
+            resolution_pct: number;
+            /** Statement */
+            statement: string;
+            /**
+             * Trials
+             * @description trials this criterion asked for (others' trials are shared)
+             */
+            trials: number;
+            /** Value */
+            value: number | null;
+        };
+        /**
+         * SearchCriterion
+         * @description One limit the search finds the capacity for: a latency (ms) ≤ limit, loss_pct ≤ limit, or efficiency_pct ≥ limit.
+         */
+        SearchCriterion: {
+            /** Limit */
+            limit: number;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "latency_avg_ms" | "latency_p50_ms" | "latency_p90_ms" | "latency_p99_ms" | "latency_p999_ms" | "loss_pct" | "efficiency_pct";
+        };
+        /**
+         * SearchPhase
+         * @description Find the capacity at each criterion between `low` and `high` (offered rates, in total) to `resolution_pct`:
+         *     bracket, then bisect, trials from duration_s / 8 doubling up to `duration_s` (the longest trial).
+         */
+        SearchPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
+             * Concurrency
+             * @default 1
+             */
+            concurrency: number;
+            /** Criteria */
+            criteria: components["schemas"]["SearchCriterion"][];
+            /** Duration S */
+            duration_s: number;
+            /** High */
+            high: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "search";
+            /** Label */
+            label?: string | null;
+            /** Low */
+            low: number;
+            /**
+             * Min Duration S
+             * @description the shortest trial (default: duration_s / 8, at least 0.5 s)
+             */
+            min_duration_s?: number | null;
+            /**
+             * Repeats
+             * @description full-length trials of the final lower bound; most must pass
+             * @default 3
+             */
+            repeats: number;
+            /**
+             * Resolution Pct
+             * @description stop when the bracket is this narrow (% of the load)
+             * @default 1
+             */
+            resolution_pct: number;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
+        };
+        /**
+         * SearchResult
+         * @description One search (a phase, per variant and repetition): its capacities when done, else its bracket.
+         */
+        SearchResult: {
+            bracket?: components["schemas"]["SearchBracket"] | null;
+            /** Criteria */
+            criteria?: components["schemas"]["SearchCapacity"][];
+            /** Done */
+            done: boolean;
+            /** Phase Index */
+            phase_index: number;
+            /**
+             * Repeat
+             * @default 0
+             */
+            repeat: number;
+            /** Trial Seconds */
+            trial_seconds: number;
+            /** Trials */
+            trials: number;
+            /** Unit */
+            unit: string;
+            /** Variant */
+            variant?: string | null;
+        };
+        /**
          * ServerClock
          * @description The server's clock, for the agent's offset.
          */
@@ -3986,7 +4147,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -4050,7 +4211,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
