@@ -1,13 +1,18 @@
-"""A search campaign against the known-capacity server: Celery worker → kbhttp trials → `kbhttp serve --workers N
---service-time D` → Postgres. Every trial is an ordinary point with its evidence; the analysis says the capacity."""
+"""A search campaign against the known-capacity server, launched by `kneeboard run`: Celery worker → kbhttp trials →
+`kbhttp serve --workers N --service-time D` → Postgres. Every trial is an ordinary point with its evidence; the bracket
+is published on the campaign's live channel as it narrows; the analysis and the CLI say the capacity."""
 
 from __future__ import annotations
 
+import json
+import threading
 import time
 
 import pytest
+import redis
+import yaml
 
-from tests.integration.test_campaign_run import wait_status
+from tests.integration.test_cli import kb
 from tests.support.capacity_search import known_capacity, server_capacity
 
 pytestmark = pytest.mark.tools
@@ -28,32 +33,65 @@ def search_plan(target_id: int) -> dict:
                         "criteria": [{"metric": "loss_pct", "limit": LOSS_PCT}]}]}  # fmt: skip
 
 
-def test_a_search_campaign_finds_the_known_capacity(stack):
+class Brackets(threading.Thread):
+    """Every `search` event published on the campaigns' live channels while it listens."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.pubsub = redis.Redis.from_url(url).pubsub()
+        self.pubsub.psubscribe("kneeboard:campaign:*")
+        self.events: list[dict] = []
+        self.stopped = False
+
+    def run(self) -> None:
+        while not self.stopped:
+            message = self.pubsub.get_message(timeout=0.2)
+            if message and message["type"] == "pmessage":
+                body = json.loads(message["data"])
+                if body["event"] == "search":
+                    self.events.append(body["data"])
+
+    def stop(self) -> list[dict]:
+        self.stopped = True
+        self.join(timeout=5)
+        self.pubsub.close()
+        return self.events
+
+
+def test_a_search_campaign_finds_the_known_capacity(stack, tmp_path):
     started = time.monotonic()
+    listening = Brackets(stack.env["REDIS_URL"])
+    listening.start()
     with known_capacity(WORKERS, SERVICE_MS) as port:
         target = stack.api.post("/api/v1/targets", json={"name": f"capserver-{port}", "kind": "http", "host": "127.0.0.1", "port": port})
         body = search_plan(target.json()["id"])
         preview = stack.api.post("/api/v1/plans/preview", json=body)
         assert [p["offered_rate"] for p in preview.json()["points"]] == [1000], "a search expands to its first trial, the top of its range"
-        plan = stack.api.post("/api/v1/plans", json=body)
-        assert plan.status_code == 201, plan.text
-        launched = stack.api.post("/api/v1/campaigns", json={"plan_id": plan.json()["id"]})
-        assert launched.status_code == 202, launched.text
-        campaign = wait_status(stack.api, launched.json()["id"], {"completed", "failed", "crashed"}, timeout_s=120)
+        (tmp_path / "plan.yaml").write_text(yaml.safe_dump(body))
+        done = kb(stack, "run", str(tmp_path / "plan.yaml"), "--json", str(tmp_path / "r.json"))
         truth = server_capacity(port)["capacity"]
-    assert campaign["status"] == "completed", campaign
+    events = listening.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    campaign = stack.api.get(f"/api/v1/campaigns/{json.loads((tmp_path / 'r.json').read_text())['campaign_id']}").json()
     (search,) = campaign["analysis"]["search"]
     (found,) = search["criteria"]
     points = stack.api.get(f"/api/v1/campaigns/{campaign['id']}/points").json()
     print(f"\nsearch: {found['statement']} · server {truth:,.1f} req/s · error {(found['value'] / truth - 1) * 100:+.1f} % · "
           f"{search['trials']} trials, {search['trial_seconds']:g} trial-s · {time.monotonic() - started:.1f} s wall\n"
-          + "\n".join(f"  {p['offered_rate']:8.1f} req/s {p['duration_s']:g} s: {p['metrics']['errors']:g} refused of {p['metrics']['sent']:g}" for p in points))
+          + "\n".join(f"  {p['offered_rate']:8.1f} req/s {p['duration_s']:g} s: {p['metrics']['errors']:g} refused of {p['metrics']['sent']:g}" for p in points)
+          + f"\nkneeboard run said:\n{done.stdout}")  # fmt: skip
     assert search["done"] and found["kind"] == "between" and found["low"] < found["high"]
     assert abs(found["value"] / truth - 1) <= TOLERANCE, (found, truth)
     assert (found["high"] - found["low"]) / found["low"] <= 0.02 + 1e-9, "known to the resolution"
+    assert f"search (phase 1): capacity at loss_pct ≤ 2: {found['statement']}" in done.stdout, "kneeboard run prints the capacity found"
+
     assert len(points) == search["trials"] and all(p["phase"] == "search" and p["status"] == "completed" for p in points)
     evidence = stack.api.get(f"/api/v1/points/{points[-1]['id']}").json()
-    assert evidence["argv"][1:3] == ["run", "--url"] and "--rate" in evidence["argv"], "each trial is an ordinary point with its evidence"
-    rate = evidence["argv"][evidence["argv"].index("--rate") + 1]
-    assert float(rate) == pytest.approx(points[-1]["offered_rate"]) and evidence["stdout"], evidence["argv"]
+    assert evidence["argv"][1:3] == ["run", "--url"] and evidence["stdout"], "each trial is an ordinary point with its evidence"
+    assert float(evidence["argv"][evidence["argv"].index("--rate") + 1]) == pytest.approx(points[-1]["offered_rate"])
     assert len({p["duration_s"] for p in points}) > 1, "short trials first, longer near the boundary"
+
+    mine = [e for e in events if e["phase_index"] == 0 and e["unit"] == "req/s"]
+    widths = [e["high"] - e["low"] for e in mine if not e["done"] and e["low"] is not None and e["high"] is not None]
+    assert mine[-1]["done"] and mine[-1]["criteria"][0]["value"] == found["value"], "the end of the search is published"
+    assert widths and widths[-1] < widths[0] and widths == sorted(widths, reverse=True), f"the published bracket narrows: {widths}"
