@@ -12,6 +12,7 @@ import pytest
 import redis
 import yaml
 
+from tests.integration.test_campaign_run import wait_status
 from tests.integration.test_cli import kb
 from tests.support.capacity_search import known_capacity, server_capacity
 
@@ -95,3 +96,28 @@ def test_a_search_campaign_finds_the_known_capacity(stack, tmp_path):
     widths = [e["high"] - e["low"] for e in mine if not e["done"] and e["low"] is not None and e["high"] is not None]
     assert mine[-1]["done"] and mine[-1]["criteria"][0]["value"] == found["value"], "the end of the search is published"
     assert widths and widths[-1] < widths[0] and widths == sorted(widths, reverse=True), f"the published bracket narrows: {widths}"
+
+
+def test_a_cancelled_search_resumes_from_its_bracket(stack):
+    with known_capacity(WORKERS, SERVICE_MS) as port:
+        target = stack.api.post("/api/v1/targets", json={"name": f"capserver-resume-{port}", "kind": "http", "host": "127.0.0.1", "port": port})
+        plan = stack.api.post("/api/v1/plans", json={**search_plan(target.json()["id"]), "name": "resumed search"})
+        campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan.json()["id"]}).json()["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and stack.api.get(f"/api/v1/campaigns/{campaign_id}").json()["summary"]["points_completed"] < 3:
+            time.sleep(0.2)
+        assert stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel").status_code == 200
+        cancelled = wait_status(stack.api, campaign_id, {"cancelled", "completed"}, timeout_s=30)
+        assert cancelled["status"] == "cancelled", cancelled["status"]
+        before = {p["id"]: p for p in stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json() if p["status"] == "completed"}
+        stopped = cancelled["analysis"]["search"][0]
+        assert not stopped["done"] and stopped["bracket"]["high"] is not None, "a stopped search says the bracket it reached"
+        assert stack.api.post(f"/api/v1/campaigns/{campaign_id}/resume").status_code == 202
+        campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=90)
+    points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+    (search,) = campaign["analysis"]["search"]
+    print(f"\nresumed after {len(before)} trials: {search['criteria'][0]['statement']} in {search['trials']} trials")
+    assert campaign["status"] == "completed" and search["done"] and search["criteria"][0]["kind"] == "between"
+    assert all(before[i]["metrics"] == p["metrics"] for p in points if (i := p["id"]) in before), "the trials before the cancel are kept"
+    assert sum(p["offered_rate"] == 1000 for p in points) == 1, "it went on from the bracket, not from the top of the range"
+    assert [p["status"] for p in points] == ["completed"] * len(points) and search["trials"] == len(points)

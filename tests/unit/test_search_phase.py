@@ -65,3 +65,18 @@ def test_the_find_capacity_template_is_a_search_for_p99_at_most_10_ms():
     body = PLAN.validate_python({**template.plan, "target_id": 1})
     (phase,) = body.phases
     assert phase.kind == "search" and phase.criteria[0].metric == "latency_p99_ms" and phase.criteria[0].limit == 10
+
+
+def test_role_caps_are_checked_against_the_top_of_the_range_and_name_high():
+    from kneeboard.errors import PolicyRefused
+    from kneeboard.policy.caps import check_caps
+    from kneeboard.policy.schemas import RoleCaps
+
+    points = expand(plan())
+    check_caps(points, RoleCaps(max_rate=2000, max_duration_s=4), role="operator", tool="kbhttp")  # the top itself is allowed
+    with pytest.raises(PolicyRefused) as refused:
+        check_caps(points, RoleCaps(max_rate=1999), role="operator", tool="kbhttp")
+    assert refused.value.errors[0][0] == ("kbhttp", "phases", 0, "high")
+    with pytest.raises(PolicyRefused) as refused:
+        check_caps(points, RoleCaps(max_duration_s=3), role="operator", tool="kbhttp")  # the longest trial
+    assert refused.value.errors[0][0] == ("kbhttp", "phases", 0, "duration_s")
