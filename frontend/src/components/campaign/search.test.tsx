@@ -1,6 +1,7 @@
 // Issue 25: a search phase in the plan editor, its bracket narrowing live, the capacity it found on the report.
 import { describe, expect, it } from "vitest";
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
+import PhaseEditor from "../plan/PhaseEditor";
 import type { SearchEvent, SearchResult } from "../../api/types";
 import { tool, TOOLS } from "../../tools/__fixtures__";
 import { blankPhase, draftFromPlan, draftToBody, draftGaps, phaseKindsFor, searchMetricsFor } from "../plan/planModel";
@@ -26,6 +27,20 @@ describe("search phase", () => {
     expect(blank.criteria.map((c) => [c.metric, c.limit])).toEqual([["latency_p99_ms", "10"]]);
     const typo = { ...d, phases: [{ ...d.phases[0], high: "lots", criteria: [{ ...d.phases[0].criteria[0], limit: "ten" }] }] };
     expect(Object.keys(draftGaps(typo, TOOLS))).toEqual(expect.arrayContaining(["phases.0.high", "phases.0.criteria.0.limit"]));
+  });
+
+  it("is edited with its range, resolution and criteria, and says the API's errors beside them", () => {
+    const phase = blankPhase("search", tool("dnsperf"));
+    let patch: Record<string, unknown> = {};
+    const errors = { "phases.0.high": ["high must be above low"], "phases.0.criteria.0.limit": ["must be at least 0"] };
+    render(<PhaseEditor phase={phase} index={0} count={1} tool={tool("dnsperf")} errors={errors} onChange={(p) => (patch = p)} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
+    expect((screen.getByRole("textbox", { name: /^To/ }) as HTMLInputElement).value).toBe("10000");
+    expect(screen.getByText("high must be above low")).toBeTruthy();
+    expect(screen.getByText("must be at least 0")).toBeTruthy();
+    expect(screen.getByLabelText("Longest trial (s)")).toBeTruthy();
+    expect(screen.queryByRole("radiogroup")).toBeNull(); // no offered-rate modes: the range is the rate
+    fireEvent.click(screen.getByRole("button", { name: "Add criterion" }));
+    expect((patch.criteria as unknown[]).length).toBe(2);
   });
 
   it("shows the bracket narrowing live, then the capacity found", () => {
