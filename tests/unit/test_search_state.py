@@ -52,3 +52,26 @@ def test_the_report_says_each_capacity_with_its_interval_or_the_bracket_reached(
     held = search_report([PHASE], [point(0, 10000, 0.5, {"loss_pct": 0}), point(1, 10000, 4, {"loss_pct": 0})]
                          + [point(2 + i, 10000, 4, {"loss_pct": 0}) for i in range(2)], "q/s")
     assert held[0]["criteria"][0]["statement"] == "≥ 10,000 q/s — the criterion held at every load tested"
+
+
+def searched(capacity: float, repeats: int) -> list[dict]:
+    """A campaign's search report over `repeats` repetitions of the modelled loss server (its noise differs each time)."""
+    points = []
+    for rep in range(repeats):
+        _, trials = run(CONFIG, server(capacity, seed=rep + 10))
+        for t, r in trials:
+            points.append(point(len(points), t.rate, t.duration_s, r))
+            points[-1].repeat = rep
+    return search_report([PHASE], points, "req/s")
+
+
+def test_searches_compare_by_the_capacity_they_found():
+    from kneeboard.analysis.capacity_verdict import capacity_verdict
+    from kneeboard.search.report import search_capacity
+
+    base, same, faster = (search_capacity(searched(c, 5)) for c in (3000, 3000, 3300))
+    assert [r["repeat"] for r in base["per_repeat"]] == [0, 1, 2, 3, 4] and base["kind"] == "between"
+    assert capacity_verdict(base["per_repeat"], same["per_repeat"])["verdict"] == "equivalent"
+    assert capacity_verdict(base["per_repeat"], faster["per_repeat"])["verdict"] == "better"
+    assert capacity_verdict(search_capacity(searched(3000, 2))["per_repeat"], same["per_repeat"])["verdict"] == "not enough data"
+    assert search_capacity([]) is None
