@@ -13,6 +13,7 @@ from sqlalchemy import select
 from kneeboard.campaigns import live
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import store
+from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.runs.leases import holds
 from kneeboard.runs.retry import retrying
@@ -74,6 +75,8 @@ def _next_trial(point_id: int, run: Run) -> tuple[int | None, dict, float] | Non
             store(campaign)
             found = [found_dict(f, tool.rate_unit, config.resolution_pct) for f in state.found]
             return None, {**where, "done": True, "criteria": found, "trials": state.used}, 0.0
+        if len(members) - len(pending) >= get_settings().max_points:  # a guard: the algorithm ends long before
+            return None, {**where, "done": False, "error": f"stopped after MAX_POINTS ({len(members)}) trials"}, 0.0
         trial = pending[0] if pending else _new_point(campaign, point)
         trial.offered_rate, trial.duration_s = state.next.rate, run_duration(state.next.duration_s, tool.whole_seconds)
         store(campaign)

@@ -166,4 +166,5 @@ export interface SearchEvent {
   stage?: number;
   range?: number[];
   criteria?: SearchCapacity[];
+  error?: string;
 }

@@ -22,7 +22,9 @@ function LiveSearch({ events }: { events: SearchEvent[] }) {
   return (
     <div data-testid="search-live" data-steps={rows.length}>
       <p className="pad small" data-testid="search-bracket">
-        {last.done
+        {last.error
+          ? `Search stopped: ${last.error}.`
+          : last.done
           ? `Search done after ${last.trials} trials.`
           : `${last.criterion}: capacity in [${fmtUnit(last.low, unit)} – ${fmtUnit(last.high, unit)}] · next trial ${fmtUnit(last.rate, unit)} for ${fmtDuration(last.duration_s)} (stage ${(last.stage ?? 0) + 1})`}
       </p>
