@@ -18,19 +18,20 @@ from tests.support.capacity_search import known_capacity, server_capacity
 
 pytestmark = pytest.mark.tools
 
-WORKERS, SERVICE_MS = 50, 100  # capacity 500 req/s: far below what this 2-core machine serves, so the server is the limit
+WORKERS, SERVICE_MS = 200, 400  # capacity 500 req/s: far below what this 2-core machine serves, so the server is the limit
 LOSS_PCT = 2
 # The value found is the highest offered load that kept loss ≤ 2 %: at most capacity / 0.98 (+2 %) when the server refuses
-# only what it cannot serve, at least capacity × (1 − 2 %) (the resolution) less the refusals that timer slack on a loaded
-# shared machine causes just below capacity (measured: 0.6 % loss at 95 % of capacity, 3.3 % at 100 %; with 10 workers
-# the slack costs more: 8 % loss at 98 %, hence 50): within ±6 % of the server's own N / service time.
-TOLERANCE = 0.06
+# only what it cannot serve, at least capacity × (1 − 2 %) (the resolution). Below capacity, a stall of the load generator
+# (a shared 2-core machine) sends its late requests at once; the idle workers absorb a stall of up to service time × (1 −
+# load), 20 ms at 95 % with 400 ms, hence few workers × short service times are a poor reference (50 × 100 ms: −1 % to
+# −8.5 % in 7 runs; 10 × 20 ms: −15 % to −26 %); 200 × 400 ms: −2.0 % to +0.7 % in 14 runs. Asserted: ±4 %.
+TOLERANCE = 0.04
 
 
-def search_plan(target_id: int) -> dict:
-    """A kbhttp search for the capacity at loss ≤ 2 % between 200 and 1,000 req/s, to 2 %, trials up to 2 s."""
+def search_plan(target_id: int, longest_s: float = 2) -> dict:
+    """A kbhttp search for the capacity at loss ≤ 2 % between 200 and 1,000 req/s, to 2 %, trials from 0.5 s up to `longest_s`."""
     return {"name": "find capacity", "tool": "kbhttp", "target_id": target_id, "params": {"path": "/", "timeout_s": 2}, "pause_s": 0,
-            "phases": [{"kind": "search", "concurrency": 4 * WORKERS, "low": 200, "high": 1000, "resolution_pct": 2, "duration_s": 2,
+            "phases": [{"kind": "search", "concurrency": 4 * WORKERS, "low": 200, "high": 1000, "resolution_pct": 2, "duration_s": longest_s,
                         "criteria": [{"metric": "loss_pct", "limit": LOSS_PCT}]}]}  # fmt: skip
 
 
@@ -95,13 +96,14 @@ def test_a_search_campaign_finds_the_known_capacity(stack, tmp_path):
     mine = [e for e in events if e["phase_index"] == 0 and e["unit"] == "req/s"]
     widths = [e["high"] - e["low"] for e in mine if not e["done"] and e["low"] is not None and e["high"] is not None]
     assert mine[-1]["done"] and mine[-1]["criteria"][0]["value"] == found["value"], "the end of the search is published"
-    assert widths and widths[-1] < widths[0] and widths == sorted(widths, reverse=True), f"the published bracket narrows: {widths}"
+    # it narrows (a lower bound that fails a longer trial moves down: the bracket may widen by a step on the way)
+    assert widths and widths[-1] < widths[0] / 10 and widths[-1] <= 0.02 * found["high"], f"the published bracket narrows: {widths}"
 
 
 def test_a_cancelled_search_resumes_from_its_bracket(stack):
     with known_capacity(WORKERS, SERVICE_MS) as port:
         target = stack.api.post("/api/v1/targets", json={"name": f"capserver-resume-{port}", "kind": "http", "host": "127.0.0.1", "port": port})
-        plan = stack.api.post("/api/v1/plans", json={**search_plan(target.json()["id"]), "name": "resumed search"})
+        plan = stack.api.post("/api/v1/plans", json={**search_plan(target.json()["id"], longest_s=1), "name": "resumed search"})
         campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan.json()["id"]}).json()["id"]
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and stack.api.get(f"/api/v1/campaigns/{campaign_id}").json()["summary"]["points_completed"] < 3:
@@ -114,10 +116,14 @@ def test_a_cancelled_search_resumes_from_its_bracket(stack):
         assert not stopped["done"] and stopped["bracket"]["high"] is not None, "a stopped search says the bracket it reached"
         assert stack.api.post(f"/api/v1/campaigns/{campaign_id}/resume").status_code == 202
         campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=90)
+        truth = server_capacity(port)["capacity"]
     points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
     (search,) = campaign["analysis"]["search"]
-    print(f"\nresumed after {len(before)} trials: {search['criteria'][0]['statement']} in {search['trials']} trials")
+    value = search["criteria"][0]["value"]
+    print(f"\nresumed after {len(before)} trials: {search['criteria'][0]['statement']} in {search['trials']} trials · "
+          f"server {truth:,.1f} req/s · error {(value / truth - 1) * 100:+.1f} %")
     assert campaign["status"] == "completed" and search["done"] and search["criteria"][0]["kind"] == "between"
+    assert abs(value / truth - 1) <= TOLERANCE, (search, truth)
     assert all(before[i]["metrics"] == p["metrics"] for p in points if (i := p["id"]) in before), "the trials before the cancel are kept"
     assert sum(p["offered_rate"] == 1000 for p in points) == 1, "it went on from the bracket, not from the top of the range"
     assert [p["status"] for p in points] == ["completed"] * len(points) and search["trials"] == len(points)
