@@ -120,6 +120,10 @@ for literal in ["NaN", "Infinity", "-Infinity", "1e400"]:
 case("custom-400x400-counted-first", "POST", "/plans", lambda w: {"json": dns_plan(w["t"], phases=[{"kind": "custom", "concurrency": list(range(1, 401)), "rate": list(range(1, 401)), "duration_s": 1}])}, 422)
 case("preview-400x400-counted-first", "POST", "/plans/preview", lambda w: {"json": dns_plan(w["t"], phases=[{"kind": "custom", "concurrency": list(range(1, 401)), "rate": list(range(1, 401)), "duration_s": 1}])}, 422)
 case("rate-range-tiny-step", "POST", "/plans", lambda w: {"json": dns_plan(w["t"], phases=[{"kind": "saturation", "concurrency": 1, "rate": {"start": 1, "stop": 1e9, "step": 1e-9}, "duration_s": 1}])}, 422)
+for key, value in [("high", 1e300), ("low", -1), ("resolution_pct", 0), ("repeats", 10**6),
+                   ("criteria", [{"metric": "loss_pct; rm -rf /", "limit": 1}]), ("criteria", [{"metric": "loss_pct", "limit": 1e308}] * 5)]:  # fmt: skip
+    case(f"search-{key}-{str(value)[:20]}", "POST", "/plans", lambda w, k=key, v=value: {"json": dns_plan(w["t"], phases=[{
+        "kind": "search", "low": 100, "high": 1000, "duration_s": 1, "criteria": [{"metric": "loss_pct", "limit": 1}], k: v}])}, 422)
 case("ramp-huge", "POST", "/plans", lambda w: {"json": dns_plan(w["t"], tool="wrk", params={}, phases=[{"kind": "ramp", "concurrency": 1, "max_concurrency": 2**62, "duration_s": 1}])}, 422)
 for key, value in [("repeat", 10**6), ("repeat", 0), ("pause_s", -1), ("pause_s", 1e12), ("target_id", 2**63), ("target_id", 2**70), ("target_id", 0),
                    ("target_id", "1; DROP TABLE targets"), ("target_id", 999_999_999), ("name", "\x00"), ("name", "x" * 10_000), ("name", ""),

@@ -18,3 +18,21 @@ def test_summary_prints_a_bound_as_a_bound():
     out = io.StringIO()
     output.summary(campaign, out)
     assert "capacity at latency_avg_ms ≤ 1 ms: ≥ 4,000 q/s — the SLO held at every load tested" in out.getvalue()
+
+
+def test_run_prints_the_capacity_a_search_found():
+    from kneeboard.search.algorithm import run
+    from kneeboard.search.report import search_report
+    from tests.unit.test_search_state import PHASE, CONFIG, point, server
+
+    _, trials = run(CONFIG, server(3000))
+    searches = search_report([PHASE], [point(i, t.rate, t.duration_s, r) for i, (t, r) in enumerate(trials)], "q/s")
+    stopped = search_report([PHASE], [point(i, t.rate, t.duration_s, r) for i, (t, r) in enumerate(trials[:3])], "q/s")
+    campaign = {"id": 8, "name": "cap", "status": "completed", "error": None, "progress": {"total": len(trials)},
+                "summary": {"points_completed": len(trials), "points_failed": 0, "max_achieved_rate": 3000, "baseline_latency_ms": None,
+                            "loss_pct": 0}, "analysis": {"search": searches + stopped, "conclusion": ""}}  # fmt: skip
+    out = io.StringIO()
+    output.summary(campaign, out)
+    found = searches[0]["criteria"][0]
+    assert f"search (phase 1): capacity at loss_pct ≤ 5: {found['statement']} ({len(trials)} trials, " in out.getvalue()
+    assert "search (phase 1): stopped at loss_pct ≤ 5 within [" in out.getvalue() and "resume to continue" in out.getvalue()

@@ -12,6 +12,7 @@ from kneeboard.analysis import analyse
 from kneeboard.analysis.capacity import SLO_METRICS
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.errors import invalid
+from kneeboard.search.report import search_report
 from kneeboard.tools.registry import adapter
 from kneeboard.states import PointStatus
 
@@ -73,6 +74,13 @@ def _rate_unit(tool: str) -> str:
         return "ops/s"
 
 
+def _whole_seconds(tool: str) -> bool:
+    try:
+        return adapter(tool).whole_seconds
+    except KeyError:
+        return False
+
+
 def _check_slo_metric(settings: Thresholds, tool: str) -> None:
     """A 422 naming slo_metric when the campaign's tool does not measure that latency."""
     if settings.slo_metric is None:
@@ -103,6 +111,9 @@ def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -
         )  # fmt: skip
     first = next(iter(by_variant.values()))
     result = {**first, "thresholds": settings.model_dump()}
+    searches = search_report(campaign.plan["phases"], campaign.points, _rate_unit(campaign.tool), _whole_seconds(campaign.tool))
+    if searches:
+        result["search"] = searches
     if len(by_variant) > 1:
         result["variants"] = {str(label): analysis for label, analysis in by_variant.items()}
     return result

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from kneeboard.analysis.hdr import without_intervals
+from kneeboard.search.schemas import SearchResult
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.inputs import MAX_ID
@@ -197,6 +198,7 @@ class Analysis(VariantAnalysis):
 
     thresholds: dict[str, float | str | None] | None = None  # str: slo_metric
     variants: dict[str, VariantAnalysis] | None = None
+    search: list[SearchResult] = Field(default_factory=list, description="the plan's search phases: capacity per criterion")
 
 
 class CampaignOut(CampaignBrief):

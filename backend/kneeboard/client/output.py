@@ -75,6 +75,18 @@ class Progress:
             self.out.flush()
 
 
+def search_line(search: dict[str, Any]) -> str:
+    """A search phase's outcome: the capacity per criterion ("capacity at loss_pct ≤ 2: 489 req/s [489–493]"), or where it stopped."""
+    where = f"search (phase {search['phase_index'] + 1}{', ' + search['variant'] if search.get('variant') else ''}"
+    where += f", repetition {search['repeat'] + 1})" if search.get("repeat") else ")"
+    cost = f"{search['trials']} trials, {search['trial_seconds']:g} s of load"
+    if not search.get("done"):
+        b = search.get("bracket") or {}
+        return f"{where}: stopped at {b.get('criterion')} within [{fmt(b.get('low'))}, {fmt(b.get('high'))}] {search['unit']} ({cost}); resume to continue"
+    found = "; ".join(f"capacity at {c['criterion']}: {c['statement']}" for c in search["criteria"])
+    return f"{where}: {found} ({cost})"
+
+
 def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
     """The campaign's headline figures and conclusion."""
     s, progress = campaign["summary"], campaign["progress"]
@@ -86,6 +98,8 @@ def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
     capacity = (campaign.get("analysis") or {}).get("capacity")
     if capacity and capacity.get("statement"):
         print(f"  capacity at {capacity['metric']} ≤ {capacity['limit_ms']:g} ms: {capacity['statement']}", file=out)
+    for search in (campaign.get("analysis") or {}).get("search") or []:
+        print(f"  {search_line(search)}", file=out)
     conclusion = (campaign.get("analysis") or {}).get("conclusion")
     if conclusion:
         print(f"  {conclusion}", file=out)

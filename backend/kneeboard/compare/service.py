@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from kneeboard.analysis import compare as compare_points
 from kneeboard.analysis.points import finite, group_repeats, load_of, of_phase, sweep_points
 from kneeboard.analysis.capacity_verdict import capacity_verdict
+from kneeboard.search.report import search_capacity
 from kneeboard.analysis.verdicts import MARGIN_PCT, verdict_text
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -91,7 +92,7 @@ def headline_values(described: dict) -> dict[str, float | None]:
     """The headline figures of a described campaign (its stored summary and analysis), by HEADLINES metric."""
     analysis = described.get("analysis") or {}
     summary = described["summary"]
-    capacity = analysis.get("capacity") or {}
+    capacity = _capacity(described) or {}
     return {
         "capacity_at_slo": capacity.get("value"),
         "max_achieved_rate": summary["max_achieved_rate"],
@@ -108,7 +109,9 @@ def _directions(tool: str) -> dict[str, int]:
 
 
 def _capacity(described: dict) -> dict | None:
-    return (described.get("analysis") or {}).get("capacity")
+    """The capacity a campaign is compared by: its search's when it ran one (searches compare by capacity), else at SLO."""
+    analysis = described.get("analysis") or {}
+    return search_capacity(analysis.get("search")) or analysis.get("capacity")
 
 
 def _interval(described: dict) -> list[float] | None:

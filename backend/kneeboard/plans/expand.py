@@ -27,8 +27,8 @@ def expand(plan: AnyPlan) -> list[PointPreview]:
         for variant in variants:
             for index, phase in enumerate(plan.phases):
                 for concurrency, rate in phase_loads(phase):
-                    if per_unit and rate is not None and phase.kind != "scalability":
-                        rate = rate * concurrency  # a per-device rate (scalability's unit_rate already is); points offer the total
+                    if per_unit and rate is not None and phase.kind not in {"scalability", "search"}:
+                        rate = rate * concurrency  # a per-device rate (scalability's unit_rate and a search's range already are totals); points offer the total
                     points.append(PointPreview(seq=len(points), variant=variant, phase_index=index, phase=phase.kind,
                                                concurrency=concurrency, offered_rate=rate, duration_s=phase.duration_s,
                                                repeat=repeat))  # fmt: skip

@@ -132,14 +132,61 @@ class RampPhase(_Phase):
         return self
 
 
+SEARCH_METRICS = ("latency_avg_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms", "loss_pct", "efficiency_pct")
+
+
+class SearchCriterion(BaseModel):
+    """One limit the search finds the capacity for: a latency (ms) ≤ limit, loss_pct ≤ limit, or efficiency_pct ≥ limit."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metric: Literal[SEARCH_METRICS]  # type: ignore[valid-type]
+    limit: float = Field(ge=0, le=600_000)
+
+    @model_validator(mode="after")
+    def _percent_in_range(self) -> SearchCriterion:
+        if self.metric in {"loss_pct", "efficiency_pct"} and self.limit > 100:
+            raise ValueError(f"limit: {self.metric} is a percentage; at most 100")
+        if self.metric == "efficiency_pct" and self.limit == 0:
+            raise ValueError("limit: an efficiency of at least 0 % is no criterion")
+        return self
+
+
+class SearchPhase(_Phase):
+    """Find the capacity at each criterion between `low` and `high` (offered rates, in total) to `resolution_pct`:
+    bracket, then bisect, trials from duration_s / 8 doubling up to `duration_s` (the longest trial)."""
+
+    kind: Literal["search"]
+    concurrency: Concurrency = 1
+    low: Rate
+    high: Rate
+    criteria: Annotated[list[SearchCriterion], Field(min_length=1, max_length=4)]
+    resolution_pct: float = Field(default=1.0, ge=0.1, le=50, description="stop when the bracket is this narrow (% of the load)")
+    min_duration_s: float | None = Field(default=None, gt=0, description="the shortest trial (default: duration_s / 8, at least 0.5 s)")
+    repeats: int = Field(default=3, ge=1, le=9, description="full-length trials of the final lower bound; most must pass")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SearchPhase:
+        if self.high <= self.low:
+            raise ValueError("high must be above low")
+        if self.min_duration_s is not None and self.min_duration_s > self.duration_s:
+            raise ValueError("min_duration_s must not be above duration_s")
+        return self
+
+
 Phase = Annotated[
-    BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase,
+    BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase | SearchPhase,
     Field(discriminator="kind"),
 ]
 
 
-def load_count(phase: BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase) -> int:
-    """How many (concurrency, rate) pairs a phase expands to, counted without building them."""
+AnyPhase = BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase | SearchPhase
+
+
+def load_count(phase: AnyPhase) -> int:
+    """How many (concurrency, rate) pairs a phase expands to, counted without building them (a search: its first trial)."""
+    if isinstance(phase, SearchPhase):
+        return 1
     if isinstance(phase, ScalabilityPhase):
         return len(phase.concurrency)
     if isinstance(phase, RampPhase):
@@ -150,8 +197,11 @@ def load_count(phase: BaselinePhase | ScalabilityPhase | SaturationPhase | Stabi
     return concurrencies * rates
 
 
-def phase_loads(phase: BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase) -> list[tuple[int, float | None]]:
-    """The (concurrency, offered rate) pairs a phase expands to, in order."""
+def phase_loads(phase: AnyPhase) -> list[tuple[int, float | None]]:
+    """The (concurrency, offered rate) pairs a phase expands to, in order. A search expands to its first trial, the top
+    of its range (what caps are checked against); the worker creates its other trials as it goes."""
+    if isinstance(phase, SearchPhase):
+        return [(phase.concurrency, phase.high)]
     if isinstance(phase, ScalabilityPhase):
         return [(c, c * phase.unit_rate if phase.unit_rate else None) for c in phase.concurrency]
     if isinstance(phase, RampPhase):

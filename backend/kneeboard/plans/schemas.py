@@ -11,7 +11,7 @@ from kneeboard.analysis.verdicts import MARGIN_PCT
 from kneeboard.config import get_settings
 from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
-from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase
+from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase
 from kneeboard.tools import registry
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.validators import Tag
@@ -62,6 +62,8 @@ class _PlanBase(BaseModel):
                 raise ValueError(f"phases[{i}].kind: a ramp phase is for closed-loop tools")
             if not tool.takes_rate and (getattr(phase, "rate", None) is not None or getattr(phase, "unit_rate", None) is not None):
                 raise ValueError(f"phases[{i}].rate: {self.tool} is closed-loop and takes no offered rate; leave rate out")
+            if isinstance(phase, SearchPhase):
+                _search_fits(self, tool, i, phase)
         return self
 
     @field_validator("pause_s")
@@ -77,6 +79,17 @@ class _PlanBase(BaseModel):
         if value > get_settings().max_repeat:
             raise ValueError(f"must be at most {get_settings().max_repeat} (MAX_REPEAT)")
         return value
+
+
+def _search_fits(plan: _PlanBase, tool: ToolAdapter, i: int, phase: SearchPhase) -> None:
+    """A search needs an offered rate (iperf3: UDP) and criteria its tool measures."""
+    if not tool.takes_rate or getattr(plan.params, "protocol", "udp") != "udp":
+        raise ValueError(f"phases[{i}].kind: a search phase needs a tool with an offered rate where loss is measured "
+                         f"(dnsperf, kbhttp, iperf3 UDP, devsim); {tool.name} does not fit")
+    measured = {m.name for m in tool.all_metrics()} | {"loss_pct", "efficiency_pct"}
+    for j, criterion in enumerate(phase.criteria):
+        if criterion.metric not in measured:
+            raise ValueError(f"phases[{i}].criteria[{j}].metric: {tool.name} does not measure {criterion.metric}")
 
 
 def _plan_model(tool: ToolAdapter) -> type[_PlanBase]:

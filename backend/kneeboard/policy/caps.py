@@ -19,6 +19,7 @@ def check_caps(points: list[PointPreview], caps: RoleCaps | None, *, role: str, 
         for attribute, cap_name, field in _FIELDS:
             value, cap = getattr(point, attribute), getattr(caps, cap_name)
             if value is not None and cap is not None and value > cap:
+                field = "high" if field == "rate" and point.phase == "search" else field  # a search's first point is the top of its range
                 raise PolicyRefused((tool, "phases", point.phase_index, field),
                                     f"{field} {value:g} is above the target policy's {cap_name} {cap:g} for the "
                                     f"{role} role (see {POLICY_URL})")  # fmt: skip

@@ -26,6 +26,7 @@ from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, re
 from kneeboard.runs.monitors import MonitorSet
 from kneeboard.runs.retry import is_outage, retrying
 from kneeboard.runs.store import Run, store_point
+from kneeboard.search import driver as search
 from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.tools import runner
@@ -112,7 +113,10 @@ def _run(campaign_id: int, agent: str, owner: str) -> str:
                 break
             if variant != current_variant:
                 current_variant, variant_error = variant, apply_variant(campaign_id, variant)
-            run_point(point_id, run, watch, refused=variant_error)
+            if search.is_search(point_id):
+                search.drive(point_id, run, watch, run_point, refused=variant_error)
+            else:
+                run_point(point_id, run, watch, refused=variant_error)
     finally:  # after a cancel or a failure too: the lab is left as it was found
         retrying(lambda: restore(campaign_id, before), "restoring the lab")
     if watch.lost:

@@ -83,6 +83,8 @@ class Trial:
     duration_s: float
     criterion: int  # which criterion it is searching for
     stage: int
+    low: float | None = field(default=None, compare=False)  # the bracket when it was asked (for the live view)
+    high: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
 
     def measure(rate: float, stage: int) -> Generator[Trial, Result, bool]:
         nonlocal count, last_fail
-        result = yield Trial(rate, durations[stage], index, stage)
+        result = yield Trial(rate, durations[stage], index, stage, lo, hi)
         known.setdefault((rate, durations[stage]), []).append(result)
         count += 1
         ok = crit.passes(result)

@@ -1537,6 +1537,11 @@ export interface components {
             optimal_concurrency?: number | null;
             /** Oscillation */
             oscillation?: number[];
+            /**
+             * Search
+             * @description the plan's search phases: capacity per criterion
+             */
+            search?: components["schemas"]["SearchResult"][];
             stability?: components["schemas"]["Stability"] | null;
             /** Thresholds */
             thresholds?: {
@@ -2227,7 +2232,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2291,7 +2296,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2389,7 +2394,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2453,7 +2458,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2654,7 +2659,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2718,7 +2723,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2823,7 +2828,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -2887,7 +2892,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3719,6 +3724,162 @@ export interface components {
             tool: string | null;
         };
         /**
+         * SearchBracket
+         * @description Where a search stands (live, or when it stopped before the end).
+         */
+        SearchBracket: {
+            /** Criterion */
+            criterion: string;
+            /** Duration S */
+            duration_s: number;
+            /** High */
+            high?: number | null;
+            /** Low */
+            low?: number | null;
+            /**
+             * Range
+             * @description [low, high] of the phase
+             */
+            range: number[];
+            /**
+             * Rate
+             * @description the trial asked for next
+             */
+            rate: number;
+            /** Stage */
+            stage: number;
+        };
+        /**
+         * SearchCapacity
+         * @description One criterion's capacity: `value` is the highest load that met it (RFC 2544's throughput) with `kind`
+         *     "between" (`low` met it, `high` did not: the interval, known to `resolution_pct`), "at_least" (met at the top
+         *     of the range) or "below" (missed at its bottom).
+         */
+        SearchCapacity: {
+            /**
+             * Criterion
+             * @description "latency_p99_ms ≤ 10"
+             */
+            criterion: string;
+            /** High */
+            high?: number | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
+            /** Limit */
+            limit: number;
+            /** Low */
+            low?: number | null;
+            /** Metric */
+            metric: string;
+            /** Resolution Pct */
+            resolution_pct: number;
+            /** Statement */
+            statement: string;
+            /**
+             * Trials
+             * @description trials this criterion asked for (others' trials are shared)
+             */
+            trials: number;
+            /** Value */
+            value: number | null;
+        };
+        /**
+         * SearchCriterion
+         * @description One limit the search finds the capacity for: a latency (ms) ≤ limit, loss_pct ≤ limit, or efficiency_pct ≥ limit.
+         */
+        SearchCriterion: {
+            /** Limit */
+            limit: number;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "latency_avg_ms" | "latency_p50_ms" | "latency_p90_ms" | "latency_p99_ms" | "latency_p999_ms" | "loss_pct" | "efficiency_pct";
+        };
+        /**
+         * SearchPhase
+         * @description Find the capacity at each criterion between `low` and `high` (offered rates, in total) to `resolution_pct`:
+         *     bracket, then bisect, trials from duration_s / 8 doubling up to `duration_s` (the longest trial).
+         */
+        SearchPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /**
+             * Concurrency
+             * @default 1
+             */
+            concurrency: number;
+            /** Criteria */
+            criteria: components["schemas"]["SearchCriterion"][];
+            /** Duration S */
+            duration_s: number;
+            /** High */
+            high: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "search";
+            /** Label */
+            label?: string | null;
+            /** Low */
+            low: number;
+            /**
+             * Min Duration S
+             * @description the shortest trial (default: duration_s / 8, at least 0.5 s)
+             */
+            min_duration_s?: number | null;
+            /**
+             * Repeats
+             * @description full-length trials of the final lower bound; most must pass
+             * @default 3
+             */
+            repeats: number;
+            /**
+             * Resolution Pct
+             * @description stop when the bracket is this narrow (% of the load)
+             * @default 1
+             */
+            resolution_pct: number;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
+        };
+        /**
+         * SearchResult
+         * @description One search (a phase, per variant and repetition): its capacities when done, else its bracket.
+         */
+        SearchResult: {
+            bracket?: components["schemas"]["SearchBracket"] | null;
+            /** Criteria */
+            criteria?: components["schemas"]["SearchCapacity"][];
+            /** Done */
+            done: boolean;
+            /** Phase Index */
+            phase_index: number;
+            /**
+             * Repeat
+             * @default 0
+             */
+            repeat: number;
+            /** Trial Seconds */
+            trial_seconds: number;
+            /** Trials */
+            trials: number;
+            /** Unit */
+            unit: string;
+            /** Variant */
+            variant?: string | null;
+        };
+        /**
          * ServerClock
          * @description The server's clock, for the agent's offset.
          */
@@ -4441,7 +4602,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -4505,7 +4666,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
             /**
              * Repeat
              * @default 1

@@ -103,8 +103,12 @@ export interface Analysis {
   conclusion: string | null;
   thresholds?: Record<string, number | string | null>; // slo_metric is a metric name
   variants?: Record<string, Analysis>;
+  search?: SearchResult[];
   error?: string;
 }
+/** A search phase's outcome on the analysis: capacity per criterion when done, else its bracket. */
+export type SearchResult = S["SearchResult"];
+export type SearchCapacity = S["SearchCapacity"];
 
 /** A point's steady window (`extra.steady`): its warm-up trimmed, and whether what is left is steady. */
 export interface Steady {
@@ -145,4 +149,22 @@ export interface SampleEvent {
 export interface PointEvent {
   id: number;
   status: PointStatus;
+}
+/** `search`: where a running search stands (its bracket and the trial asked next), or, with `done`, what it found. */
+export interface SearchEvent {
+  phase_index: number;
+  variant: string | null;
+  repeat: number;
+  unit: string;
+  done: boolean;
+  trials: number;
+  criterion?: string;
+  low?: number | null;
+  high?: number | null;
+  rate?: number;
+  duration_s?: number;
+  stage?: number;
+  range?: number[];
+  criteria?: SearchCapacity[];
+  error?: string;
 }

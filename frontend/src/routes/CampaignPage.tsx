@@ -22,6 +22,7 @@ import StabilityChart, { variantAnalysis } from "../components/campaign/Stabilit
 import SummaryCards from "../components/campaign/SummaryCards";
 import ThresholdsForm from "../components/campaign/ThresholdsForm";
 import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
+import SearchPanel from "../components/campaign/SearchPanel";
 import ConfirmDialog from "../components/common/ConfirmDialog";
 import CopyLinkButton from "../components/common/CopyLinkButton";
 import { Empty, ErrorState, isNotFound, Loading } from "../components/common/States";
@@ -39,7 +40,7 @@ export default function CampaignPage() {
   const tools = useTools();
   const active = !!campaign.data && isActive(campaign.data.status);
   const points = useCampaignPoints(id, { live: active });
-  const { samples, stream } = useCampaignEvents(id, active);
+  const { samples, stream, searches } = useCampaignEvents(id, active);
   const cancel = useCancelCampaign();
   const [confirming, setConfirming] = useState(false);
   const [params, setParams] = useSearchParams();
@@ -167,6 +168,8 @@ export default function CampaignPage() {
           </div>
         </section>
       )}
+
+      <SearchPanel events={searches} results={active ? null : analysisOf(c)?.search} />
 
       {variant != null && (
         <div className="tabs" role="tablist" aria-label="Variants" data-testid="variant-tabs">

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "../../api/campaigns";
 import { keys } from "../../api/keys";
-import type { CampaignOut, Point, PointEvent, ProgressEvent, SampleEvent } from "../../api/types";
+import type { CampaignOut, Point, PointEvent, ProgressEvent, SampleEvent, SearchEvent } from "../../api/types";
 import { appendBounded } from "../../charts/downsample";
 import { openLiveStream, type StreamState } from "./liveStream";
 
@@ -24,6 +24,7 @@ export function useCampaignEvents(id: number, active: boolean) {
   const qc = useQueryClient();
   const [samples, setSamples] = useState<Record<number, LiveSample[]>>({});
   const [stream, setStream] = useState<StreamState>("connecting");
+  const [searches, setSearches] = useState<Record<string, SearchEvent[]>>({});
   const pending = useRef<SampleEvent[]>([]);
 
   useEffect(() => {
@@ -66,6 +67,10 @@ export function useCampaignEvents(id: number, active: boolean) {
           const data = parse<PointEvent>(e);
           if (data && data.status !== "running" && data.status !== "pending") refetchPoint(data.id);
         },
+        search: (e) => {
+          const data = parse<SearchEvent>(e);
+          if (data) setSearches((old) => addSearchEvent(old, data));
+        },
         status: invalidate,
         end: () => {
           invalidate();
@@ -94,5 +99,11 @@ export function useCampaignEvents(id: number, active: boolean) {
     };
   }, [id, active, qc]);
 
-  return { samples, stream };
+  return { samples, stream, searches };
+}
+
+/** Each search's bracket events in order (one search per phase × variant × repetition), the last 200 kept. */
+export function addSearchEvent(old: Record<string, SearchEvent[]>, e: SearchEvent): Record<string, SearchEvent[]> {
+  const key = `${e.phase_index}/${e.variant ?? ""}/${e.repeat}`;
+  return { ...old, [key]: [...(old[key] ?? []), e].slice(-200) };
 }

@@ -3,7 +3,7 @@ import { messagesFor, type FieldErrors } from "../../api/errors";
 import { fmtUnit, isPrefixedUnit } from "../../format";
 import { concurrencyUnit, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import Field from "../common/Field";
-import { concurrencyIsList, phaseKindsFor, rateModesFor, type PhaseDraft, type RateMode } from "./planModel";
+import { blankCriterion, concurrencyIsList, phaseKindsFor, rateModesFor, searchMetricsFor, type PhaseDraft, type RateMode } from "./planModel";
 
 const KIND_HELP: Record<PhaseKind, string> = {
   baseline: "A low-rate serial point: the system's floor.",
@@ -12,6 +12,7 @@ const KIND_HELP: Record<PhaseKind, string> = {
   stability: "One long point near the knee.",
   custom: "Any concurrency list crossed with any rate list.",
   ramp: "Concurrency doubles up to a maximum until errors pass a threshold.",
+  search: "Finds the capacity at each criterion between two rates: brackets, then bisects; short trials first, up to the duration near the boundary.",
 };
 
 const MODE_LABEL: Record<RateMode, string> = { none: "unlimited", single: "single", list: "list", range: "range" };
@@ -102,14 +103,57 @@ export default function PhaseEditor({
             <input value={phase.unitRate} onChange={(e) => onChange({ unitRate: e.target.value })} name={`phase-${index}-unit_rate`} inputMode="decimal" />
           </Field>
         )}
-        <Field label="Duration (s)" errors={err("duration_s")}>
+        {phase.kind === "search" && (
+          <>
+            <Field label={`From (${unit})`} errors={err("low")} hint={bitsHint(phase.low)}>
+              <input value={phase.low} onChange={(e) => onChange({ low: e.target.value })} name={`phase-${index}-low`} inputMode="decimal" />
+            </Field>
+            <Field label={`To (${unit})`} errors={err("high")} hint={bitsHint(phase.high) ?? "in total; caps are checked here"}>
+              <input value={phase.high} onChange={(e) => onChange({ high: e.target.value })} name={`phase-${index}-high`} inputMode="decimal" />
+            </Field>
+            <Field label="Resolution (%)" errors={err("resolution_pct")}>
+              <input value={phase.resolutionPct} onChange={(e) => onChange({ resolutionPct: e.target.value })} name={`phase-${index}-resolution`} inputMode="decimal" />
+            </Field>
+          </>
+        )}
+        <Field label={phase.kind === "search" ? "Longest trial (s)" : "Duration (s)"} errors={err("duration_s")}>
           <input value={phase.duration} onChange={(e) => onChange({ duration: e.target.value })} name={`phase-${index}-duration`} inputMode="decimal" />
         </Field>
         <Field label="Label" errors={err("label")} hint="optional">
           <input value={phase.label} onChange={(e) => onChange({ label: e.target.value })} name={`phase-${index}-label`} maxLength={80} />
         </Field>
       </div>
-      {showRate && (
+      {phase.kind === "search" && (
+        <div className="criteria-rows" role="group" aria-label={`Phase ${index + 1} criteria`}>
+          {messagesFor(errors, `${base}.criteria`, { exact: true }).map((m) => (
+            <p key={m} className="error-text small">{m}</p>
+          ))}
+          {phase.criteria.map((c, j) => (
+            <div key={c.key} className="range-inputs">
+              <Field label={`Criterion ${j + 1}`} errors={err(`criteria.${j}.metric`)}>
+                <select value={c.metric} name={`phase-${index}-criterion-${j}-metric`}
+                  onChange={(e) => onChange({ criteria: phase.criteria.map((x, k) => (k === j ? { ...x, metric: e.target.value as typeof c.metric } : x)) })}>
+                  {searchMetricsFor(tool).map((m) => (
+                    <option key={m}>{m}</option>
+                  ))}
+                </select>
+              </Field>
+              <Field label={c.metric === "efficiency_pct" ? "at least" : "at most"} errors={err(`criteria.${j}.limit`)} hint={c.metric.endsWith("_ms") ? "ms" : "%"}>
+                <input value={c.limit} name={`phase-${index}-criterion-${j}-limit`} inputMode="decimal"
+                  onChange={(e) => onChange({ criteria: phase.criteria.map((x, k) => (k === j ? { ...x, limit: e.target.value } : x)) })} />
+              </Field>
+              <button type="button" className="btn icon danger-outline" aria-label={`Remove criterion ${j + 1}`} disabled={phase.criteria.length === 1}
+                onClick={() => onChange({ criteria: phase.criteria.filter((_, k) => k !== j) })}>
+                ✕
+              </button>
+            </div>
+          ))}
+          <button type="button" className="btn" disabled={phase.criteria.length >= 4} onClick={() => onChange({ criteria: [...phase.criteria, blankCriterion(tool)] })}>
+            Add criterion
+          </button>
+        </div>
+      )}
+      {showRate && phase.kind !== "search" && (
         <div className="rate-row">
           <div className="segmented" role="radiogroup" aria-label={`Phase ${index + 1} offered rate`}>
             <span className="segmented-label">Offered rate ({unit}{perUnit})</span>

@@ -1,6 +1,7 @@
 // The plan editor's form state: strings as the user typed them, turned into a plan body for the API.
 // Anything that does not parse is sent as typed, so the API's 422 names the field.
 // What each tool takes (its params, whether it takes a rate, ramps) comes from GET /tools.
+import type { components as Components } from "../../api/schema";
 import type { PhaseKind, PlanBody } from "../../api/types";
 import type { FieldErrors } from "../../api/errors";
 import { findTool, type ToolInfo } from "../../tools/catalog";
@@ -24,6 +25,37 @@ export interface PhaseDraft {
   stopErrorPct: string;
   duration: string;
   label: string;
+  // a search phase: the load range, the resolution and its criteria
+  low: string;
+  high: string;
+  resolutionPct: string;
+  criteria: CriterionDraft[];
+}
+
+/** One criterion of a search: a metric and its limit as typed. */
+export interface CriterionDraft {
+  key: string;
+  metric: SearchMetric;
+  limit: string;
+}
+
+type SearchMetric = Components["schemas"]["SearchCriterion"]["metric"];
+/** What a search criterion may limit (the API's SearchCriterion.metric; tsc fails here when the API adds one). */
+export const SEARCH_METRICS = ["latency_p99_ms", "latency_p999_ms", "latency_p90_ms", "latency_p50_ms", "latency_avg_ms", "loss_pct", "efficiency_pct"] as const satisfies readonly SearchMetric[];
+type Missing = Exclude<SearchMetric, (typeof SEARCH_METRICS)[number]>;
+const _allMetrics: Missing extends never ? true : Missing = true;
+void _allMetrics;
+
+/** The criteria a tool can be searched on: the latencies it measures, loss and efficiency. */
+export function searchMetricsFor(tool: ToolInfo | undefined): SearchMetric[] {
+  const measured = new Set((tool?.metrics ?? []).map((m) => m.name));
+  return SEARCH_METRICS.filter((m) => !tool || m === "loss_pct" || m === "efficiency_pct" || measured.has(m));
+}
+
+/** A new criterion row: p99 ≤ 10 ms when the tool measures it, else loss ≤ 1 %. */
+export function blankCriterion(tool: ToolInfo | undefined): CriterionDraft {
+  const metric = searchMetricsFor(tool)[0];
+  return { key: newKey(), metric, limit: metric === "loss_pct" ? "1" : metric === "efficiency_pct" ? "95" : "10" };
 }
 
 /** A monitor beside every point: the monitor's name and its own parameters as typed. */
@@ -119,11 +151,11 @@ export function variantFromApi(v: unknown): VariantDraft {
   };
 }
 
-export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp"];
+export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp", "search"];
 
-/** Phase kinds a tool accepts: a stress ramp only where the tool allows it (the API refuses it elsewhere). */
+/** Phase kinds a tool accepts: a stress ramp only where the tool allows it, a search where it takes a rate (the API refuses them elsewhere). */
 export function phaseKindsFor(tool: ToolInfo | undefined): PhaseKind[] {
-  return tool?.ramp_allowed ? PHASE_KINDS : PHASE_KINDS.filter((k) => k !== "ramp");
+  return PHASE_KINDS.filter((k) => (k !== "ramp" || tool?.ramp_allowed) && (k !== "search" || (tool?.takes_rate ?? true)));
 }
 
 /** Rate modes a phase kind accepts; a closed-loop tool takes no rate. */
@@ -166,6 +198,7 @@ export function blankPhase(kind: PhaseKind, tool: ToolInfo | undefined): PhaseDr
     stability: { concurrency: "100", rate: "11000", duration: "60" },
     custom: { concurrency: "1, 2", duration: "20" },
     ramp: { concurrency: "10", maxConcurrency: "10000", stopErrorPct: "10", duration: "20" },
+    search: { concurrency: "64", low: "100", high: "10000", resolutionPct: "1", duration: "8", criteria: [blankCriterion(tool)] },
   };
   const mode: RateMode = kind === "saturation" ? "range" : modes.includes("single") ? "single" : modes[0];
   return {
@@ -182,6 +215,10 @@ export function blankPhase(kind: PhaseKind, tool: ToolInfo | undefined): PhaseDr
     stopErrorPct: "",
     duration: "",
     label: "",
+    low: "",
+    high: "",
+    resolutionPct: "",
+    criteria: [],
     ...defaults[kind],
   };
 }
@@ -239,6 +276,12 @@ function phaseFromApi(ph: Record<string, unknown>, tool: ToolInfo | undefined): 
   d.unitRate = str(ph.unit_rate);
   d.maxConcurrency = str(ph.max_concurrency);
   d.stopErrorPct = str(ph.stop_error_pct);
+  if (kind === "search") {
+    d.low = str(ph.low);
+    d.high = str(ph.high);
+    d.resolutionPct = str(ph.resolution_pct);
+    d.criteria = ((ph.criteria as { metric: SearchMetric; limit: unknown }[]) ?? []).map((c) => ({ key: newKey(), metric: c.metric, limit: str(c.limit) }));
+  }
   const rate = ph.rate;
   if (rate == null) d.rateMode = "none";
   else if (Array.isArray(rate)) {
@@ -282,6 +325,13 @@ export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
   if (p.kind === "ramp") {
     out.max_concurrency = num(p.maxConcurrency);
     out.stop_error_pct = num(p.stopErrorPct);
+  }
+  if (p.kind === "search") {
+    out.low = num(p.low);
+    out.high = num(p.high);
+    out.resolution_pct = num(p.resolutionPct);
+    out.criteria = p.criteria.map((c) => ({ metric: c.metric, limit: num(c.limit) }));
+    return dropUndefined(out);
   }
   if (p.kind !== "scalability" && p.kind !== "ramp") {
     if (p.rateMode === "single") out.rate = num(p.rate);
@@ -348,7 +398,7 @@ export function movePhase(phases: PhaseDraft[], from: number, to: number): Phase
 }
 
 /** The phase fields that hold numbers, as the API names them. */
-const PHASE_NUMBERS = ["duration_s", "concurrency", "unit_rate", "max_concurrency", "stop_error_pct", "rate"] as const;
+const PHASE_NUMBERS = ["duration_s", "concurrency", "unit_rate", "max_concurrency", "stop_error_pct", "rate", "low", "high", "resolution_pct"] as const;
 
 /** Whether `v` (a number, a list of them or a start/stop/step range) still holds text that is not a number. */
 const holdsText = (v: unknown): boolean =>
@@ -370,6 +420,7 @@ export function draftGaps(d: PlanDraft, tools: readonly ToolInfo[]): FieldErrors
     if (p.duration_s === undefined) add(`phases.${i}.duration_s`, "required");
     if (p.concurrency === undefined || (Array.isArray(p.concurrency) && p.concurrency.length === 0)) add(`phases.${i}.concurrency`, "required");
     for (const k of PHASE_NUMBERS) if (holdsText(p[k])) add(`phases.${i}.${k}`, "not a number");
+    ((p.criteria as { limit: unknown }[]) ?? []).forEach((c, j) => holdsText(c.limit) && add(`phases.${i}.criteria.${j}.limit`, "not a number"));
   });
   for (const f of fieldsOf(tool?.params_schema)) {
     const v = d.params[f.name];
