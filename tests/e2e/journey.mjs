@@ -629,7 +629,7 @@ try {
 
   await step("plans: the list shows the plan", async () => {
     await page.goto("/plans");
-    await page.getByRole("link", { name: planName }).waitFor();
+    await page.getByRole("link", { name: planName, exact: true }).waitFor();
     await shot(page, "plans");
   });
 
