@@ -50,7 +50,7 @@ def test_each_agent_runs_in_its_own_namespace_without_database_credentials(stack
         assert "DATABASE_URL" not in env and "REDIS_URL" not in env and "KB_ADMIN_TOKEN" not in env, name
         assert not [h for h in broker_secrets(stack) if any(h in v for v in env.values())], name
         log = (stack.tmp / f"lab-agent-{i}.log").read_text()
-        assert "registered" in log and not [h for h in broker_secrets(stack) if h in log], name
+        assert "/api/v1/agent/hello" in log and not [h for h in broker_secrets(stack) if h in log], name
         assert agents.address(i) in found[name]["facts"]["addresses"], "each agent leaves by its own address"
 
 
