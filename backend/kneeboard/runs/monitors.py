@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from pathlib import Path
 
 from kneeboard.tools import runner
@@ -11,6 +12,7 @@ from kneeboard.tools.base import PointSpec, Sample, ToolInputError
 from kneeboard.tools.registry import adapter
 
 TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is stopped as soon as the point ends
+FIRST_MARGIN_S = 0.4  # a monitor is stopped no sooner than its first interval and this much more: a short point still gets a sample
 
 
 class MonitorSet:
@@ -22,6 +24,8 @@ class MonitorSet:
         self.warnings: list[str] = []
         self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by kind
         self.samples: list[Sample] = []
+        self.started = time.monotonic()
+        self.first_interval_s = min(5.0, max((float(m.get("interval_s", 1)) for m in monitors), default=0.0))
         documents = {"metrics_url": metrics_url} if metrics_url else {}  # the stored target's, never the plan's
         for monitor in monitors:
             self._start(monitor, duration_s, workdir, documents)
@@ -57,6 +61,8 @@ class MonitorSet:
         """Stop every monitor (SIGINT keeps mpstat's JSON whole) and return their samples."""
         if self.stop_event.is_set():
             return self.samples
+        if self.runs:  # a point as short as an interval ends before the monitor's first line
+            time.sleep(max(0.0, self.started + self.first_interval_s + FIRST_MARGIN_S - time.monotonic()))
         self.stop_event.set()
         samples: list[Sample] = []
         for kind, thread, box in self.runs:
