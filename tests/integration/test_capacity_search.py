@@ -97,7 +97,8 @@ def test_a_search_campaign_finds_the_known_capacity(stack, tmp_path):
     widths = [e["high"] - e["low"] for e in mine if not e["done"] and e["low"] is not None and e["high"] is not None]
     assert mine[-1]["done"] and mine[-1]["criteria"][0]["value"] == found["value"], "the end of the search is published"
     # it narrows (a lower bound that fails a longer trial moves down: the bracket may widen by a step on the way)
-    assert widths and widths[-1] < widths[0] / 10 and widths[-1] <= 0.02 * found["high"], f"the published bracket narrows: {widths}"
+    # the last event before "done" announces the last trial: its bracket is one halving wider than the final (2 %) one
+    assert widths and widths[-1] < widths[0] / 10 and widths[-1] <= 0.04 * found["high"], f"the published bracket narrows: {widths}"
 
 
 def test_a_cancelled_search_resumes_from_its_bracket(stack):
