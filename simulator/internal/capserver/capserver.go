@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kneeboard/simulator/internal/httpload"
 	"net"
 	"net/http"
 	"strings"
@@ -158,19 +159,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) error {
 		defer cancel()
 	}
 	srv := New(cfg)
-	server := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return ctx }}
-	if _, err := fmt.Fprintln(out, ln.Addr().String()); err != nil {
-		ln.Close()
-		return err
-	}
-	failed := make(chan error, 1)
-	go func() { failed <- server.Serve(ln) }()
-	select {
-	case <-ctx.Done():
-		err = server.Close()
-	case err = <-failed:
-	}
+	err = httpload.ServeOn(ctx, ln, srv, out)
 	line, _ := json.Marshal(struct {
 		Kind string `json:"capserver"`
 		Stats

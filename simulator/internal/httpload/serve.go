@@ -33,6 +33,11 @@ func Serve(ctx context.Context, cfg ServeConfig, out io.Writer) error {
 		w.Header().Set("Content-Length", "2")
 		_, _ = io.WriteString(w, "ok")
 	})
+	return ServeOn(ctx, ln, handler, out)
+}
+
+// ServeOn prints the listener's address on out, then serves handler on it until ctx ends.
+func ServeOn(ctx context.Context, ln net.Listener, handler http.Handler, out io.Writer) error {
 	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	if _, err := fmt.Fprintln(out, ln.Addr().String()); err != nil {
