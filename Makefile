@@ -49,7 +49,8 @@ bench-dns-capture:
 # kbhttp beside vegeta v12.13.0 (built into /tmp/kb-bench-bin, outside the repo) and wrk at low concurrency, one nginx on
 # loopback, one run: p50/p99 and CPU per request per rate; writes docs/performance/http-load.md (PROFILE=1: kbhttp's pprof at 10k).
 bench-http:
-	.venv/bin/python tests/bench/http.py
+	scripts/install-deps.sh bench
+	.venv/bin/python tests/bench/http_load.py
 
 # Campaign history at 1,000 and 10,000 campaigns (5M samples) in a private Postgres; writes docs/performance/history.md (LIGHT=1: 1M samples).
 bench-history:

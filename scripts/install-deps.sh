@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Kneeboard needs on Debian 12 when it is missing: system packages (as root),
-# the Python venv, the Go simulator, the frontend build. Usage: install-deps.sh [run|test]
+# the Python venv, the Go simulator, the frontend build. Usage: install-deps.sh [run|test|bench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
@@ -9,6 +9,7 @@ run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool i
 test_pkgs=(postgresql chromium docker-compose)
 want=("${run_pkgs[@]}")
 [ "$mode" = test ] && want+=("${test_pkgs[@]}")
+[ "$mode" = bench ] && want+=(tcpdump)  # make bench-http: the wire's own timing of each request
 
 missing=()
 for pkg in "${want[@]}"; do

@@ -128,3 +128,35 @@ def test_a_cancelled_search_resumes_from_its_bracket(stack):
     assert all(before[i]["metrics"] == p["metrics"] for p in points if (i := p["id"]) in before), "the trials before the cancel are kept"
     assert sum(p["offered_rate"] == 1000 for p in points) == 1, "it went on from the bracket, not from the top of the range"
     assert [p["status"] for p in points] == ["completed"] * len(points) and search["trials"] == len(points)
+
+
+def test_a_ten_percent_capacity_change_is_found_with_five_repetitions(stack):
+    """Two settings of the known-capacity server, 200 and 220 workers × 400 ms (about 500 and 550 req/s), each searched
+    five times by one campaign; the comparison of the two campaigns tells the change. Short trials (0.5 s, a narrow
+    range) keep it short: the change is 10 %, the resolution 2 %."""
+    ids, truths, trials = [], [], []
+    for workers in (WORKERS, WORKERS * 11 // 10):
+        with known_capacity(workers, SERVICE_MS) as port:
+            target = stack.api.post("/api/v1/targets", json={"name": f"capserver-{workers}w-{port}", "kind": "http", "host": "127.0.0.1", "port": port})
+            body = {**search_plan(target.json()["id"]), "name": f"{workers} workers", "repeat": 5}
+            body["phases"][0].update(concurrency=2 * workers, low=400, high=700, duration_s=0.5)
+            plan = stack.api.post("/api/v1/plans", json=body)
+            assert plan.status_code == 201, plan.text
+            launched = stack.api.post("/api/v1/campaigns", json={"plan_id": plan.json()["id"]})
+            campaign = wait_status(stack.api, launched.json()["id"], {"completed", "failed", "crashed"}, timeout_s=120)
+            truths.append(server_capacity(port)["capacity"])
+        assert campaign["status"] == "completed", campaign.get("error")
+        ids.append(campaign["id"])
+        trials.append(sum(s["trials"] for s in campaign["analysis"]["search"]))
+    compared = stack.api.get("/api/v1/compare", params=[("c", ids[0]), ("c", ids[1])])
+    assert compared.status_code == 200, compared.text
+    (row,) = [h for h in compared.json()["headline"] if h["metric"] == "capacity_at_slo"]
+    found = [row["values"][str(i)] for i in ids]
+    print(f"\nservers {truths[0]:,.1f} and {truths[1]:,.1f} req/s ({(truths[1] / truths[0] - 1) * 100:+.1f} %); searches found "
+          f"{found[0]:,.1f} and {found[1]:,.1f} ({(found[1] / found[0] - 1) * 100:+.1f} %): {row['verdicts'][str(ids[1])]}, "
+          f"{row['details'][str(ids[1])]}; {trials} trials")  # fmt: skip
+    assert row["verdicts"][str(ids[1])] == "better", row
+    assert 5 <= (found[1] / found[0] - 1) * 100 <= 15, found
+    assert "detectable" in row["details"][str(ids[1])], "the verdict states the smallest change it could have detected"
+    backwards = stack.api.get("/api/v1/compare", params=[("c", ids[1]), ("c", ids[0])]).json()
+    assert next(h for h in backwards["headline"] if h["metric"] == "capacity_at_slo")["verdicts"][str(ids[0])] == "worse"

@@ -50,3 +50,20 @@ def test_a_resumed_search_replays_its_stored_trials_and_ends_the_same():
         rest(Trial(1, 1, 0, 0))  # the same noise stream from where it stopped
     again = replay(CONFIG, stored, rest)
     assert (again[0].low, again[0].high) == (found[0].low, found[0].high)
+
+
+def test_a_hint_that_undershoots_does_not_make_the_search_creep():
+    """kbhttp's achieved rate is over the run and its drain: for a trial as short as the service time it is far below
+    the capacity. The hint comes from what was lost instead, and a pass makes it stale: the search bisects, it does
+    not step up one width at a time (it once took 29 trials here, 7–8 now)."""
+    config = SearchConfig(low=400, high=700, criteria=(Criterion("loss_pct", 2.0),), resolution_pct=2.0, max_duration_s=0.5)
+
+    def measure(trial: Trial) -> dict:
+        sent = round(trial.rate * trial.duration_s)
+        refused = round(max(0.0, 1 - 500 / trial.rate) * sent)
+        return {"achieved_rate": sent / (trial.duration_s + 0.4), "sent": sent, "completed": sent, "errors": refused, "dropped": 0,
+                "offered_rate": trial.rate}  # fmt: skip
+
+    found, trials = run(config, measure)
+    assert found[0].kind == "between" and 500 <= found[0].value <= 500 / 0.98
+    assert len(trials) <= 10, [(round(t.rate), t.duration_s) for t, _ in trials]

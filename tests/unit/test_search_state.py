@@ -75,3 +75,15 @@ def test_searches_compare_by_the_capacity_they_found():
     assert capacity_verdict(base["per_repeat"], faster["per_repeat"])["verdict"] == "better"
     assert capacity_verdict(search_capacity(searched(3000, 2))["per_repeat"], same["per_repeat"])["verdict"] == "not enough data"
     assert search_capacity([]) is None
+
+
+def test_a_variant_compares_by_its_own_searches():
+    from kneeboard.search.report import search_capacity
+
+    a, b = searched(3000, 3), searched(3600, 3)
+    for s in a:
+        s["variant"] = "1 queue"
+    for s in b:
+        s["variant"] = "4 queues"
+    assert search_capacity(a + b)["value"] == search_capacity(a)["value"], "the first variant leads, as in the analysis"
+    assert 3500 < search_capacity(b)["value"] < 3800 and len(search_capacity(b)["per_repeat"]) == 3

@@ -158,7 +158,10 @@ def select(selector: str, *, session: Session, pinned: dict[int, dict | None] | 
         raise invalid_query("c", f"campaign {ident} has no variant {variant!r} (it has {labels})")
     points = [p for p in campaign.points if p.variant == variant]
     described = _described(campaign, session, pinned)
-    described.update(summary=summary(points), analysis=(described.get("analysis") or {}).get("variants", {}).get(variant))
+    whole = described.get("analysis") or {}
+    own = whole.get("variants", {}).get(variant)
+    searches = [s for s in whole.get("search") or [] if s.get("variant") == variant]
+    described.update(summary=summary(points), analysis={**own, "search": searches} if own is not None else None)
     described["name"] = f"{campaign.name} · {variant}"
     environment = {k: v for k, v in campaign.environment.items() if k != "variants"}
     environment.update(campaign.environment.get("variants", {}).get(variant, {}))

@@ -9,9 +9,11 @@ up to `max_duration_s`) and narrows the bracket [lo, hi] (lo: the highest load t
 criterion, hi: the lowest that did not) to a width w_i (halving down to `resolution_pct`). A
 bound measured by shorter trials is measured again at the stage's duration before it is
 trusted; at the last stage the lower bound is repeated until most of `repeats` full-length trials
-agree (a load fails when most of its trials did). A failure stands across stages. A failing
+agree (a load fails when most of its trials did). A failure stands across stages until the last,
+where the final upper bound is measured at full length too (a pass there moves the bracket up). A failing
 trial's goodput (what got through) is tried next when it falls inside the bracket: under a loss
-criterion it is close to the capacity. Pure: no I/O.
+criterion it is close to the capacity. A pass makes that hint stale (the next step bisects), so a
+hint that undershoots cannot make the search creep up one width at a time. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -59,6 +61,16 @@ def goodput(result: Result) -> float | None:
     if completed and errors is not None:
         return achieved * max(0.0, completed - errors) / completed
     return achieved
+
+
+def limit_hint(result: Result) -> float | None:
+    """Where a failing trial says the limit is. An open-loop tool that accounts for every intended request (kbhttp:
+    `dropped`) says it exactly: the offered load less what was lost, refused or never sent (its achieved rate is over
+    the run with its drain, too low for a trial as short as the service time). Otherwise the goodput."""
+    offered, loss = result.get("offered_rate"), measured(result, "loss_pct")
+    if offered and loss is not None and "dropped" in result:
+        return offered * max(0.0, 1 - loss / 100)
+    return goodput(result)
 
 
 def measured(result: Result, metric: str) -> float | None:
@@ -140,7 +152,7 @@ def _guess(lo: float, hi: float, failed: Result, width: float) -> float:
     Under overload the goodput is about the capacity: at or below lo, try one width above lo.
     """
     middle = (lo + hi) / 2
-    good = goodput(failed) if failed else None
+    good = limit_hint(failed) if failed else None
     if good is None or good >= hi:
         return middle
     return min(max(good, lo * (1 + width)), middle) if good <= lo * (1 + width) else min(good, hi * (1 - width / 2), middle * 2 - lo)
@@ -148,7 +160,7 @@ def _guess(lo: float, hi: float, failed: Result, width: float) -> float:
 
 def _start_low(low: float, hi: float, failed: Result, width: float) -> float:
     """The first lower-bound candidate under a failing `hi`: just under its goodput when that is in range, else the range's bottom."""
-    good = goodput(failed) if failed else None
+    good = limit_hint(failed) if failed else None
     if good is not None and low < good * (1 - width / 2) < hi:
         return good * (1 - width / 2)
     return low
@@ -169,8 +181,7 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
         known.setdefault((rate, durations[stage]), []).append(result)
         count += 1
         ok = crit.passes(result)
-        if not ok:
-            last_fail = result
+        last_fail = {} if ok else result  # a pass above the last failure's hint makes the hint stale
         return ok
 
     def seen(rate: float, stage: int) -> list[bool]:
@@ -210,6 +221,12 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
                 continue
             if votes.count(True) < needed:  # the boundary is repeated until most of its trials agree
                 yield from measure(lo, stage)
+                continue
+            if final and hi is not None and not seen(hi, stage):
+                # an upper bound from shorter trials is measured at full length before the search ends on it: a short
+                # trial is the more easily spoiled (the tool's start, a stall of a loaded machine weigh more in it)
+                if (yield from measure(hi, stage)):
+                    lo, hi = hi, step_up(hi, width)
                 continue
             if hi is None or _narrow(lo, hi, width):
                 break

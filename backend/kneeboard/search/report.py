@@ -43,17 +43,20 @@ def search_report(phases: list[dict], points: Iterable[Any], unit: str, whole_se
 
 def search_capacity(searches: list[dict] | None) -> dict | None:
     """A campaign's capacity as its search found it, for comparisons: the first search phase's first criterion over its
-    repetitions (variant-less runs), in capacity at SLO's shape {"kind", "value", "per_repeat", "statement", ...};
-    None when the campaign has no finished search. `value` is the mean of the repetitions'; `kind` a bound when any is."""
-    done = [s for s in searches or [] if s.get("done") and s.get("criteria") and s.get("variant") is None]
+    repetitions (of the first variant searched, as the analysis leads with the first variant), in capacity at SLO's
+    shape {"kind", "value", "per_repeat", "statement", ...}; None when the campaign has no finished search. `value` is
+    the mean of the repetitions'; `kind` a bound when any is."""
+    done = [s for s in searches or [] if s.get("done") and s.get("criteria")]
     if not done:
         return None
-    first = min(s["phase_index"] for s in done)
+    first = min((s["phase_index"], s.get("variant") is not None) for s in done)
+    variant = next(s.get("variant") for s in done if (s["phase_index"], s.get("variant") is not None) == first)
+    mine = [s for s in done if s["phase_index"] == first[0] and s.get("variant") == variant]
     per_repeat = [{"repeat": s["repeat"], "kind": s["criteria"][0]["kind"], "value": s["criteria"][0]["value"]}
-                  for s in sorted((s for s in done if s["phase_index"] == first), key=lambda s: s["repeat"])]  # fmt: skip
+                  for s in sorted(mine, key=lambda s: s["repeat"])]  # fmt: skip
     kinds = {r["kind"] for r in per_repeat}
     kind = next((k for k in (AT_LEAST, BELOW) if k in kinds), BETWEEN)
-    criterion = done[0]["criteria"][0]
+    criterion = mine[0]["criteria"][0]
     value = sum(r["value"] for r in per_repeat) / len(per_repeat)
     return {"kind": kind, "value": value, "per_repeat": per_repeat, "metric": criterion["metric"], "limit": criterion["limit"],
             "repeats": len(per_repeat), "how": "found by the search", "statement": criterion["statement"] if len(per_repeat) == 1 else None}

@@ -6,12 +6,13 @@ import ScalabilityChart from "../../charts/ScalabilityChart";
 import { summaryOf } from "../../charts/pointData";
 import type { ToolInfo } from "../../tools/catalog";
 import PointsTable from "./PointsTable";
+import SearchPanel from "./SearchPanel";
 import StabilityChart, { variantAnalysis } from "./StabilityChart";
 import SteadyNote from "./SteadyNote";
 import SummaryCards from "./SummaryCards";
 
 /**
- * One variant's report (or the whole campaign's, `variant` null), read-only: the cards, the conclusion, the charts and
+ * One variant's report (or the whole campaign's, `variant` null), read-only: the cards, the conclusion, its searches, the charts and
  * the points table, as a share link and an exported file show it. `children` go between the charts and the table.
  */
 export default function ReportBody({ campaign: c, points, variant, labels, tool, children }: {
@@ -36,6 +37,7 @@ export default function ReportBody({ campaign: c, points, variant, labels, tool,
         </section>
       )}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
+      <SearchPanel results={analysis?.search} />
       <div className="chart-grid">
         <section className="card">
           <ScalabilityChart points={pts} tool={tool} usl={analysis?.usl} />

@@ -71,8 +71,8 @@ function SearchFound({ result }: { result: SearchResult }) {
   );
 }
 
-/** The campaign's searches: live brackets while running, the capacities found once analysed. */
-export default function SearchPanel({ events, results }: { events: Record<string, SearchEvent[]>; results?: SearchResult[] | null }) {
+/** The campaign's searches: live brackets while running (`events`), the capacities found once analysed (`results`). */
+export default function SearchPanel({ events = {}, results }: { events?: Record<string, SearchEvent[]>; results?: SearchResult[] | null }) {
   const live = Object.values(events).filter((e) => e.length > 0);
   if (!live.length && !results?.length) return null;
   return (

@@ -23,10 +23,11 @@ export default function StabilityChart({ points, tool }: { points: Point[]; tool
   );
 }
 
-/** One variant's analysis; the top-level analysis is the first variant's, and keeps the thresholds. */
+/** One variant's analysis; the top-level analysis is the first variant's, and keeps the thresholds and the variant's searches. */
 export function variantAnalysis(analysis: Analysis | null, label: string | null, first: string | null): Analysis | null {
   if (!analysis || label == null) return analysis;
   const own = analysis.variants?.[label];
-  if (own) return { ...own, thresholds: analysis.thresholds } as Analysis;
-  return label === first ? analysis : null;
+  const search = analysis.search?.filter((s) => s.variant === label);
+  if (own) return { ...own, thresholds: analysis.thresholds, search } as Analysis;
+  return label === first ? { ...analysis, search } : null;
 }

@@ -24,13 +24,30 @@ export function capacityText(cap: Pick<Capacity, "kind" | "value">, unit: string
 }
 
 /**
- * The headline: the highest load that keeps the latency target ("Capacity at p99 ≤ 3 ms: 14,834 qps [14,500–15,100]"),
+ * The headline: the capacity a search found, else the highest load that keeps the latency target ("Capacity at p99 ≤ 3 ms: 14,834 qps [14,500–15,100]"),
  * with how it was found and its bootstrap interval when the points were repeated; a bound is said as a bound
  * ("≥ 4,000 qps — the SLO held at every load tested"), never as a measurement.
  */
 export function CapacityCard({ analysis, tool, active }: { analysis: Analysis | null; tool: ToolInfo | undefined; active: boolean }) {
   const cap = analysis?.capacity;
   const unit = rateUnitOf(tool);
+  const searched = analysis?.search?.find((s) => s.done && s.criteria?.length)?.criteria?.[0];
+  if (searched) {
+    // a search's trials are a bisection, not a sweep: its capacity is the one it searched for
+    return (
+      <Card
+        label={`Capacity at ${searched.criterion}`}
+        value={capacityText(searched, unit)}
+        sub={
+          <span data-testid="capacity-kind" data-kind={searched.kind}>
+            found by the search, to {searched.resolution_pct} %: {searched.statement}
+          </span>
+        }
+        testid="card-capacity"
+        className="lead"
+      />
+    );
+  }
   if (!cap) {
     const why = active && !analysis ? "analysed as points land" : analysis ? "needs a load sweep with a latency measured" : "no analysis";
     return <Card label="Capacity at SLO" value="not measured" sub={why} testid="card-capacity" className="lead" />;

@@ -2,10 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import PhaseEditor from "../plan/PhaseEditor";
-import type { SearchEvent, SearchResult } from "../../api/types";
+import type { Analysis, SearchEvent, SearchResult } from "../../api/types";
 import { tool, TOOLS } from "../../tools/__fixtures__";
 import { blankPhase, draftFromPlan, draftToBody, draftGaps, phaseKindsFor, searchMetricsFor } from "../plan/planModel";
 import SearchPanel, { bracketRows } from "./SearchPanel";
+import { variantAnalysis } from "./StabilityChart";
+import { CapacityCard } from "./SummaryCards";
 import { addSearchEvent } from "./useCampaignEvents";
 
 const searchPhase = {
@@ -58,5 +60,29 @@ describe("search phase", () => {
     const found = screen.getByTestId("search-capacity");
     expect(found.dataset.kind).toBe("at_least");
     expect(found.textContent).toContain("≥ 20,000 req/s — the criterion held at every load tested");
+  });
+});
+
+describe("a search on the report", () => {
+  const found = (variant: string | null, value: number, kind = "between"): SearchResult => ({
+    phase_index: 0, variant, repeat: 0, done: true, trials: 9, trial_seconds: 12, unit: "req/s",
+    criteria: [{ criterion: "loss_pct ≤ 2", metric: "loss_pct", limit: 2, kind, value, low: value, high: value * 1.02, trials: 9, resolution_pct: 2, statement: `${value} req/s [${value}–${value * 1.02}]` }],
+  }) as SearchResult;
+
+  it("leads the capacity card with what the search found, a bound said as a bound", () => {
+    const sweepCapacity = { kind: "between", value: 123, metric: "latency_p99_ms", limit_ms: 3, how: "interpolated" };
+    const { rerender } = render(<CapacityCard analysis={{ capacity: sweepCapacity, search: [found(null, 500)] } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
+    const card = screen.getByTestId("card-capacity");
+    expect(card.querySelector(".stat-label")?.textContent).toBe("Capacity at loss_pct ≤ 2");
+    expect(card.querySelector(".stat-value")?.textContent).toBe("500 qps"); // not the bisection read as a sweep (123)
+    expect(screen.getByTestId("capacity-kind").textContent).toContain("found by the search, to 2 %");
+    rerender(<CapacityCard analysis={{ capacity: sweepCapacity, search: [found(null, 1000, "at_least")] } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
+    expect(screen.getByTestId("card-capacity").querySelector(".stat-value")?.textContent).toBe("≥ 1,000 qps");
+  });
+
+  it("gives each variant its own searches", () => {
+    const analysis = { search: [found("a", 500), found("b", 700)], variants: { a: {}, b: {} } } as unknown as Analysis;
+    expect(variantAnalysis(analysis, "b", "a")?.search?.map((s) => s.criteria?.[0].value)).toEqual([700]);
+    expect(variantAnalysis(analysis, null, "a")?.search).toHaveLength(2);
   });
 });
