@@ -15,8 +15,9 @@ test-go:
 test-frontend:
 	cd frontend && npm run --silent check:api && npm test --silent
 
+# Two lanes at once, each with its own stack (scripts/test-python.sh); KB_TEST_LANES=1 runs one pytest.
 test-python:
-	.venv/bin/pytest
+	scripts/test-python.sh
 
 # Regenerate the OpenAPI document and the frontend's API types from the backend.
 api-types:

@@ -172,7 +172,9 @@ def verdicts(rows: list[Row]) -> list[str]:
                    f"{vg.achieved:,.0f}), held: {'yes' if kb.held() else 'no'}; CPU per request kbhttp {kb.cpu_us_per_req:.1f} µs, "
                    f"vegeta {vg.cpu_us_per_req:.1f} µs ({kb.cpu_us_per_req / vg.cpu_us_per_req:.2f}×)")  # fmt: skip
     kb_held = [r.rate for r in rows if r.tool == "kbhttp" and r.held()]
-    out.append(f"highest held: vegeta {max(held, default=0):,} req/s, kbhttp {max(kb_held, default=0):,} req/s (of the rates tried)")
+    top_vg, top_kb = max(held, default=0), max(kb_held, default=0)
+    out.append(f"highest held: vegeta {top_vg:,} req/s, kbhttp {top_kb:,} req/s (of the rates tried"
+               f"{f'; {top_kb / top_vg:.2f}× vegeta' if top_vg else ''})")
     return out
 
 

@@ -8,9 +8,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from kneeboard.stack import free_port, migrate, start_api, start_beat, start_redis, start_worker, stop, wait_port
+from kneeboard.stack import free_port, migrate, start_api, start_beat, start_redis, start_worker, stop, stop_all, wait_port
 
-__all__ = ["free_port", "migrate", "start_api", "start_beat", "start_postgres", "start_redis", "start_worker", "stop", "wait_for_agent"]
+__all__ = ["free_port", "migrate", "start_api", "start_beat", "start_postgres", "start_redis", "start_worker", "stop", "stop_all", "wait_for_agent"]
 PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/usr/lib/postgresql/15/bin"), key=lambda p: int(p.parent.name))
 
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# pytest in two lanes at once, each with its own stack (Postgres, Redis, DNS server, worker, API): the background lane
+# (browser tests and tests that mostly wait; tests/conftest.py BACKGROUND) under SCHED_IDLE beside the foreground lane
+# (the rest): it gets only CPU time the foreground leaves, so the foreground's measured figures are not spoiled. Either lane failing fails the run; the background lane's output is printed after the foreground's.
+# Arguments go to both pytest runs. KB_TEST_LANES=1 runs everything in one pytest, as plain `.venv/bin/pytest` does.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ "${KB_TEST_LANES:-2}" = 1 ]; then
+    exec .venv/bin/pytest "$@"
+fi
+log=$(mktemp /tmp/kb-test-background.XXXXXX)
+KB_TEST_LANE=background chrt --idle 0 .venv/bin/pytest -p no:cacheprovider "$@" >"$log" 2>&1 &
+background=$!
+trap 'kill -INT "$background" 2>/dev/null; wait "$background"; rm -f "$log"' INT TERM
+KB_TEST_LANE=foreground .venv/bin/pytest "$@"
+foreground_rc=$?
+wait "$background"
+background_rc=$?
+trap - INT TERM
+echo
+echo "=============== background lane (tests/conftest.py BACKGROUND, SCHED_IDLE): exit $background_rc ==============="
+cat "$log"
+rm -f "$log"
+[ "$foreground_rc" -ne 0 ] && exit "$foreground_rc"
+exit "$background_rc"
