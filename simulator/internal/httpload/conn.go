@@ -25,6 +25,7 @@ type conn struct {
 	br      *bufio.Reader
 	unwatch func() bool // stops the watch that cuts the connection off when in-flight requests are abandoned
 	reused  bool        // raw has answered a request already
+	warmed  bool        // raw was dialed ahead of its first request (warm): the server may have closed it since
 }
 
 // newConn is a connection (not yet dialed) for cfg's requests through dial.
@@ -60,13 +61,13 @@ func (c *conn) do(ctx context.Context) (outcome, error) {
 				return c.failure(ctx, err)
 			}
 		}
-		reused := c.reused
+		mayBeStale := c.reused || c.warmed
 		o, err := c.exchange(deadline)
 		if err == nil || o == badStatus {
 			return o, err
 		}
 		c.close()
-		if reused && attempt == 0 && ctx.Err() == nil && stale(err) {
+		if mayBeStale && attempt == 0 && ctx.Err() == nil && stale(err) {
 			continue
 		}
 		return c.failure(ctx, err)
@@ -108,7 +109,7 @@ func (c *conn) connect(ctx context.Context, deadline time.Time) error {
 	if err != nil {
 		return err
 	}
-	c.raw, c.reused = raw, false
+	c.raw, c.reused, c.warmed = raw, false, false
 	c.br.Reset(raw)
 	c.unwatch = context.AfterFunc(ctx, func() { _ = raw.SetDeadline(time.Unix(1, 0)) })
 	return nil

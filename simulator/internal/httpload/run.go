@@ -40,12 +40,13 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	for k := range senders {
 		senders[k] = newSender(cfg, k, rec, tlsConf)
 	}
+	inFlight, abandon := context.WithCancel(context.Background())
+	defer abandon()
+	warm(ctx, inFlight, senders, cfg.Timeout)
 	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
 	sendEnd := sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
 	defer stopSending()
-	inFlight, abandon := context.WithCancel(context.Background())
-	defer abandon()
 
 	var stoppedAt atomic.Int64 // when sending stopped (first seen), ns since the epoch; 0 while it has not
 	markStop := func() {
@@ -91,6 +92,35 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		return lines.write(Raw{Kind: "raw", US: rec.rawLatencies()})
 	}
 	return nil
+}
+
+// warmParallel and warmBudget bound warm: dials at once, and its whole time.
+const (
+	warmParallel = 128
+	warmBudget   = time.Second
+)
+
+// warm dials every sender's connection before the schedule starts, at most warmParallel at a
+// time and for at most warmBudget (or the request timeout, if shorter). A connection dialed at its
+// request makes that request late, and at the start of a run every request is such a one: with
+// hundreds of connections the first second's sends would be late, then arrive together. A
+// connection not up by then is dialed at its first request, as before, where a failure is recorded.
+func warm(ctx, inFlight context.Context, senders []*sender, timeout time.Duration) {
+	deadline := time.Now().Add(min(timeout, warmBudget))
+	gate := make(chan struct{}, warmParallel)
+	var dialing sync.WaitGroup
+	for _, s := range senders {
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			break
+		}
+		gate <- struct{}{}
+		dialing.Add(1)
+		go func() {
+			defer func() { <-gate; dialing.Done() }()
+			s.conn.warmed = s.conn.connect(inFlight, deadline) == nil
+		}()
+	}
+	dialing.Wait()
 }
 
 // profileCPU starts a pprof CPU profile into path; the function returned ends it.
