@@ -10,7 +10,8 @@ criterion, hi: the lowest that did not) to a width w_i (halving down to `resolut
 bound measured by shorter trials is measured again at the stage's duration before it is
 trusted; at the last stage the lower bound is repeated until most of `repeats` full-length trials
 agree (a load fails when most of its trials did). A failure stands across stages until the last,
-where the final upper bound is measured at full length too (a pass there moves the bracket up). A failing
+where the final upper bound is measured at full length too (a pass there moves the bracket up, by one
+width, then two, four…: a short trial spoiled far below the limit is climbed back in few steps). A failing
 trial's goodput (what got through) is tried next when it falls inside the bracket: under a loss
 criterion it is close to the capacity. A pass makes that hint stale (the next step bisects), so a
 hint that undershoots cannot make the search creep up one width at a time. Pure: no I/O.
@@ -174,6 +175,7 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
     lo, hi = start
     last_fail: Result = {}
     count = 0
+    climb = 1  # widths the next step above a final upper bound that passed at full length goes: 1, 2, 4…
 
     def measure(rate: float, stage: int) -> Generator[Trial, Result, bool]:
         nonlocal count, last_fail
@@ -226,7 +228,8 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
                 # an upper bound from shorter trials is measured at full length before the search ends on it: a short
                 # trial is the more easily spoiled (the tool's start, a stall of a loaded machine weigh more in it)
                 if (yield from measure(hi, stage)):
-                    lo, hi = hi, step_up(hi, width)
+                    lo, hi = hi, step_up(hi, width * climb)
+                    climb *= 2  # shorter trials were spoiled further down than one width: gallop, then bisect back
                 continue
             if hi is None or _narrow(lo, hi, width):
                 break
