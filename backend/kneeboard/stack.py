@@ -40,17 +40,7 @@ def wait_port(port: int, proc: subprocess.Popen, what: str, timeout_s: float = 3
 
 def stop(proc: subprocess.Popen | None, timeout_s: float = 10) -> None:
     """End a process we started, with its group: SIGTERM, then SIGKILL."""
-    if proc is None or proc.poll() is not None:
-        return
-    for sig in (15, 9):
-        try:
-            os.killpg(proc.pid, sig)
-            proc.wait(timeout=timeout_s)
-            return
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
+    stop_all([proc], timeout_s)
 
 
 def stop_all(procs: list[subprocess.Popen], timeout_s: float = 10) -> None:

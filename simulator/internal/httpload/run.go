@@ -42,8 +42,9 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	}
 	inFlight, abandon := context.WithCancel(context.Background())
 	defer abandon()
-	warm(ctx, inFlight, senders, cfg.Timeout)
 	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
+	warm(ctx, inFlight, senders[:min(int64(len(senders)), sched.Total)], cfg.Timeout) // no more connections than requests
+	sched.Start = time.Now()
 	sendEnd := sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
 	defer stopSending()
