@@ -36,14 +36,14 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	if cfg.URL.Scheme == "https" {
 		tlsConf = cfg.tlsConfig()
 	}
-	senders := make([]*sender, cfg.Connections)
+	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
+	senders := make([]*sender, min(int64(cfg.Connections), sched.Total)) // a sender beyond the requests would never send
 	for k := range senders {
 		senders[k] = newSender(cfg, k, rec, tlsConf)
 	}
 	inFlight, abandon := context.WithCancel(context.Background())
 	defer abandon()
-	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
-	warm(ctx, inFlight, senders[:min(int64(len(senders)), sched.Total)], cfg.Timeout) // no more connections than requests
+	warm(ctx, inFlight, senders, cfg.Timeout)
 	sched.Start = time.Now()
 	sendEnd := sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
