@@ -17,7 +17,8 @@ CAPTURED = [
     "iperf3-3.12-udp-P2-fk-V-server-output.txt",
     "iperf3-3.12-udp-P1-l1200-fk-V-server-output.txt",
     "iperf3-3.12-udp-P2-R-fk-V.txt",
-]  # the commands of the last three are in the .cmd beside each
+    "iperf3-3.12-udp-P4-l1448-fk-V-server-output-skewed.txt",
+]  # the commands of the last four are in the .cmd beside each
 
 
 def spec(**changes) -> PointSpec:
@@ -190,6 +191,14 @@ def test_live_samples_are_completed_in_place_at_the_end(read):
     assert reader.streams == 2 and [s.t for s in kept] == [1_001.0, 1_002.0, 1_003.0]
     assert [s.values for s in kept] == [s.values for s in iperf3.parse(text, "", 0).samples]
     assert all("jitter_ms" in s.values for s in kept)
+
+
+def test_the_servers_report_matches_intervals_its_own_timer_ended_apart(read):
+    """The client printed 0.00-1.01 and 1.01-2.00, the server 0.00-1.00, 1.00-2.00 and a late 2.00-2.00."""
+    result = iperf3.parse(read("iperf3-3.12-udp-P4-l1448-fk-V-server-output-skewed.txt"), "", 0)
+    got = [(s.values["jitter_ms"], s.values["lost"], s.values["datagrams"]) for s in result.samples]
+    assert got == [(0.297, 1537, 33165), (0.043, 4191, 35157)]
+    assert [s.values["count"] for s in result.samples] == [33656, 34988]
 
 
 def test_reverse_mode_has_jitter_and_loss_live(read):

@@ -19,7 +19,7 @@ from typing import Any
 
 from kneeboard.tools.base import PointResult, Sample
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 
 _RATE = {"bits/sec": 1.0, "Kbits/sec": 1e3, "Mbits/sec": 1e6, "Gbits/sec": 1e9, "Tbits/sec": 1e12}
 _BYTES = {"Bytes": 1.0, "KBytes": 1024.0, "MBytes": 1024.0**2, "GBytes": 1024.0**3, "TBytes": 1024.0**4}
@@ -83,13 +83,15 @@ class IntervalReader:
     `started_at` is when the process was started (epoch seconds): iperf3's intervals are relative
     to its test start, a few milliseconds later on a local network. The server's interval lines
     (after "Server output:", at the end of the run) are no samples of their own: their jitter and
-    loss complete, in place, the sample it gave for the same interval (matched by its start).
+    loss complete, in place, the sample it gave for the same interval. Each side ends an interval
+    on its own timer (a busy client may print 0.00-1.01 where the server prints 0.00-1.00), so the
+    match is the client interval whose start is nearest, less than half an interval away.
     """
 
     started_at: float
     streams: int = 0
     server: bool = False
-    by_start: dict[float, Sample] = field(default_factory=dict)
+    intervals: list[tuple[Line, Sample]] = field(default_factory=list)
 
     def __call__(self, text: str) -> Sample | None:
         """A sample for an interval line of the whole run, else None."""
@@ -104,13 +106,17 @@ class IntervalReader:
         if self.server:
             self._complete(line)
             return None
-        sample = self.by_start[line.start] = Sample(t=self.started_at + line.end, values=_values(line))
+        sample = Sample(t=self.started_at + line.end, values=_values(line))
+        self.intervals.append((line, sample))
         return sample
 
     def _complete(self, line: Line) -> None:
         """The server's receiving view of one interval, added to the client's sample of it."""
-        sample, received = self.by_start.get(line.start), _values(line)
-        if sample is not None and "jitter_ms" in received and "jitter_ms" not in sample.values:
+        received = _values(line)
+        if "jitter_ms" not in received or not self.intervals:
+            return
+        client, sample = min(self.intervals, key=lambda pair: abs(pair[0].start - line.start))
+        if abs(client.start - line.start) < (client.end - client.start) / 2 and "jitter_ms" not in sample.values:
             sample.values.update({key: received[key] for key in _RECEIVED_KEYS})
 
 
