@@ -122,7 +122,7 @@ export async function openPage(browser, { signIn = true, viewport = { width: 128
     if (!res.ok()) throw new Error(`login as ${USER}: HTTP ${res.status()}`);
   }
   const page = await ctx.newPage();
-  page.setDefaultTimeout(30_000); // the suite's background lane runs on the CPU time the other lane leaves
+  page.setDefaultTimeout(90_000); // the background lane runs on the CPU time the other lane leaves: none while a foreground test keeps both cores busy (a capacity test, 70-90 s)
   return { page, guard: attachGuard(page), ctx };
 }
 

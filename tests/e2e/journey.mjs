@@ -54,7 +54,7 @@ async function waitStatus(page, statuses, timeout = RUN_TIMEOUT) {
 }
 
 /** Wait until `count()` of a locator is `n` (charts redraw as their data arrives). */
-async function waitCount(locator, n, timeout = 15_000, what = "elements") {
+async function waitCount(locator, n, timeout = 60_000, what = "elements") {
   const deadline = Date.now() + timeout;
   let seen = -1;
   while (Date.now() < deadline) {
@@ -258,7 +258,7 @@ try {
     await page.waitForURL(/variant=4(\+|%20)queues/);
     await tabs.locator('[role="tab"][aria-selected="true"]', { hasText: "4 queues" }).waitFor();
     // the cards follow the variant (the second one scales further)
-    await page.locator('[data-testid="card-max-rate"] .stat-value', { hasNotText: max1 }).waitFor({ timeout: 5000 });
+    await page.locator('[data-testid="card-max-rate"] .stat-value', { hasNotText: max1 }).waitFor({ timeout: 30_000 });
     const facts = page.locator('[data-testid="variant-facts"]');
     assert(/setting\.lab\.veth_queues/.test(await facts.innerText()), "facts per variant");
     await page.getByRole("link", { name: "Compare variants" }).click();
@@ -454,7 +454,7 @@ try {
     const withSamples = perPoint.filter((n) => n > 0).length;
     const total = perPoint.reduce((a, b) => a + b, 0);
     const tl = page.locator('[data-testid="campaign-timeline"]');
-    await page.locator(`[data-testid="campaign-timeline"][data-segments="${withSamples}"][data-samples="${total}"]`).waitFor({ timeout: 15_000 });
+    await page.locator(`[data-testid="campaign-timeline"][data-segments="${withSamples}"][data-samples="${total}"]`).waitFor({ timeout: 60_000 });
     await waitCount(tl.locator(".recharts-line"), withSamples, 15_000, "timeline lines");
     await waitCount(tl.locator(".recharts-line-dots circle"), total, 15_000, "timeline dots");
   });
@@ -582,7 +582,7 @@ try {
     await waitCount(scal.locator(".recharts-line-dots").first().locator("circle"), 2, 15_000, "throughput points");
     // the timeline: both points' per-second throughput
     const tl = page.locator('[data-testid="campaign-timeline"]');
-    await page.locator('[data-testid="campaign-timeline"][data-segments="2"]').waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="campaign-timeline"][data-segments="2"]').waitFor({ timeout: 60_000 });
     const samples = Number(await tl.getAttribute("data-samples"));
     assert(samples >= 2, `timeline samples: ${samples}`);
     await waitCount(tl.locator(".recharts-line"), 2, 15_000, "timeline lines");
