@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"kneeboard/simulator/internal/capserver"
@@ -37,7 +38,21 @@ Exit codes: 0 done, 1 failure, 2 bad arguments.
 `
 
 func main() {
+	collectLessOften()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// collectLessOften runs the garbage collector at 8× the live heap instead of 2× (capped at 1 GiB), unless
+// GOGC or GOMEMLIMIT say otherwise. Each collection takes CPU from sending on time and answering on time: on
+// 2 cores at 5,000 req/s, GOGC=800 cut a known-capacity server's refusals at 97 % load from 1.4 % to 0.3–0.95 %
+// (service-time p99 from 430 to 420 ms); most of the memory is goroutine stacks, which the setting leaves alone.
+func collectLessOften() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(800)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
+	}
 }
 
 // run dispatches a command line and returns the exit code.

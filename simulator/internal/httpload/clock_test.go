@@ -2,6 +2,8 @@ package httpload
 
 import (
 	"context"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -53,5 +55,36 @@ func TestTheWaitEndsWhenSendingStops(t *testing.T) {
 		}
 	case <-time.After(time.Second):
 		t.Fatal("the wait did not see the stop")
+	}
+}
+
+// Senders waiting far ahead cost next to nothing: 2,000 of them, each waiting 400 ms (as 2,000
+// connections at 5,000 req/s claim their requests), woke every 20 ms before to look for a
+// stop: 40,000 kernel timers and reads, about as much CPU as the wait was long on this machine.
+func TestFarWaitsCostNextToNoCPU(t *testing.T) {
+	cpu := func() time.Duration {
+		var u syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	}
+	const senders, ahead = 2000, 400 * time.Millisecond
+	before, start := cpu(), time.Now()
+	var wg sync.WaitGroup
+	for range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			timer := newSleeper()
+			defer timer.close()
+			timer.until(context.Background(), start.Add(ahead), spinMargin(5000))
+		}()
+	}
+	wg.Wait()
+	used := cpu() - before
+	t.Logf("%d senders waiting %v: %v of CPU", senders, ahead, used)
+	if used > ahead/4 {
+		t.Fatalf("want under %v of CPU for %d waits of %v, used %v", ahead/4, senders, ahead, used)
 	}
 }
