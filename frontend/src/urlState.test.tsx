@@ -1,6 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
-import { describe, expect, it } from "vitest";
+import { BrowserRouter, createMemoryRouter, RouterProvider } from "react-router-dom";
+import { afterEach, describe, expect, it } from "vitest";
 import { param, readUrlState, useUrlState, writeUrlState } from "./urlState";
 
 const SCHEMA = {
@@ -44,7 +44,44 @@ function Probe() {
   );
 }
 
+const KNEE = { "knee.pct": param.str("p99") };
+const SCAL = { "scal.hide": param.list() };
+
+/** Two charts' options on one page, set by one click before the router has rendered the first change. */
+function TwoCharts() {
+  const [knee, setKnee] = useUrlState(KNEE);
+  const [scal, setScal] = useUrlState(SCAL);
+  return (
+    <div>
+      <output data-testid="two">{JSON.stringify({ ...knee, ...scal })}</output>
+      <button
+        onClick={() => {
+          setKnee({ "knee.pct": "p50" });
+          setScal({ "scal.hide": ["efficiency"] });
+        }}
+      >
+        both
+      </button>
+    </div>
+  );
+}
+
 describe("useUrlState", () => {
+  afterEach(() => window.history.replaceState(null, "", "/"));
+  it("keeps one view's change when another view changes before the router has rendered it (BrowserRouter)", async () => {
+    window.history.replaceState(null, "", "/campaigns/7?variant=4+queues");
+    render(
+      <BrowserRouter>
+        <TwoCharts />
+      </BrowserRouter>,
+    );
+    await act(async () => screen.getByText("both").click());
+    expect(new URLSearchParams(window.location.search).toString()).toBe("variant=4+queues&knee.pct=p50&scal.hide=efficiency");
+    expect(JSON.parse(screen.getByTestId("two").textContent!)).toEqual({ "knee.pct": "p50", "scal.hide": ["efficiency"] });
+    await act(async () => window.history.back());
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(new URLSearchParams(window.location.search).toString()).toBe("variant=4+queues&knee.pct=p50");
+  });
   it("pushes view changes (Back walks them) and replaces typing", async () => {
     const router = createMemoryRouter([{ path: "/", element: <Probe /> }], { initialEntries: ["/?page=2"] });
     render(<RouterProvider router={router} />);

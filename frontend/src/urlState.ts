@@ -1,7 +1,7 @@
 // A view's state in the query string: typed read and write of params with defaults.
 // Defaults are left out of the URL so links stay short; keys the schema does not name are kept as they are.
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { useInRouterContext, useSearchParams } from "react-router-dom";
+import { useInRouterContext, useLocation, useSearchParams } from "react-router-dom";
 
 /** How one param is read from, and written to, its values in the query string (a key may repeat). */
 export interface Codec<T> {
@@ -66,13 +66,27 @@ export function writeUrlState<S extends Schema>(schema: S, params: URLSearchPara
 }
 
 /** The routed query string, or local state when there is no router (a chart rendered on its own). */
-function useParamsHere(): [URLSearchParams, (next: URLSearchParams, o?: SetOptions) => void] {
+function useParamsHere(): [URLSearchParams, (next: URLSearchParams, o?: SetOptions) => void, string | null] {
   const [local, setLocal] = useState(() => new URLSearchParams());
   // useInRouterContext is fixed for a mounted tree, so the hooks called never change between renders
+  const routed = useInRouterContext();
   // eslint-disable-next-line react-hooks/rules-of-hooks
-  const routed = useInRouterContext() ? useSearchParams() : null;
-  if (routed) return [routed[0], (next, o) => routed[1](next, { replace: !!o?.replace })];
-  return [local, (next) => setLocal(next)];
+  const search = routed ? useSearchParams() : null;
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const pathname = routed ? useLocation().pathname : null;
+  if (search) return [search[0], (next, o) => search[1](next, { replace: !!o?.replace }), pathname];
+  return [local, (next) => setLocal(next), null];
+}
+
+/**
+ * The browser's own query string when the browser's history holds the routed page (a BrowserRouter's entry), else null.
+ * The router renders a navigation in a transition, later than it changes the address: until it has, a view's query
+ * string is older than the address, and a change made from it would drop another view's change made meanwhile (two
+ * charts' options set quickly on a busy machine).
+ */
+function addressQuery(pathname: string | null): string | null {
+  if (pathname == null || typeof window === "undefined" || window.history.state?.key == null) return null;
+  return window.location.pathname === pathname ? window.location.search.replace(/^\?/, "") : null;
 }
 
 /**
@@ -80,7 +94,7 @@ function useParamsHere(): [URLSearchParams, (next: URLSearchParams, o?: SetOptio
  * `set(patch, { replace: true })` replaces the current one (typing). `schema` must be stable (a module constant, or memoised).
  */
 export function useUrlState<S extends Schema>(schema: S): [Values<S>, (patch: Partial<Values<S>>, opts?: SetOptions) => void] {
-  const [routed, setParams] = useParamsHere();
+  const [routed, setParams, pathname] = useParamsHere();
   const routedKey = routed.toString();
   // the router applies a navigation a moment later: until it has, show what was set (a checkbox answers at once)
   const [pending, setPending] = useState<string | null>(null);
@@ -92,14 +106,15 @@ export function useUrlState<S extends Schema>(schema: S): [Values<S>, (patch: Pa
   const values = useMemo(() => readUrlState(schema, params), [schema, key]);
   const set = useCallback(
     (patch: Partial<Values<S>>, opts?: SetOptions) => {
-      const next = writeUrlState(schema, params, patch);
-      if (next.toString() === key) return;
+      const base = new URLSearchParams(addressQuery(pathname) ?? key);
+      const next = writeUrlState(schema, base, patch);
+      if (next.toString() === base.toString()) return;
       setPending(next.toString());
       setParams(next, opts);
     },
     // setParams changes with the router's location; key is what this hook last showed
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [schema, key, routedKey],
+    [schema, key, routedKey, pathname],
   );
   return [values, set];
 }
