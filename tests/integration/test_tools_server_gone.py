@@ -45,5 +45,9 @@ def test_devsim_platform_gone_mid_run(tmp_path):
     outcome = runner.run(devsim.build(spec, tmp_path), timeout_s=20)
     result = devsim.parse(outcome.stdout, outcome.stderr, outcome.exit_code)
     assert result.metrics["completed"] > 0, "acks before the platform went are kept"
-    assert result.extra["failed"] == {"closed": 20} and "20 device(s) failed: closed" in result.extra["warnings"]
+    # every device fails because the platform went: its end closed (FIN), or reset where the killed platform still had
+    # unread bytes from that device (the kernel answers RST then; CI saw {"closed": 19, "reset": 1} once)
+    failed = result.extra["failed"]
+    assert set(failed) <= {"closed", "reset"} and sum(failed.values()) == 20, failed
+    assert all(f"{n} device(s) failed: {reason}" in result.extra["warnings"] for reason, n in failed.items())
     print(f"\nplatform gone: exit {outcome.exit_code}, failed {result.extra['failed']}, sent {result.metrics['sent']:.0f}, acked {result.metrics['completed']:.0f}")
