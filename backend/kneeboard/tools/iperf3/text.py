@@ -12,6 +12,7 @@ for the server's report (`--get-server-output`): printed after the client's summ
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -115,7 +116,8 @@ class IntervalReader:
         received = _values(line)
         if "jitter_ms" not in received or not self.intervals:
             return
-        client, sample = min(self.intervals, key=lambda pair: abs(pair[0].start - line.start))
+        at = bisect.bisect_left(self.intervals, line.start, key=lambda pair: pair[0].start)  # client lines come in order
+        client, sample = min(self.intervals[max(0, at - 1):at + 1], key=lambda pair: abs(pair[0].start - line.start))
         if abs(client.start - line.start) < (client.end - client.start) / 2 and "jitter_ms" not in sample.values:
             sample.values.update({key: received[key] for key in _RECEIVED_KEYS})
 
