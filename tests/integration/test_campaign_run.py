@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import statistics
 import threading
 import time
 
@@ -81,15 +82,18 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     assert campaign["environment"].get("kernel") or campaign["environment"] == {}
     points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
     assert [p["phase"] for p in points] == ["baseline"] + ["scalability"] * 4 + ["saturation"] * 3 + ["stability"]
-    deviations = [abs(p["metrics"]["achieved_rate"] - p["offered_rate"]) / p["offered_rate"] for p in points if p["metrics"]]
-    print(f"\nfigures: 9 points, largest |achieved - offered| / offered = {max(deviations):.4%}, took {campaign['progress']['elapsed_s']:.1f} s; "
-          + ", ".join(f"c{p['concurrency']}@{p['offered_rate']:g}: {d:+.3%}" for p, d in zip(points, deviations)))
-    for point in points:
+    deviations = [(p["metrics"]["achieved_rate"] - p["offered_rate"]) / p["offered_rate"] for p in points if p["metrics"]]
+    print(f"\nfigures: 9 points, largest |achieved - offered| / offered = {max(map(abs, deviations)):.4%}, took {campaign['progress']['elapsed_s']:.1f} s; "
+          + ", ".join(f"c{p['concurrency']}@{p['offered_rate']:g}: {d:+.3%} (sent {p['metrics']['sent']:.0f}, "
+                      f"run {p['extra']['run_time_s']} s)" for p, d in zip(points, deviations)))
+    # Below the server's limit the server keeps up with what is offered. The sweep as a whole must be
+    # on the rate; one 2 s point may lose a few % to a busy host (CI once saw -3.8 %: 75 ms of a 2 s point).
+    assert statistics.median(map(abs, deviations)) < 0.01, deviations
+    for point, deviation in zip(points, deviations):
         assert point["status"] == "completed", point
         metrics = point["metrics"]
         assert metrics["lost"] == 0 and metrics["loss_pct"] == 0
-        # below the server's limit the server keeps up with what is offered
-        assert abs(metrics["achieved_rate"] - point["offered_rate"]) / point["offered_rate"] < 0.02, point
+        assert abs(deviation) < 0.05, point
         assert metrics["efficiency"] == pytest.approx(metrics["achieved_rate"] / point["offered_rate"])
         assert metrics["inflight"] == pytest.approx(metrics["achieved_rate"] * metrics["latency_avg_ms"] / 1000)
         assert 0 < metrics["latency_min_ms"] <= metrics["latency_avg_ms"] <= metrics["latency_max_ms"]
