@@ -28,7 +28,7 @@ def known_capacity(workers: int, service_time_ms: float, lifetime_s: float = 120
 
 
 def server_capacity(port: int) -> dict:
-    """What the server measured: {"workers", "service_time_s", "capacity", "served", "refused"}."""
+    """What the server measured: {"workers", "service_time_s", "capacity", "served", "refused", "answer_late_s"}."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/_capacity", timeout=5) as answer:
         return json.load(answer)
 

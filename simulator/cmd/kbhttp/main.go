@@ -32,8 +32,8 @@ usage:
 run prints {"kbhttp":"interval",...} every --report-every and {"kbhttp":"point",...} last;
 SIGINT/SIGTERM stop sending, in-flight requests get 0.5 s, the point line is printed.
 serve answers 200 "ok" and prints its bound address when ready. With --workers, N workers each
-spend D on a request and a request finding all busy gets 503: its capacity is N / the service
-time it really spent (GET /_capacity; printed as {"capserver":"stats",...} when it stops).
+spend D on a request (free again by the clock) and a request finding all busy gets 503: its
+capacity is N / D (GET /_capacity; printed as {"capserver":"stats",...} when it stops).
 Exit codes: 0 done, 1 failure, 2 bad arguments.
 `
 

@@ -1,9 +1,12 @@
 // Package capserver is `kbhttp serve --workers N --service-time D`: an HTTP server whose
 // capacity is known. N workers each spend D on a request; a request that finds all N busy is
-// refused at once with 503 (nothing queues). The server records the service time it really
-// spent (a slot's hold time, from taking it to freeing it), so its capacity under a loss
-// criterion is N / that mean: GET /_capacity answers it as JSON, and the same line is
-// printed when the server stops.
+// refused at once with 503 (nothing queues). A worker is free again exactly D after it took a
+// request, by the clock, not when its goroutine next runs: after a stall of the host the
+// requests read first would otherwise find workers whose time is up still "busy" and be
+// refused, so the capacity would depend on the host's scheduling. Its capacity under a loss
+// criterion is therefore exactly N / D: GET /_capacity answers it as JSON (with how late the
+// answers went out after their worker's time was up), and the same line is printed when the
+// server stops.
 package capserver
 
 import (
@@ -83,24 +86,28 @@ func Parse(args []string) (Config, error) {
 type Stats struct {
 	Workers      int     `json:"workers"`
 	NominalS     float64 `json:"service_time_nominal_s"`
-	ServiceTimeS float64 `json:"service_time_s"` // the mean hold time really spent (nominal until a request is served)
+	ServiceTimeS float64 `json:"service_time_s"` // how long a request holds its worker: the nominal D
 	Capacity     float64 `json:"capacity"`       // requests/s: workers / service_time_s
 	Served       int64   `json:"served"`
 	Refused      int64   `json:"refused"`
+	AnswerLateS  float64 `json:"answer_late_s"` // mean time an answer went out after its worker was free (timer overshoot)
 }
 
-// Server holds the workers and what they measured.
+// Server holds the workers' free times and what they measured.
 type Server struct {
-	cfg   Config
-	slots chan struct{}
-	mu    sync.Mutex
-	held  time.Duration
-	stats Stats
+	cfg    Config
+	epoch  time.Time
+	mu     sync.Mutex
+	freeAt []time.Duration // since epoch, of the busy workers, in the order they were taken
+	head   int
+	busy   int
+	late   time.Duration
+	stats  Stats
 }
 
 // New makes a server for cfg.
 func New(cfg Config) *Server {
-	return &Server{cfg: cfg, slots: make(chan struct{}, cfg.Workers),
+	return &Server{cfg: cfg, epoch: time.Now(), freeAt: make([]time.Duration, cfg.Workers),
 		stats: Stats{Workers: cfg.Workers, NominalS: cfg.ServiceTime.Seconds()}}
 }
 
@@ -110,11 +117,29 @@ func (s *Server) Snapshot() Stats {
 	defer s.mu.Unlock()
 	out := s.stats
 	out.ServiceTimeS = out.NominalS
-	if out.Served > 0 {
-		out.ServiceTimeS = s.held.Seconds() / float64(out.Served)
-	}
 	out.Capacity = float64(out.Workers) / out.ServiceTimeS
+	if out.Served > 0 {
+		out.AnswerLateS = s.late.Seconds() / float64(out.Served)
+	}
 	return out
+}
+
+// admit takes a worker at now (since epoch) and says when it is free again, or refuses when all
+// N are busy at now. Every hold is D and now only grows under the lock, so the workers free in
+// the order they were taken: a ring of free times, oldest first.
+func (s *Server) admit(now time.Duration) (time.Duration, bool) {
+	for s.busy > 0 && s.freeAt[s.head] <= now {
+		s.head = (s.head + 1) % len(s.freeAt)
+		s.busy--
+	}
+	if s.busy == len(s.freeAt) {
+		s.stats.Refused++
+		return 0, false
+	}
+	until := now + s.cfg.ServiceTime
+	s.freeAt[(s.head+s.busy)%len(s.freeAt)] = until
+	s.busy++
+	return until, true
 }
 
 // ServeHTTP serves one request on a free worker, or refuses it with 503 when all are busy.
@@ -124,21 +149,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(s.Snapshot())
 		return
 	}
-	select {
-	case s.slots <- struct{}{}:
-	default:
-		s.mu.Lock()
-		s.stats.Refused++
-		s.mu.Unlock()
+	s.mu.Lock()
+	until, ok := s.admit(time.Since(s.epoch))
+	s.mu.Unlock()
+	if !ok {
 		http.Error(w, "all workers busy", http.StatusServiceUnavailable)
 		return
 	}
-	start := time.Now()
-	time.Sleep(s.cfg.ServiceTime)
-	<-s.slots
-	held := time.Since(start)
+	time.Sleep(until - time.Since(s.epoch))
+	late := time.Since(s.epoch) - until
 	s.mu.Lock()
-	s.held += held
+	s.late += late
 	s.stats.Served++
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/plain")

@@ -25,7 +25,7 @@ func TestParseChecksRanges(t *testing.T) {
 	}
 }
 
-// All workers busy: the next request is refused at once; the service time really spent is recorded.
+// All workers busy: the next request is refused at once; the answers' lateness is recorded.
 func TestRefusesWhenAllWorkersAreBusyAndMeasuresServiceTime(t *testing.T) {
 	srv := New(Config{Workers: 2, ServiceTime: 50 * time.Millisecond})
 	ts := httptest.NewServer(srv)
@@ -57,10 +57,28 @@ func TestRefusesWhenAllWorkersAreBusyAndMeasuresServiceTime(t *testing.T) {
 		}
 	}
 	s := srv.Snapshot()
-	if s.Served != 2 || s.Refused != 1 || s.ServiceTimeS < 0.05 || s.ServiceTimeS > 0.06 {
+	if s.Served != 2 || s.Refused != 1 || s.ServiceTimeS != 0.05 || s.AnswerLateS < 0 || s.AnswerLateS > 0.01 {
 		t.Fatalf("stats %+v", s)
 	}
 	if want := 2 / s.ServiceTimeS; s.Capacity != want {
 		t.Fatalf("capacity %v, want %v", s.Capacity, want)
+	}
+}
+
+// A worker is free exactly D after it took a request, whether or not its goroutine has run since:
+// after a host stall the first request read must not be refused by a worker whose time is up.
+func TestAWorkerIsFreeByTheClockNotWhenItsGoroutineWakes(t *testing.T) {
+	const d = 20 * time.Millisecond
+	srv := New(Config{Workers: 2, ServiceTime: d})
+	for i, step := range []struct {
+		at   time.Duration
+		want bool
+	}{{0, true}, {5 * time.Millisecond, true}, {19 * time.Millisecond, false}, {d, true}, {d + 4*time.Millisecond, false}, {d + 5*time.Millisecond, true}, {time.Second, true}, {time.Second, true}, {time.Second, false}} {
+		if _, ok := srv.admit(step.at); ok != step.want {
+			t.Fatalf("request %d at %v: admitted %v, want %v", i, step.at, ok, step.want)
+		}
+	}
+	if s := srv.Snapshot(); s.Refused != 3 || s.Capacity != 2/d.Seconds() {
+		t.Fatalf("stats %+v", s)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Version is kbhttp's version: `kbhttp version` prints it, and so does every point line.
-const Version = "0.2.0"
+const Version = "0.2.1"
 
 // StopGrace is how long in-flight requests may still finish after SIGINT/SIGTERM.
 const StopGrace = 500 * time.Millisecond
@@ -44,12 +44,15 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	inFlight, abandon := context.WithCancel(context.Background())
 	defer abandon()
 	warm(ctx, inFlight, senders, cfg.Timeout)
-	sched.Start = time.Now()
-	sendEnd := sched.Start.Add(cfg.Duration)
-	sending, stopSending := context.WithDeadline(ctx, sendEnd)
-	defer stopSending()
-
-	var stoppedAt atomic.Int64 // when sending stopped (first seen), ns since the epoch; 0 while it has not
+	var (
+		next             atomic.Int64
+		workers, started sync.WaitGroup
+		sendEnd          time.Time
+		sending          context.Context // set, like sched.Start, before the gate opens
+		stoppedAt        atomic.Int64    // when sending stopped (first seen), ns since the epoch; 0 while it has not
+		gate             = make(chan struct{})
+	)
+	claim := func() int64 { return next.Add(1) - 1 }
 	markStop := func() {
 		now := time.Now()
 		if now.After(sendEnd) {
@@ -57,6 +60,25 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		}
 		stoppedAt.CompareAndSwap(0, now.UnixNano())
 	}
+	launched := time.Now()
+	for _, s := range senders {
+		workers.Add(1)
+		started.Add(1)
+		go func() {
+			defer workers.Done()
+			started.Done()
+			<-gate
+			s.loop(ctx, sending, inFlight, sched, claim, markStop)
+		}()
+	}
+	started.Wait()
+	// Waking every sender at once costs about what starting them did: the schedule starts that far
+	// ahead, so its first requests do not wait behind thousands of senders' first steps (a late
+	// first burst holds a capacity-limited server's slots past the moment the next ones are due).
+	sched.Start = time.Now().Add(min(time.Since(launched), maxStartLead))
+	sendEnd = sched.Start.Add(cfg.Duration)
+	sending, stopSending := context.WithDeadline(ctx, sendEnd)
+	defer stopSending()
 	go func() {
 		<-sending.Done()
 		markStop()
@@ -65,17 +87,7 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 			abandon()
 		}
 	}()
-
-	var next atomic.Int64
-	claim := func() int64 { return next.Add(1) - 1 }
-	var workers sync.WaitGroup
-	for _, s := range senders {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			s.loop(ctx, sending, inFlight, sched, claim, markStop)
-		}()
-	}
+	close(gate)
 	finished := make(chan struct{})
 	go func() { workers.Wait(); close(finished) }()
 	if err := report(rec, lines, sched.Start, cfg.ReportEvery, finished); err != nil {
@@ -94,6 +106,9 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	}
 	return nil
 }
+
+// maxStartLead bounds how far ahead of the senders' wake-up the schedule starts.
+const maxStartLead = 100 * time.Millisecond
 
 // warmParallel and warmBudget bound warm: dials at once, and its whole time.
 const (
