@@ -1,7 +1,8 @@
 """kbhttp beside vegeta (a maintained open-loop Go tool) and wrk at low concurrency, against one nginx on
 127.0.0.1, in one run: p50/p99 and CPU per request at each rate, up to the highest rate vegeta holds.
 
-    make bench-http        (RUN_S=3 CONNS=64 by default; PROFILE=1 also keeps a pprof CPU profile of kbhttp)
+    make bench-http        (RUN_S=3 CONNS=64 by default; PROFILE=1 also keeps a pprof CPU profile of kbhttp;
+                            AWAKE=0 lets the CPUs idle as the host does, see tests/bench/cpu_latency.py)
 
 vegeta is built from the Go module proxy into a cache directory outside the repository
 ($KB_BENCH_BIN, default /tmp/kb-bench-bin) the first time; its code is never part of Kneeboard.
@@ -32,6 +33,7 @@ sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
 from kneeboard.lab import nginx  # noqa: E402
 from kneeboard.tools import kbhttp, wrk  # noqa: E402
 from kneeboard.stack import free_port  # noqa: E402
+from tests.bench.cpu_latency import cpus_awake  # noqa: E402
 from tests.bench.wire import Capture  # noqa: E402
 
 RUN_S, CONNS = int(os.environ.get("RUN_S", "3")), int(os.environ.get("CONNS", "64"))
@@ -185,26 +187,28 @@ def main() -> None:
     port = int(url.split(":")[2].split("/")[0])
     profile = work / "kbhttp.pprof" if os.environ.get("PROFILE") else None
     rows: list[Row] = []
-    try:
-        rows += [run_wrk(url, 1, work), run_wrk(url, 4, work)]
-        for rate in RATES:
-            floor = rate in FLOOR_RATES
-            vg = on_the_wire(lambda: run_vegeta(url, rate, work), port, floor)
-            kb = on_the_wire(lambda: run_kbhttp(url, rate, work, profile if profile and rate == 10_000 else None), port, floor)
-            rows += [kb, vg]
-            print(line(kb), line(vg), sep="\n", flush=True)
-            if not vg.held():
-                break  # one rate past vegeta's highest held rate is enough
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with cpus_awake(os.environ.get("AWAKE", "1") != "0") as idle:
+        print(idle, flush=True)
+        try:
+            rows += [run_wrk(url, 1, work), run_wrk(url, 4, work)]
+            for rate in RATES:
+                floor = rate in FLOOR_RATES
+                vg = on_the_wire(lambda: run_vegeta(url, rate, work), port, floor)
+                kb = on_the_wire(lambda: run_kbhttp(url, rate, work, profile if profile and rate == 10_000 else None), port, floor)
+                rows += [kb, vg]
+                print(line(kb), line(vg), sep="\n", flush=True)
+                if not vg.held():
+                    break  # one rate past vegeta's highest held rate is enough
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
     header = ["| offered req/s | tool | achieved req/s | p50 / p99 ms | CPU µs/request | errors + dropped | held | kbhttp detail |",
               "|---|---|---|---|---|---|---|---|"]
     table = [*header, *(line(r) for r in rows)]
     checks = verdicts(rows)
     print("\n".join(["", *table, "", *checks]))
     top = profile_top(profile) if profile else []
-    write_doc(table, checks, top)
+    write_doc(table, checks, top, idle)
     shutil.rmtree(work, ignore_errors=True)
 
 
@@ -216,14 +220,14 @@ def profile_top(profile: Path) -> list[str]:
     return done.stdout.splitlines()[:25]
 
 
-def write_doc(table: list[str], checks: list[str], top: list[str]) -> None:
+def write_doc(table: list[str], checks: list[str], top: list[str], idle: str) -> None:
     """docs/performance/http-load.md: the table, the checks, the profile when taken."""
     when = datetime.now().strftime("%Y-%m-%d %H:%M")
     text = [
         "# HTTP load: kbhttp beside vegeta and wrk (`make bench-http`)", "",
         f"Measured {when} on this machine ({os.cpu_count()} CPUs, shared with other work: load average "
         f"{os.getloadavg()[1]:.1f} over the last 5 minutes when it ended), one run, {RUN_S} s per rate, "
-        f"{CONNS} connections, nginx (the lab's site) on 127.0.0.1, the generator and the server on the same CPUs.", "",
+        f"{CONNS} connections, nginx (the lab's site) on 127.0.0.1, the generator and the server on the same CPUs. {idle}.", "",
         "kbhttp's p50/p99 here are its **service time** (from the actual send, as vegeta times its requests); its response "
         "time (from the intended send, what the report's latency_* metrics are) and its own lateness are in the last column. "
         "CPU is each tool's own user + system time divided by the requests it answered. wrk is closed loop: it has no offered rate.", "",
