@@ -9,16 +9,27 @@ if [ "${KB_TEST_LANES:-2}" = 1 ]; then
     exec .venv/bin/pytest "$@"
 fi
 log=$(mktemp /tmp/kb-test-background.XXXXXX)
-KB_TEST_LANE=background chrt --idle 0 .venv/bin/pytest -p no:cacheprovider "$@" >"$log" 2>&1 &
+# As root, the background lane runs in a network namespace of its own, with only its loopback: Chromium fails its
+# requests in flight with ERR_NETWORK_CHANGED whenever the host's addresses change, and the foreground's lab tests
+# add and remove the lab's host-side address. Without root (or ip) it shares the host's network as before.
+netns=()
+ns=kbtest-bg-$$
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns add "$ns" 2>/dev/null; then
+    ip -n "$ns" link set lo up
+    netns=(ip netns exec "$ns")
+fi
+forget_netns() { [ ${#netns[@]} -gt 0 ] && ip netns del "$ns" 2>/dev/null; true; }
+KB_TEST_LANE=background "${netns[@]}" chrt --idle 0 .venv/bin/pytest -p no:cacheprovider "$@" >"$log" 2>&1 &
 background=$!
-trap 'kill -INT "$background" 2>/dev/null; wait "$background"; rm -f "$log"' INT TERM
+trap 'kill -INT "$background" 2>/dev/null; wait "$background"; rm -f "$log"; forget_netns' INT TERM
 KB_TEST_LANE=foreground .venv/bin/pytest "$@"
 foreground_rc=$?
 wait "$background"
 background_rc=$?
 trap - INT TERM
+forget_netns
 echo
-echo "=============== background lane (tests/conftest.py BACKGROUND, SCHED_IDLE): exit $background_rc ==============="
+echo "=============== background lane (tests/conftest.py BACKGROUND, SCHED_IDLE${netns:+, netns $ns}): exit $background_rc ==============="
 cat "$log"
 rm -f "$log"
 [ "$foreground_rc" -ne 0 ] && exit "$foreground_rc"
