@@ -2,8 +2,8 @@
 
 Writing 0 to /dev/cpu_dma_latency (the kernel's PM QoS request) and keeping it open makes the idle governor poll instead of
 halting; closing it gives the request back. On this VM (cpuidle driver `haltpoll`) waking a halted vCPU is most of what both
-the server and the load tools add to a request at low rates: the wire's p50 at 2,000 req/s was 0.093 ms as the host idles,
-0.032 ms with the CPUs held awake.
+the server and the load tools add to a request at low rates: the wire's p50 at 2,000 req/s was 0.091 ms as the host idled,
+0.034 ms with the CPUs held awake, one run after the other (docs/performance/kbhttp-pacing.md).
 """
 
 from __future__ import annotations

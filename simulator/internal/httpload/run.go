@@ -45,12 +45,12 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	defer abandon()
 	warm(ctx, inFlight, senders, cfg.Timeout)
 	var (
-		next             atomic.Int64
-		workers, started sync.WaitGroup
-		sendEnd          time.Time
-		sending          context.Context // set, like sched.Start, before the gate opens
-		stoppedAt        atomic.Int64    // when sending stopped (first seen), ns since the epoch; 0 while it has not
-		gate             = make(chan struct{})
+		next      atomic.Int64
+		workers   sync.WaitGroup
+		sendEnd   time.Time
+		sending   context.Context // set, like sched.Start, before the gate opens
+		stoppedAt atomic.Int64    // when sending stopped (first seen), ns since the epoch; 0 while it has not
+		gate      = make(chan struct{})
 	)
 	claim := func() int64 { return next.Add(1) - 1 }
 	markStop := func() {
@@ -60,22 +60,11 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		}
 		stoppedAt.CompareAndSwap(0, now.UnixNano())
 	}
-	launched := time.Now()
-	for _, s := range senders {
-		workers.Add(1)
-		started.Add(1)
-		go func() {
-			defer workers.Done()
-			started.Done()
-			<-gate
-			s.loop(ctx, sending, inFlight, sched, claim, markStop)
-		}()
-	}
-	started.Wait()
-	// Waking every sender at once costs about what starting them did: the schedule starts that far
-	// ahead, so its first requests do not wait behind thousands of senders' first steps (a late
-	// first burst holds a capacity-limited server's slots past the moment the next ones are due).
-	sched.Start = time.Now().Add(min(time.Since(launched), maxStartLead))
+	took := launch(senders, &workers, gate, func(s *sender) { s.loop(ctx, sending, inFlight, sched, claim, markStop) })
+	// The schedule starts as far ahead as starting the senders took: the senders woken first claim
+	// the first requests before they are due, instead of thousands of first steps making them late
+	// (a late first burst holds a capacity-limited server's workers past when the next ones are due).
+	sched.Start = time.Now().Add(min(took, maxStartLead))
 	sendEnd = sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
 	defer stopSending()
@@ -109,6 +98,25 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 
 // maxStartLead bounds how far ahead of the senders' wake-up the schedule starts.
 const maxStartLead = 100 * time.Millisecond
+
+// launch starts a goroutine per sender (counted in workers) that waits for gate to close, then
+// runs; it returns once every one is waiting, with how long starting them took.
+func launch(senders []*sender, workers *sync.WaitGroup, gate <-chan struct{}, run func(*sender)) time.Duration {
+	began := time.Now()
+	var started sync.WaitGroup
+	for _, s := range senders {
+		workers.Add(1)
+		started.Add(1)
+		go func() {
+			defer workers.Done()
+			started.Done()
+			<-gate
+			run(s)
+		}()
+	}
+	started.Wait()
+	return time.Since(began)
+}
 
 // warmParallel and warmBudget bound warm: dials at once, and its whole time.
 const (
