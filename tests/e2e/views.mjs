@@ -24,11 +24,20 @@ const newPage = ({ signIn = true } = {}) => openPage(browser, { signIn, viewport
 async function openFresh(url) {
   const fresh = await newPage({ signIn: false });
   fresh.guard.expect({ status: 401, url: "/api/v1/auth/me" }); // asked before login: answered 401, hence the login page
-  // a slow /auth/me, as on a cold start: a page that asked the API for its data before knowing who is signed in
-  // would get 401s of its own meanwhile, which the guard fails (the race a fresh machine once showed)
+  // A slow /auth/me, as on a cold start or a slow network. A page that asked the API for its data before knowing
+  // who is signed in would get 401s of its own meanwhile, which the guard fails (the race a fresh machine once
+  // showed). And the login page's own /auth/me, sent before the login, is answered only after the login: its
+  // 401 must not send the signed-in user back to the login page (the race CI once showed on the compare link).
+  let loggedIn, released;
+  const answered = new Promise((resolve) => (loggedIn = resolve));
+  const stale = new Promise((resolve) => (released = resolve));
   await fresh.page.route("**/api/v1/auth/me", async (route) => {
+    const fromLogin = new URL(route.request().frame().url()).pathname === "/login";
+    const response = await route.fetch(); // answered now; the answer arrives late
     await new Promise((resolve) => setTimeout(resolve, 800));
-    await route.continue();
+    if (fromLogin) await answered;
+    await route.fulfill({ response }).catch(() => {}); // the page may have given the request up meanwhile
+    if (fromLogin) released();
   });
   await fresh.page.goto(url);
   await fresh.page.waitForURL(/\/login\?next=/);
@@ -36,6 +45,10 @@ async function openFresh(url) {
   await fresh.page.getByLabel("Password").fill(PASSWORD);
   await fresh.page.getByRole("button", { name: "Log in" }).click();
   await fresh.page.waitForURL((u) => u.href === url);
+  loggedIn();
+  await Promise.race([stale, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  await fresh.page.waitForTimeout(300);
+  assert(fresh.page.url() === url, `the login page's /auth/me, answered 401 after the login, sent the page to ${fresh.page.url()}`);
   return fresh;
 }
 

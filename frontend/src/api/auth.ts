@@ -12,22 +12,30 @@ export const authKeys = {
   audit: (filters: AuditFilters) => ["audit", filters] as const,
 };
 
-/** The current user (a 401 sends the browser to the login page). */
+/** The current user (a 401 sends the browser to the login page, unless a login has since given this query up). */
 export function useMe() {
   return useQuery({
     queryKey: authKeys.me,
     staleTime: 60_000,
     retry: false,
-    queryFn: async ({ signal }) => unwrap(await api.GET("/api/v1/auth/me", { signal })) as Me,
+    queryFn: async ({ signal }) => {
+      const result = await api.GET("/api/v1/auth/me", { signal });
+      signal.throwIfAborted();
+      return unwrap(result) as Me;
+    },
   });
 }
 
-/** Sign in with a username and password; the answer sets the session cookie. */
+/** Sign in with a username and password; the answer sets the session cookie. A /auth/me still in flight was
+ * asked before the login: it is given up, so its late 401 cannot send the now signed-in user to the login page. */
 export function useLogin() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (body: { username: string; password: string }) => unwrap(await api.POST("/api/v1/auth/login", { body })) as Me,
-    onSuccess: (me) => qc.setQueryData(authKeys.me, me),
+    onSuccess: async (me) => {
+      await qc.cancelQueries({ queryKey: authKeys.me });
+      qc.setQueryData(authKeys.me, me);
+    },
   });
 }
 
