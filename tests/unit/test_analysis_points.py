@@ -1,4 +1,4 @@
-"""Per-point derived metrics, knee rules, zone edges and JSON safety."""
+"""Per-point derived metrics, the ceiling, zone edges and JSON safety (the knee: test_analysis_knee.py)."""
 
 import json
 import math
@@ -6,8 +6,8 @@ import math
 import pytest
 
 from kneeboard.analysis import (
-    analyse, baseline_latency, ceiling, derived, efficiency, find_knee, inflight, json_safe,
-    optimal_concurrency, sla_zones, split_by_variant,
+    analyse, baseline_latency, ceiling, derived, efficiency, inflight, json_safe,
+    requests_in_flight, sla_zones, split_by_variant,
 )
 
 
@@ -28,15 +28,6 @@ def test_efficiency_and_littles_law():
     assert d["inflight"] == pytest.approx(52.11, abs=0.01) and "efficiency" not in p
 
 
-def test_knee_needs_efficiency_too():
-    points = [pt("baseline", 100.0, 100.0, 1.0, c=1),
-              pt("saturation", 1000.0, 1000.0, 1.0), pt("saturation", 2000.0, 1800.0, 1.2),
-              pt("saturation", 3000.0, 2990.0, 1.1)]
-    # 2000 is within latency but at 90 % efficiency: the knee stays at 1000, and 3000 does not reopen it
-    assert find_knee(points)["offered_rate"] == 1000.0
-    assert find_knee(points, min_efficiency=0.85)["offered_rate"] == 3000.0
-
-
 def test_baseline_phase_wins_over_the_lowest_load():
     points = [pt("baseline", 500.0, 500.0, 0.6, c=1, repeat=0), pt("baseline", 500.0, 500.0, 0.4, c=1, repeat=1),
               pt("saturation", 100.0, 100.0, 0.9)]
@@ -45,27 +36,14 @@ def test_baseline_phase_wins_over_the_lowest_load():
     assert baseline_latency([pt("baseline", 500.0, 500.0, 0.6, status="failed")]) is None
 
 
-def test_knee_averages_repeats_and_ignores_failed_points():
-    points = [pt("baseline", 100.0, 100.0, 1.0, c=1),
-              pt("saturation", 1000.0, 1000.0, 1.5, repeat=0), pt("saturation", 1000.0, 1000.0, 2.3, repeat=1),
-              pt("saturation", 2000.0, 2000.0, 9.0, status="failed")]
-    assert find_knee(points) == {"offered_rate": 1000.0, "achieved_rate": 1000.0, "latency_avg_ms": 1.9, "concurrency": 20}
-    points.append(pt("saturation", 500.0, 500.0, 2.5))
-    assert find_knee(points) is None  # the lowest load already exceeds 2x baseline
-
-
-def test_knee_uses_scalability_when_there_is_no_saturation():
-    points = [pt("scalability", 100.0 * c, 100.0 * c, 0.5 + 0.1 * c, c=c) for c in (1, 2, 4, 8)]
-    # baseline = lowest load (0.6 ms): limit 1.2 ms → c=4 (0.9 ms) passes, c=8 (1.3 ms) fails
-    assert find_knee(points)["offered_rate"] == 400.0
-
-
-def test_ceiling_and_optimal_concurrency():
+def test_ceiling_and_requests_in_flight():
     points = [pt("saturation", 1000.0, 990.0, 1.0, repeat=0), pt("saturation", 1000.0, 1010.0, 1.0, repeat=1),
               pt("saturation", 2000.0, 1005.0, 1.0), pt("saturation", 3000.0, 5000.0, 1.0, status="failed")]
-    assert ceiling(points)["achieved_rate"] == 1005.0  # the 1010 repeat averages to 1000
-    assert optimal_concurrency(16_000.0, 0.5) == pytest.approx(8.0)
-    assert optimal_concurrency(None, 0.5) is None and optimal_concurrency(16_000.0, 0.0) is None
+    top = ceiling(points)
+    assert top["achieved_rate"] == 1005.0 and top["bound"] is False  # the 1010 repeat averages to 1000; 2000 offered fell short
+    assert ceiling(points[:2])["bound"] is True  # the best load kept up: a lower bound
+    assert requests_in_flight(16_000.0, 0.5) == pytest.approx(8.0)
+    assert requests_in_flight(None, 0.5) is None and requests_in_flight(16_000.0, 0.0) is None
 
 
 def test_zones_edges():
@@ -85,7 +63,6 @@ def test_closed_loop_points_use_achieved_rate_as_load():
     # a closed-loop tool varies concurrency, not a rate
     sweep = [pt("saturation", None, x, lat, c=c) for c, x, lat in ((10, 1000.0, 0.5), (20, 2000.0, 1.5))]
     assert baseline_latency(sweep) == 0.5
-    assert find_knee(sweep, k=4)["offered_rate"] == 2000.0
     assert sla_zones(sweep)[0] == {"zone": "green", "from_rate": 1000.0, "to_rate": 1500.0}
 
 

@@ -17,7 +17,7 @@ def test_summary_prints_a_bound_as_a_bound():
                             "loss_pct": 0}, "analysis": {"capacity": capacity, "conclusion": ""}}  # fmt: skip
     out = io.StringIO()
     output.summary(campaign, out)
-    assert "capacity at latency_avg_ms ≤ 1 ms: ≥ 4,000 q/s — the SLO held at every load tested" in out.getvalue()
+    assert "capacity at mean latency ≤ 1 ms (SLO, sweep): ≥ 4,000 q/s — the SLO held at every load tested" in out.getvalue()
 
 
 def test_run_prints_the_capacity_a_search_found():

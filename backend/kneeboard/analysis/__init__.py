@@ -12,7 +12,7 @@ Samples (the stability point's interval series) are dicts {"t", "achieved_rate",
 "latency_avg_ms"}, either metric possibly None. Start with :func:`analyse`.
 """
 
-from .knee import ceiling, find_knee, optimal_concurrency
+from .knee import ceiling, find_knee, requests_in_flight, saturation_onset
 from .points import baseline_latency, derived, efficiency, inflight, split_by_variant
 from .capacity import capacity_at_slo
 from .repeats import bootstrap_ci, summarise_repeats
@@ -38,7 +38,8 @@ __all__ = [
     "fit_usl",
     "inflight",
     "json_safe",
-    "optimal_concurrency",
+    "requests_in_flight",
+    "saturation_onset",
     "oscillation",
     "oscillation_details",
     "parse_seed_csv",

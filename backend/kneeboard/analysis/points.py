@@ -163,3 +163,18 @@ def split_by_variant(points: Iterable[Point]) -> dict[Any, list[Point]]:
     for p in points:
         out[p.get("variant")].append(p)
     return dict(out)
+
+
+def low_load_points(points: Iterable[Point], metric: str) -> list[Point]:
+    """The points a figure "at low load" reads: the baseline phase's, else the lowest sweep level's that measured it."""
+    pts = list(points)
+    if _mean([p.get(metric) for p in of_phase(pts, "baseline")]) is not None:
+        return of_phase(pts, "baseline")
+    _, sweep = sweep_points(pts)
+    levels = sorted((g for g in group_repeats(sweep) if load_of(g[0]) is not None), key=lambda g: load_of(g[0]))
+    return next((g for g in levels if _mean([p.get(metric) for p in g]) is not None), [])
+
+
+def low_load(points: Iterable[Point], metric: str) -> float | None:
+    """A metric at the lightest load: the mean over :func:`low_load_points` (repetitions averaged)."""
+    return _mean([p.get(metric) for p in low_load_points(points, metric)])

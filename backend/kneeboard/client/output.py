@@ -6,6 +6,7 @@ import shutil
 import sys
 from typing import Any, TextIO
 
+from kneeboard.analysis.conclusion import criterion_text, rate_text
 from kneeboard.states import PointStatus
 
 
@@ -87,17 +88,32 @@ def search_line(search: dict[str, Any]) -> str:
     return f"{where}: {found} ({cost})"
 
 
+def figures(campaign: dict[str, Any]) -> list[str]:
+    """The campaign's headline figures, each naming its metric and rule, as the report and the comparison show them."""
+    s, analysis = campaign["summary"], campaign.get("analysis") or {}
+    unit = analysis.get("unit") or "ops/s"
+    lines = [f"capacity at {c['label']} (search, {'mean of ' + str(c['repeats']) + ' repetitions' if c['repeats'] > 1 else 'one run'}): "
+             f"{c['statement']}" for c in analysis.get("searched") or []]  # fmt: skip
+    if (capacity := analysis.get("capacity")) and capacity.get("statement"):
+        lines.append(f"capacity at {criterion_text(capacity['metric'], capacity['limit_ms'])} (SLO, sweep): {capacity['statement']}")
+    ceiling = analysis.get("ceiling") or {}
+    top = ceiling.get("achieved_rate", s["max_achieved_rate"])
+    lines.append(f"ceiling (highest achieved rate, mean of repetitions): {'≥ ' if ceiling.get('bound') else ''}"
+                 f"{rate_text(top, unit) if top is not None else '—'} · mean latency at low load {fmt(s['baseline_latency_ms'])} ms"
+                 f" · loss {fmt(s['loss_pct'])} %")  # fmt: skip
+    if knee := analysis.get("knee"):
+        lines.append(f"knee ({knee.get('load_axis', 'offered')}; {knee.get('rule_text')}): {rate_text(knee['offered_rate'], unit)}")
+    return lines
+
+
 def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
     """The campaign's headline figures and conclusion."""
     s, progress = campaign["summary"], campaign["progress"]
     print(f"campaign {campaign['id']} {campaign['name']!r}: {campaign['status']}"
           + (f" ({campaign['error']})" if campaign.get("error") else ""), file=out)  # fmt: skip
     print(f"  points: {s['points_completed']} completed, {s['points_failed']} failed of {progress['total']}", file=out)
-    print(f"  max achieved rate {fmt(s['max_achieved_rate'])} · baseline latency {fmt(s['baseline_latency_ms'])} ms"
-          f" · loss {fmt(s['loss_pct'])} %", file=out)  # fmt: skip
-    capacity = (campaign.get("analysis") or {}).get("capacity")
-    if capacity and capacity.get("statement"):
-        print(f"  capacity at {capacity['metric']} ≤ {capacity['limit_ms']:g} ms: {capacity['statement']}", file=out)
+    for line in figures(campaign):
+        print(f"  {line}", file=out)
     for search in (campaign.get("analysis") or {}).get("search") or []:
         print(f"  {search_line(search)}", file=out)
     conclusion = (campaign.get("analysis") or {}).get("conclusion")

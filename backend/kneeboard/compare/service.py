@@ -9,9 +9,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kneeboard.analysis import compare as compare_points
-from kneeboard.analysis.points import finite, group_repeats, load_of, of_phase, sweep_points
+from kneeboard.analysis.points import finite, low_load, low_load_points
 from kneeboard.analysis.capacity_verdict import capacity_verdict
-from kneeboard.search.report import search_capacity
+from kneeboard.analysis.conclusion import criterion_text
 from kneeboard.analysis.verdicts import MARGIN_PCT, verdict_text
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -34,36 +34,39 @@ class Selection:
     environment: dict
 
 
-# metric, label, unit, which way is better, the per-point metric whose verdict it takes
+# metric, label, unit, which way is better, the per-point metric whose verdict it takes (over all matched points)
 HEADLINES = (
-    ("capacity_at_slo", "Capacity at SLO", "rate", "higher", None),
-    ("max_achieved_rate", "Max achieved rate", "rate", "higher", "achieved_rate"),
-    ("baseline_latency_ms", "Baseline latency", "ms", "lower", "latency_avg_ms"),
-    ("loss_pct", "Loss", "%", "lower", "loss_pct"),
-    ("knee_rate", "Knee (offered)", "rate", "higher", None),
-    ("usl_peak_rate", "USL predicted peak", "rate", "higher", None),
+    ("max_achieved_rate", "Ceiling: highest achieved rate (mean of repetitions)", "rate", "higher", "achieved_rate"),
+    ("baseline_latency_ms", "Mean latency at low load", "ms", "lower", "latency_avg_ms"),
+    ("loss_pct", "Loss (all points)", "%", "lower", "loss_pct"),
+    ("knee_rate", "Knee (offered load; Kneedle, see the report)", "rate", "higher", None),
+    ("usl_peak_rate", "USL predicted peak throughput", "rate", "higher", None),
 )
+LOW_LOAD = {"baseline_latency_ms"}  # rows read at low load, whose verdict is taken there too
 PERCENTILES = ("latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms")  # a headline row each, when measured
-
-
-def _mean(points: list[dict], metric: str) -> float | None:
-    values = [v for p in points if (v := finite(p.get(metric))) is not None]
-    return sum(values) / len(values) if values else None
-
-
-def low_load(points: list[dict], metric: str) -> float | None:
-    """A latency at the lightest load: the baseline phase's mean, else the lowest sweep level's (repetitions averaged)."""
-    if (base := _mean(of_phase(points, "baseline"), metric)) is not None:
-        return base
-    _, sweep = sweep_points(points)
-    levels = sorted((g for g in group_repeats(sweep) if load_of(g[0]) is not None), key=lambda g: load_of(g[0]))
-    return next((v for g in levels if (v := _mean(g, metric)) is not None), None)
 
 
 def _percentile_headlines(tool: str, points: dict[str, list[dict]]) -> list[tuple]:
     """A row per latency percentile the tool declares and some campaign measured, in HEADLINES' shape."""
     measured = {name for pts in points.values() for p in pts for name in PERCENTILES if finite(p.get(name)) is not None}
     return [(m.name, f"{m.title} at low load", m.unit, "lower", m.name) for m in adapter(tool).all_metrics() if m.name in measured]
+
+
+def capacity_rows(described: list[dict]) -> list[dict]:
+    """The capacities a comparison shows, each labelled with its criterion: every criterion of the reference's search,
+    then capacity at its SLO. {"metric", "label", "pick"} where pick(analysis) → the capacity dict or None."""
+    first = (described[0].get("analysis") or {})
+    rows = []
+    for found in first.get("searched") or []:
+        def pick(analysis: dict, metric=found["metric"], limit=found["limit"]) -> dict | None:
+            return next((c for c in analysis.get("searched") or [] if c["metric"] == metric and c["limit"] == limit), None)
+        rows.append({"metric": f"search:{found['metric']}:{found['limit']:g}",
+                     "label": f"Capacity found by the search at {criterion_text(found['metric'], found['limit'])}", "pick": pick})
+    if any((d.get("analysis") or {}).get("capacity") for d in described):
+        cap = first.get("capacity") or next(d["analysis"]["capacity"] for d in described if (d.get("analysis") or {}).get("capacity"))
+        rows.append({"metric": "capacity_at_slo", "label": f"Capacity at {criterion_text(cap['metric'], cap['limit_ms'])} (SLO, sweep)",
+                     "pick": lambda analysis: analysis.get("capacity")})
+    return rows
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, str]:
@@ -89,14 +92,15 @@ def differences(documents: dict[str, dict]) -> list[dict]:
 
 
 def headline_values(described: dict) -> dict[str, float | None]:
-    """The headline figures of a described campaign (its stored summary and analysis), by HEADLINES metric."""
+    """The headline figures of a described campaign (its stored summary and analysis), by HEADLINES metric; the
+    capacity is the search's first criterion when it ran one, else at its SLO (as a trend reads it)."""
     analysis = described.get("analysis") or {}
     summary = described["summary"]
-    capacity = _capacity(described) or {}
+    capacity = (analysis.get("searched") or [None])[0] or analysis.get("capacity") or {}
     return {
         "capacity_at_slo": capacity.get("value"),
-        "max_achieved_rate": summary["max_achieved_rate"],
-        "baseline_latency_ms": summary["baseline_latency_ms"],
+        "max_achieved_rate": (analysis.get("ceiling") or {}).get("achieved_rate", summary["max_achieved_rate"]),
+        "baseline_latency_ms": summary["baseline_latency_ms"],  # the mean latency at low load (progress.summary)
         "loss_pct": summary["loss_pct"],
         "knee_rate": (analysis.get("knee") or {}).get("offered_rate"),
         "usl_peak_rate": (analysis.get("usl") or {}).get("peak_rate"),
@@ -108,33 +112,36 @@ def _directions(tool: str) -> dict[str, int]:
     return {m.name: +1 if m.better == "higher" else -1 for m in adapter(tool).all_metrics() if m.better is not None}
 
 
-def _capacity(described: dict) -> dict | None:
-    """The capacity a campaign is compared by: its search's when it ran one (searches compare by capacity), else at SLO."""
-    analysis = described.get("analysis") or {}
-    return search_capacity(analysis.get("search")) or analysis.get("capacity")
-
-
-def _interval(described: dict) -> list[float] | None:
-    capacity = _capacity(described) or {}
-    return [capacity["ci_low"], capacity["ci_high"]] if capacity.get("ci_low") is not None else None
-
-
-def margin_of(campaign: Campaign) -> float:
-    """The practical margin (±%) a campaign's plan set for equivalence, else the default."""
-    return float((campaign.plan or {}).get("margin_pct") or MARGIN_PCT)
-
-
-def _capacity_verdicts(keys: list[str], described: list[dict], *, margin_pct: float, unit: str) -> dict[str, dict | None]:
-    """Capacity at SLO against the first campaign: each side's per-repetition capacities are tested."""
-    first = (_capacity(described[0]) or {}).get("per_repeat")
-    return {keys[0]: None, **{k: capacity_verdict(first, (_capacity(d) or {}).get("per_repeat"), margin_pct=margin_pct, unit=unit)
-                              for k, d in zip(keys[1:], described[1:])}}  # fmt: skip
-
-
 def _delta(value: float | None, first: float | None) -> dict | None:
     if value is None or first is None:
         return None
     return {"abs": value - first, "pct": (value - first) / abs(first) * 100.0 if first else None}
+
+
+def _row(metric: str, label: str, unit: str, better: str, values: dict[str, float | None], tests: dict[str, dict | None], margin: float,
+         *, intervals: dict | None = None, kinds: dict | None = None) -> dict:
+    """One headline row: values, deltas and verdicts against the first key's."""
+    keys = list(values)
+    first = values[keys[0]]
+    verdicts = {k: (t or {}).get("verdict") if values[k] is not None and first is not None else None for k, t in tests.items()}
+    return {
+        "metric": metric, "label": label, "unit": unit, "better": better, "values": values, "intervals": intervals,
+        "deltas": {k: _delta(values[k], first) if k != keys[0] else None for k in keys},
+        "verdicts": verdicts, "verdict_texts": {k: verdict_text(v, margin) for k, v in verdicts.items()},
+        "basis": {k: (t or {}).get("basis") for k, t in tests.items()}, "details": {k: (t or {}).get("detail") for k, t in tests.items()},
+        "kinds": kinds,
+    }  # fmt: skip
+
+
+def _capacity_row(row: dict, keys: list[str], described: list[dict], margin: float, unit: str) -> dict:
+    """A capacity row: each side's capacity (mean of repetitions) with its interval and kind; verdicts test the
+    per-repetition capacities (capacity_verdict)."""
+    found = [row["pick"](d.get("analysis") or {}) or {} for d in described]
+    tests = {keys[0]: None, **{k: capacity_verdict(found[0].get("per_repeat"), f.get("per_repeat"), margin_pct=margin, unit=unit)
+                               for k, f in zip(keys[1:], found[1:])}}  # fmt: skip
+    intervals = {k: [f["ci_low"], f["ci_high"]] if f.get("ci_low") is not None else None for k, f in zip(keys, found)}
+    return _row(row["metric"], row["label"], "rate", "higher", {k: f.get("value") for k, f in zip(keys, found)}, tests, margin,
+                intervals=intervals, kinds={k: f.get("kind") for k, f in zip(keys, found)})
 
 
 def _described(campaign: Campaign, session: Session, pinned: dict[int, dict | None] | None) -> dict:
@@ -192,26 +199,23 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     dicts = {s.key: [point_dict(p) for p in s.points] for s in selections}
     verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin) for key in keys[1:]}
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
+    unit = adapter(selections[0].campaign.tool).rate_unit
+    headline = [_capacity_row(row, keys, described, margin, unit) for row in capacity_rows(described)]
     rows = [*HEADLINES, *_percentile_headlines(selections[0].campaign.tool, dicts)]
     for key in keys:
         values[key].update({row[0]: low_load(dicts[key], row[0]) for row in rows[len(HEADLINES):]})
-    headline = []
-    for metric, label, unit, better, point_metric in rows:
-        tests = {keys[0]: None, **{k: overall[k].get(point_metric) if point_metric else None for k in keys[1:]}}
-        if metric == "capacity_at_slo":
-            tests = _capacity_verdicts(keys, described, margin_pct=margin, unit=adapter(selections[0].campaign.tool).rate_unit)
-        first = values[keys[0]][metric]
-        verdicts = {k: (t or {}).get("verdict") if values[k][metric] is not None and first is not None else None for k, t in tests.items()}
-        headline.append({
-            "metric": metric, "label": label, "unit": unit, "better": better,
-            "values": {k: values[k][metric] for k in keys},
-            "intervals": {k: _interval(d) for k, d in zip(keys, described)} if metric == "capacity_at_slo" else None,
-            "deltas": {k: _delta(values[k][metric], first) if k != keys[0] else None for k in keys},
-            "verdicts": verdicts, "verdict_texts": {k: verdict_text(v, margin) for k, v in verdicts.items()},
-            "basis": {k: (t or {}).get("basis") for k, t in tests.items()},
-            "details": {k: (t or {}).get("detail") for k, t in tests.items()},
-            "kinds": {k: (_capacity(d) or {}).get("kind") for k, d in zip(keys, described)} if metric == "capacity_at_slo" else None,
-        })  # fmt: skip
+    low = {row[0] for row in rows[len(HEADLINES):]} | LOW_LOAD
+    for metric, label, unit_name, better, point_metric in rows:
+        if metric in low:  # a figure at low load takes its verdict from the low-load points alone
+            tests = {keys[0]: None, **{k: compare_points(low_load_points(dicts[keys[0]], point_metric), low_load_points(dicts[k], point_metric),
+                                                         {point_metric: directions.get(point_metric)}, margin_pct=margin)["overall"].get(point_metric)
+                                       for k in keys[1:]}}  # fmt: skip
+        else:
+            tests = {keys[0]: None, **{k: overall[k].get(point_metric) if point_metric else None for k in keys[1:]}}
+        kinds = {k: "at_least" if ((d.get("analysis") or {}).get("ceiling") or {}).get("bound") else None
+                 for k, d in zip(keys, described)} if metric == "max_achieved_rate" else None  # fmt: skip
+        headline.append(_row(metric, label, unit_name, better, {k: values[k][metric] for k in keys}, tests, margin,
+                             kinds=kinds if kinds and any(kinds.values()) else None))
     return {
         "selectors": keys,
         "margin_pct": margin,

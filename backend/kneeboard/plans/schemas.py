@@ -7,11 +7,13 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, create_model, field_validator, model_validator
 
+from kneeboard.analysis.capacity import SLO_METRICS
 from kneeboard.analysis.verdicts import MARGIN_PCT
 from kneeboard.config import get_settings
 from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase
+from kneeboard.search.schemas import SearchEstimate
 from kneeboard.tools import registry
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.validators import Tag
@@ -35,6 +37,15 @@ class Variant(BaseModel):
                                                      description="lab action → value; checked against GET /api/v1/lab")
 
 
+class Slo(BaseModel):
+    """The latency target a campaign's capacity is read against: the highest load keeping `metric` ≤ `limit_ms`."""
+
+    model_config = ConfigDict(extra="forbid")
+    metric: Literal[SLO_METRICS] | None = Field(default=None, description="the latency the target is read on, one the tool "
+                                                "measures; null: p99 when measured, else the mean")
+    limit_ms: float = Field(default=3.0, gt=0, le=60_000, description="the latency target (ms)")
+
+
 class _PlanBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -48,6 +59,7 @@ class _PlanBase(BaseModel):
     variants: list[Variant] = Field(default_factory=list, max_length=10)
     agents: Agents = None
     on_agent_failure: OnAgentFailure = "fail"
+    slo: Slo = Field(default_factory=Slo, description="the capacity's latency target; the report names it")
     margin_pct: float = Field(default=MARGIN_PCT, gt=0, le=50, description="the practical margin, ± % of the reference: comparisons say "
                               "\"equivalent within ±margin\" when the difference's interval lies inside it (TOST)")
 
@@ -64,6 +76,8 @@ class _PlanBase(BaseModel):
                 raise ValueError(f"phases[{i}].rate: {self.tool} is closed-loop and takes no offered rate; leave rate out")
             if isinstance(phase, SearchPhase):
                 _search_fits(self, tool, i, phase)
+        if self.slo.metric is not None and self.slo.metric not in {m.name for m in tool.all_metrics()}:
+            raise ValueError(f"slo.metric: {self.tool} does not measure {self.slo.metric}")
         return self
 
     @field_validator("pause_s")
@@ -139,11 +153,15 @@ class PointPreview(BaseModel):
 
 
 class PlanPreview(BaseModel):
-    """What a plan would run: its points and the estimated duration."""
+    """What a plan would run: its points and the estimated duration. A search's trials are not known before it runs:
+    its phase expands to its first trial, and the duration is a range (`estimated_min_s` to `estimated_s`), from each
+    search's range in `searches`."""
 
     points: list[PointPreview]
     point_count: int
-    estimated_s: float
+    estimated_s: float = Field(description="the longest expected wall time (seconds)")
+    estimated_min_s: float = Field(description="the shortest; equal to estimated_s without a search phase")
+    searches: list[SearchEstimate] = Field(default_factory=list)
 
 
 class PlanTemplate(BaseModel):

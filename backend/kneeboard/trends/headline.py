@@ -7,7 +7,8 @@ from typing import Any
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.progress import stored_summary
-from kneeboard.compare.service import headline_values, low_load
+from kneeboard.analysis.points import low_load
+from kneeboard.compare.service import headline_values
 from kneeboard.trends.models import TrendEntry
 
 # metric → (TrendEntry column, +1 when higher is better, −1 when lower is)

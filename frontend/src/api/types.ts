@@ -73,39 +73,17 @@ export function isResumable(status: CampaignStatus): boolean {
   return CAMPAIGN_STATUS[status]?.resumable ?? false;
 }
 
-// --- analysis (CampaignOut.analysis is a free-form object in the OpenAPI) ---
-export interface Usl {
-  sigma: number | null;
-  kappa: number | null;
-  lambda_: number | null;
-  peak_concurrency: number | null;
-  peak_rate: number | null;
-  r2: number | null;
-  amdahl_p: number | null;
-  note: string | null;
-}
-export interface Zone {
-  zone: "green" | "yellow" | "red";
-  from_rate: number;
-  to_rate: number;
-}
+// --- analysis (the API's Analysis schema; every figure's rule and metric come with it) ---
+export type Usl = S["UslFit"];
+export type Zone = S["Zone"];
 /** Capacity at an SLO: the highest achieved rate keeping `metric` ≤ `limit_ms` (and efficiency), with its bootstrap interval. */
 export type Capacity = S["CapacityAtSlo"];
-export interface Analysis {
-  capacity?: Capacity | null;
-  knee: { offered_rate: number | null; achieved_rate: number | null; latency_avg_ms: number | null } | null;
-  ceiling: { achieved_rate: number | null } | null;
-  optimal_concurrency: number | null;
-  usl: Usl | null;
-  zones: Zone[] | null;
-  stability: { verdict: string | null; rate_drift_pct: number | null; latency_drift_pct: number | null } | null;
-  oscillation: unknown[] | null;
-  conclusion: string | null;
-  thresholds?: Record<string, number | string | null>; // slo_metric is a metric name
-  variants?: Record<string, Analysis>;
-  search?: SearchResult[];
-  error?: string;
-}
+/** A search criterion's capacity over the search's repetitions (mean, interval, each repetition's). */
+export type SearchedCapacity = S["SearchedCapacity"];
+export type Knee = S["Knee"];
+export type Analysis = S["Analysis"];
+/** A point left out of the analysis because the generator did not send its load: why, and the change that would lift it. */
+export type GeneratorLimited = S["GeneratorLimited"];
 /** A search phase's outcome on the analysis: capacity per criterion when done, else its bracket. */
 export type SearchResult = S["SearchResult"];
 export type SearchCapacity = S["SearchCapacity"];

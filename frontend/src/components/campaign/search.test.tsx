@@ -69,15 +69,27 @@ describe("a search on the report", () => {
     criteria: [{ criterion: "loss_pct ≤ 2", metric: "loss_pct", limit: 2, kind, value, low: value, high: value * 1.02, trials: 9, resolution_pct: 2, statement: `${value} req/s [${value}–${value * 1.02}]` }],
   }) as SearchResult;
 
-  it("leads the capacity card with what the search found, a bound said as a bound", () => {
+  const searched = (value: number, kind = "between", repeats = 1) => ({
+    criterion: "loss_pct ≤ 2", label: "loss ≤ 2 %", metric: "loss_pct", limit: 2, kind, value, ci_low: kind === "between" ? value * 0.98 : null,
+    ci_high: kind === "between" ? value * 1.02 : null, repeats, per_repeat: Array.from({ length: repeats }, (_, i) => ({ repeat: i, kind, value })),
+    resolution_pct: 2, statement: "",
+  }); // prettier-ignore
+
+  it("leads the capacity card with what the search found, the mean of its repetitions, a bound said as a bound", () => {
     const sweepCapacity = { kind: "between", value: 123, metric: "latency_p99_ms", limit_ms: 3, how: "interpolated" };
-    const { rerender } = render(<CapacityCard analysis={{ capacity: sweepCapacity, search: [found(null, 500)] } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
+    const { rerender } = render(<CapacityCard analysis={{ capacity: sweepCapacity, search: [found(null, 500)], searched: [searched(500, "between", 3)] } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
     const card = screen.getByTestId("card-capacity");
-    expect(card.querySelector(".stat-label")?.textContent).toBe("Capacity at loss_pct ≤ 2");
-    expect(card.querySelector(".stat-value")?.textContent).toBe("500 qps"); // not the bisection read as a sweep (123)
-    expect(screen.getByTestId("capacity-kind").textContent).toContain("found by the search, to 2 %");
-    rerender(<CapacityCard analysis={{ capacity: sweepCapacity, search: [found(null, 1000, "at_least")] } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
+    expect(card.querySelector(".stat-label")?.textContent).toBe("Capacity at loss ≤ 2 %");
+    expect(card.querySelector(".stat-value")?.textContent).toBe("500 qps [490–510]"); // not the bisection read as a sweep (123)
+    expect(screen.getByTestId("capacity-kind").textContent).toContain("found by the search, to 2 %, mean of 3 repetitions");
+    rerender(<CapacityCard analysis={{ capacity: sweepCapacity, searched: [searched(1000, "at_least")] } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
     expect(screen.getByTestId("card-capacity").querySelector(".stat-value")?.textContent).toBe("≥ 1,000 qps");
+  });
+
+  it("shows every criterion the search found, each labelled with it", () => {
+    const two = [searched(500), { ...searched(450), criterion: "latency_p99_ms ≤ 10", label: "p99 latency ≤ 10 ms", metric: "latency_p99_ms", limit: 10 }];
+    render(<CapacityCard analysis={{ searched: two } as unknown as Analysis} tool={tool("dnsperf")} active={false} />);
+    expect(screen.getByTestId("card-searched").querySelector(".stat-label")?.textContent).toBe("Capacity at p99 latency ≤ 10 ms");
   });
 
   it("gives each variant its own searches", () => {

@@ -1,18 +1,11 @@
 import { verdictClass, type Comparison } from "../../api/compare";
-import { analysisOf } from "../../api/types";
-import { fmtMs, fmtRange, fmtSignedPct, fmtUnit } from "../../format";
+import { fmtRange, fmtSignedPct, fmtUnit } from "../../format";
 import { colourAt } from "../../charts/palette";
-import { latencyLabel, resolveUnit, type ToolInfo } from "../../tools/catalog";
+import { resolveUnit, type ToolInfo } from "../../tools/catalog";
 import { capacityText } from "../campaign/SummaryCards";
 
-/** The capacity row's label: "Capacity at p99 ≤ 3 ms" when the reference campaign's analysis says which target. */
-function capacityLabel(data: Comparison, tool: ToolInfo | undefined, fallback: string): string {
-  const cap = analysisOf(data.campaigns[0])?.capacity;
-  return cap ? `Capacity at ${latencyLabel(tool, cap.metric)} ≤ ${fmtMs(cap.limit_ms)}` : fallback;
-}
-
 /**
- * The headline metrics side by side, capacity at SLO first (with its interval); deltas are against the first
+ * The headline metrics side by side, each labelled by the API with its metric and rule, capacities first (with their intervals); deltas are against the first
  * campaign (the reference), and the verdict column says, per other campaign, better, worse, no detectable
  * difference, not enough data, or mixed.
  */
@@ -40,7 +33,7 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
           {data.headline.map((h, row) => (
             <tr key={h.metric} className={row === 0 ? "lead" : undefined} data-metric={h.metric}>
               <th scope="row">
-                {h.metric === "capacity_at_slo" ? capacityLabel(data, tool, h.label) : h.label} <span className="muted small">({h.better} is better)</span>
+                {h.label} <span className="muted small">({h.better} is better)</span>
               </th>
               {keys.map((k, i) => {
                 const d = h.deltas[k];

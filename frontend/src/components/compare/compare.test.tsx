@@ -15,7 +15,7 @@ const data = {
   selectors: ["1", "2"],
   campaigns: [{ id: 1, analysis: { capacity: { metric: "latency_p99_ms", limit_ms: 3 } } }, { id: 2, analysis: null }],
   headline: [
-    { metric: "capacity_at_slo", label: "Capacity at SLO", unit: "rate", better: "higher", values: { 1: 14834, 2: 15200 }, intervals: { 1: [14500, 15100], 2: null },
+    { metric: "capacity_at_slo", label: "Capacity at p99 latency ≤ 3 ms (SLO, sweep)", unit: "rate", better: "higher", values: { 1: 14834, 2: 15200 }, intervals: { 1: [14500, 15100], 2: null },
       deltas: { 1: null, 2: { abs: 366, pct: 2.5 } }, verdicts: { 1: null, 2: "no detectable difference" }, basis: { 1: null, 2: "Welch's t-test on 3 and 3 per-repetition capacities" },
       details: { 1: null, 2: "the interval is wider than ±2 %; smallest detectable change 6.1 % (α = 0.05, power 0.8)" }, kinds: { 1: "between", 2: "between" } },
     { metric: "max_achieved_rate", label: "Max achieved rate", unit: "rate", better: "higher", values: { 1: 16000, 2: 17000 }, intervals: null,
@@ -39,11 +39,11 @@ const data = {
 } as unknown as Comparison; // prettier-ignore
 
 describe("compare headline", () => {
-  it("leads with capacity at SLO and its interval beside each value", () => {
+  it("leads with capacity at SLO, labelled by the API, and its interval beside each value", () => {
     render(<HeadlineTable data={data} tool={tool("dnsperf")} />);
     const rows = screen.getAllByRole("row").slice(1);
     expect(rows[0].getAttribute("data-metric")).toBe("capacity_at_slo");
-    expect(within(rows[0]).getByRole("rowheader").textContent).toMatch(/^Capacity at p99 ≤ 3 ms/);
+    expect(within(rows[0]).getByRole("rowheader").textContent).toMatch(/^Capacity at p99 latency ≤ 3 ms \(SLO, sweep\)/); // the API's label
     const intervals = within(rows[0]).getAllByTestId("headline-interval").map((e) => e.textContent?.trim());
     expect(intervals).toEqual(["[14,500–15,100]", "[no interval]"]);
     expect(within(rows[1]).queryByTestId("headline-interval")).toBeNull();
