@@ -112,6 +112,11 @@ def _directions(tool: str) -> dict[str, int]:
     return {m.name: +1 if m.better == "higher" else -1 for m in adapter(tool).all_metrics() if m.better is not None}
 
 
+def margin_of(campaign: Campaign) -> float:
+    """The practical margin (±%) a campaign's plan set for equivalence, else the default."""
+    return float((campaign.plan or {}).get("margin_pct") or MARGIN_PCT)
+
+
 def _delta(value: float | None, first: float | None) -> dict | None:
     if value is None or first is None:
         return None
