@@ -5,7 +5,7 @@ import { errorsOf, messagesFor, type FieldErrors } from "../api/errors";
 import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
 import { useTargets, useTargetsOfKind } from "../api/targets";
 import type { PhaseKind, PlanBody } from "../api/types";
-import { findTool, loadTools, monitorTools, targetKindOf, type ToolInfo } from "../tools/catalog";
+import { findTool, latencyLabel, loadTools, monitorTools, sloMetricsOf, targetKindOf, type ToolInfo } from "../tools/catalog";
 import { useTools } from "../tools/useTools";
 import Field, { FormErrors } from "../components/common/Field";
 import PageHead from "../components/common/PageHead";
@@ -17,7 +17,7 @@ import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
 import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
 import type { PlanCopyState } from "../components/campaign/RerunActions";
-import { blankDraft, blankPhase, draftFromPlan, draftGaps, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
+import { blankDraft, blankPhase, DEFAULT_SLO_LIMIT_MS, draftFromPlan, draftGaps, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
 
 export default function PlanEditorPage() {
@@ -275,6 +275,21 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
             </Field>
             <Field label="Tags" errors={err("tags")} hint="comma-separated">
               <input name="tags" value={d.tags} onChange={(e) => update({ tags: e.target.value })} />
+            </Field>
+          </div>
+          <div className="grid-3" data-testid="slo-fields">
+            <Field label="SLO: latency" errors={err("slo.metric")} hint="the report's capacity is the highest load keeping it">
+              <select name="slo_metric" value={d.sloMetric} onChange={(e) => update({ sloMetric: e.target.value })}>
+                <option value="">p99 when measured, else the mean</option>
+                {sloMetricsOf(tool).map((m) => (
+                  <option key={m.name} value={m.name}>
+                    {latencyLabel(tool, m.name)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="SLO: at most (ms)" errors={err("slo.limit_ms")} hint={`default ${DEFAULT_SLO_LIMIT_MS} ms`}>
+              <input name="slo_limit_ms" value={d.sloLimit} onChange={(e) => update({ sloLimit: e.target.value })} inputMode="decimal" />
             </Field>
           </div>
           {tool?.monitors && <MonitorsEditor monitors={d.monitors} available={monitorTools(tools)} errors={errors} onChange={(monitors) => update({ monitors })} />}

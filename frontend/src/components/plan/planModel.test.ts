@@ -29,6 +29,14 @@ describe("plan draft", () => {
     expect(body.pause_s).toBe(3);
     expect(body.monitors).toEqual([]);
   });
+  it("shows the SLO's default and sends the one chosen; a tool without that latency drops it", () => {
+    const blank = draftFromPlan(template, TOOLS);
+    expect([blank.sloMetric, blank.sloLimit]).toEqual(["", "3"]); // visible: p99 when measured, else the mean, ≤ 3 ms
+    expect((draftToBody(blank, TOOLS) as unknown as { slo: unknown }).slo).toEqual({ metric: null, limit_ms: 3 });
+    const chosen = draftFromPlan({ ...template, slo: { metric: "latency_p99_ms", limit_ms: 10 } }, TOOLS);
+    expect((draftToBody(chosen, TOOLS) as unknown as { slo: unknown }).slo).toEqual({ metric: "latency_p99_ms", limit_ms: 10 });
+    expect(withTool(chosen, tool("iperf3")).sloMetric).toBe("");
+  });
   it("keeps what does not parse so the API can name it", () => {
     const d = draftFromPlan(template, TOOLS);
     d.phases[0].duration = "abc";
