@@ -178,3 +178,40 @@ def test_every_place_says_the_same_numbers(stack):
     # the conclusion leads with the search's capacities, as the cards do
     assert analysis["conclusion"].startswith("The capacity search found (the mean of 3 repetitions, each criterion searched alone) "
                                              f"capacity at p99 latency ≤ 20 ms: {rate(figures['search p99'])} [")
+
+
+def sweep_document(name: str, p50_at: dict[float, float]) -> dict:
+    """A dnsperf sweep, 3 repetitions, whose p50 at each rate is `p50_at[rate]` (±1 % by repetition)."""
+    points = []
+    for repeat, wobble in enumerate((0.99, 1.0, 1.01)):
+        for rate, p50 in p50_at.items():
+            sent = round(rate * 2)
+            points.append({"phase": "saturation", "concurrency": 10, "offered_rate": rate, "duration_s": 2.0, "repeat": repeat,
+                           "metrics": {"achieved_rate": rate, "latency_avg_ms": p50 * wobble * 1.2, "latency_p50_ms": p50 * wobble,
+                                       "latency_p99_ms": p50 * wobble * 3, "sent": sent, "completed": sent, "lost": 0, "loss_pct": 0.0}})  # fmt: skip
+    for seq, point in enumerate(points):
+        point["seq"] = seq
+    plan = {"name": name, "tool": "dnsperf", "target_id": None, "params": {"names": ["www.example.lab"]}, "pause_s": 0, "repeat": 3,
+            "phases": [{"kind": "saturation", "concurrency": 10, "rate": list(p50_at), "duration_s": 2}]}  # fmt: skip
+    head = {"name": name, "tool": "dnsperf", "agent": "local", "tags": ["numbers"], "plan": plan, "environment": {},
+            "target": {"name": "numbers-dns", "kind": "dns", "host": "127.0.0.1", "port": 53, "tags": []}}
+    return {"format": "kneeboard-campaign/1", "campaign": head, "points": points}
+
+
+def test_a_row_at_low_load_is_judged_at_low_load(stack):
+    """The same server at low load, 50 % slower near its limit: "p50 at low load" must not say worse (it did: +7 %
+    "worse" beside "smallest detectable change 310 %", the verdict taken from the 40-50k points)."""
+    ids = []
+    for name, high in (("a", 1.0), ("b", 1.5)):
+        body = sweep_document(f"low load {name} {secrets.token_hex(3)}", {1000.0: 0.20, 20000.0: 0.9 * high, 40000.0: 2.0 * high})
+        response = stack.api.post("/api/v1/campaigns/import", files=[("file", ("c.json", json.dumps(body).encode()))])
+        assert response.status_code == 201, response.text
+        ids.append(response.json()["id"])
+    rows = {r["metric"]: r for r in stack.api.get("/api/v1/compare", params=[("c", ids[0]), ("c", ids[1])]).json()["headline"]}
+    low = rows["latency_p50_ms"]
+    assert low["label"] == "Latency p50 at low load" and low["values"][str(ids[0])] == pytest.approx(0.20)
+    assert low["verdicts"][str(ids[1])] in {"equivalent", "no detectable difference"}, low
+    assert rows["baseline_latency_ms"]["verdicts"][str(ids[1])] in {"equivalent", "no detectable difference"}
+    assert rows["max_achieved_rate"]["kinds"] == {str(i): "at_least" for i in ids}, "the top load kept up: the ceiling is a bound"
+    verdicts = stack.api.get("/api/v1/compare", params=[("c", ids[0]), ("c", ids[1])]).json()["point_verdicts"][str(ids[1])]
+    assert verdicts["overall"]["latency_p50_ms"]["verdict"] == "worse", "over the whole sweep it is worse: the low-load row must not say so"
