@@ -152,7 +152,7 @@ def seed(engine: Engine, templates: list[Template], count: int, *, samples_per_p
                 if pstatus != "completed":
                     metrics = {}
                 began = created + timedelta(seconds=15 * seq)
-                points.append(SimpleNamespace(status=pstatus, phase=kind, metrics=metrics))
+                points.append(SimpleNamespace(status=pstatus, phase=kind, concurrency=c, offered_rate=rate, repeat=0, variant=None, metrics=metrics))
                 stdout = _stdout(rng, c, rate, duration, _metrics(rng, template, rate, c)) if pstatus != "cancelled" else ""
                 point_rows.append((pid, cid, seq, None, 0, kind, c, rate, duration, 0, 1, pstatus, None if pstatus != "failed" else "exit 1",
                                    "[]", json.dumps(metrics), "{}", json.dumps(["dnsperf", "-c", str(c)]), "2.11.2" if stdout else None,

@@ -33,7 +33,7 @@ def test_result_has_exactly_the_documented_keys(result):
     assert set(result["usl"]) == {
         "sigma", "kappa", "lambda_", "peak_concurrency", "peak_rate", "r2", "amdahl_p", "note",
     }
-    assert set(result["stability"]) == {"verdict", "rate_drift_pct", "latency_drift_pct"}
+    assert set(result["stability"]) == {"verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric"}
 
 
 def test_baseline_is_the_fastest_unsaturated_point():

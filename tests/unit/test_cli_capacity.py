@@ -36,3 +36,13 @@ def test_run_prints_the_capacity_a_search_found():
     found = searches[0]["criteria"][0]
     assert f"search (phase 1): capacity at loss_pct ≤ 5: {found['statement']} ({len(trials)} trials, " in out.getvalue()
     assert "search (phase 1): stopped at loss_pct ≤ 5 within [" in out.getvalue() and "resume to continue" in out.getvalue()
+
+
+def test_the_bar_says_a_running_search_by_its_trials_and_bracket():
+    campaign = {"status": "running", "progress": {"done": 4, "total": 5, "eta_s": None, "search": {
+        "phase_index": 0, "trials": 4, "unit": "q/s", "narrowed_pct": 62.0,
+        "bracket": {"criterion": "loss_pct ≤ 5", "low": 2000.0, "high": 4000.0, "rate": 3000.0, "duration_s": 2, "stage": 1, "range": [1000, 10000]}}}}
+    out = io.StringIO()
+    output.Progress(out, tty=False).show(campaign, [], None)
+    line = out.getvalue()
+    assert "search: 4 trials, loss_pct ≤ 5 within [2000, 4000] q/s (62 % narrowed)" in line and "4/5 points" not in line

@@ -37,7 +37,7 @@ def test_a_tool_of_whole_seconds_runs_and_matches_its_trials_rounded_up():
 
 def point(seq, rate, duration, metrics, status="completed"):
     return SimpleNamespace(seq=seq, phase_index=0, variant=None, repeat=0, offered_rate=rate, duration_s=duration,
-                           metrics=metrics, status=status)
+                           metrics=metrics, status=status, extra={})
 
 
 def test_the_report_says_each_capacity_with_its_interval_or_the_bracket_reached():
@@ -63,27 +63,3 @@ def searched(capacity: float, repeats: int) -> list[dict]:
             points.append(point(len(points), t.rate, t.duration_s, r))
             points[-1].repeat = rep
     return search_report([PHASE], points, "req/s")
-
-
-def test_searches_compare_by_the_capacity_they_found():
-    from kneeboard.analysis.capacity_verdict import capacity_verdict
-    from kneeboard.search.report import search_capacity
-
-    base, same, faster = (search_capacity(searched(c, 5)) for c in (3000, 3000, 3300))
-    assert [r["repeat"] for r in base["per_repeat"]] == [0, 1, 2, 3, 4] and base["kind"] == "between"
-    assert capacity_verdict(base["per_repeat"], same["per_repeat"])["verdict"] == "equivalent"
-    assert capacity_verdict(base["per_repeat"], faster["per_repeat"])["verdict"] == "better"
-    assert capacity_verdict(search_capacity(searched(3000, 2))["per_repeat"], same["per_repeat"])["verdict"] == "not enough data"
-    assert search_capacity([]) is None
-
-
-def test_a_variant_compares_by_its_own_searches():
-    from kneeboard.search.report import search_capacity
-
-    a, b = searched(3000, 3), searched(3600, 3)
-    for s in a:
-        s["variant"] = "1 queue"
-    for s in b:
-        s["variant"] = "4 queues"
-    assert search_capacity(a + b)["value"] == search_capacity(a)["value"], "the first variant leads, as in the analysis"
-    assert 3500 < search_capacity(b)["value"] < 3800 and len(search_capacity(b)["per_repeat"]) == 3

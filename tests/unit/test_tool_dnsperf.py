@@ -83,13 +83,21 @@ def test_version_and_rcodes():
 
 def test_build_writes_the_query_file_and_never_a_shell(tmp_path):
     spec = PointSpec(host="127.0.0.1", port=5353, concurrency=4, rate=1000.4, duration_s=2,
-                     params={"names": ["www.example.lab", "h0001.example.lab"], "qtype": "AAAA", "timeout_s": 2, "latency_capture": False})  # fmt: skip
+                     params={"names": ["www.example.lab", "h0001.example.lab"], "qtype": "AAAA", "timeout_s": 2, "latency_capture": False,
+                             "max_outstanding": 250})  # fmt: skip
     argv = dnsperf.build(spec, tmp_path)
-    assert argv == ["dnsperf", "-s", "127.0.0.1", "-p", "5353", "-d", str(tmp_path / "queries.txt"), "-c", "4",
+    assert argv == ["dnsperf", "-s", "127.0.0.1", "-p", "5353", "-d", str(tmp_path / "queries.txt"), "-c", "4", "-q", "250",
                     "-Q", "1000", "-l", "2", "-t", "2", "-S", "1"]  # fmt: skip
     assert (tmp_path / "queries.txt").read_text() == "www.example.lab AAAA\nh0001.example.lab AAAA\n"
     unlimited = dnsperf.build(PointSpec("::1", 53, 1, None, 1.5, {"latency_capture": False}), tmp_path)
     assert "-Q" not in unlimited and unlimited[unlimited.index("-l") + 1] == "1.5"
+    assert unlimited[unlimited.index("-q") + 1] == "1000", "a plan without max_outstanding gets the default, shown in the argv"
+
+
+@pytest.mark.parametrize("value", [0, 65_537, "100", 1.5])
+def test_max_outstanding_keeps_dnsperfs_own_bounds(tmp_path, value):
+    with pytest.raises(ToolInputError, match="max_outstanding"):
+        dnsperf.build(PointSpec("127.0.0.1", 53, 1, 1000, 1, {"max_outstanding": value}), tmp_path)
 
 
 @pytest.mark.parametrize("params,field", [({"names": ["-d/etc/passwd"]}, "names"), ({"names": ["a b"]}, "names"), ({"qtype": "BOGUS"}, "qtype")])

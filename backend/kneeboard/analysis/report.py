@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .conclusion import conclusion
-from .knee import ceiling, find_knee, optimal_concurrency
+from .generator import server_judged
+from .knee import FLOOR_MS, ceiling, find_knee, requests_in_flight
 from .capacity import capacity_at_slo
 from .points import Point, aggregate, baseline_latency, finite, of_phase, sorted_by_load, sweep_points, load_of
 from .stability import drift, oscillation
@@ -37,34 +38,37 @@ def analyse(
     *,
     k: float = 2.0,
     min_efficiency: float = 0.95,
+    knee_floor_ms: float = FLOOR_MS,
     green_ms: float = 1.0,
     yellow_ms: float = 3.0,
     slo_ms: float | None = None,
     slo_metric: str | None = None,
+    slo_source: str = "default",
     unit: str = "ops/s",
+    searched: list[dict] | None = None,
 ) -> dict:
     """Analyse one campaign (one variant): knee, ceiling, USL, zones, stability, conclusion.
 
     points: point dicts (only status "completed" ones count); samples: the interval
-    samples of the stability point, if any. k, min_efficiency: the knee rule;
+    samples of the stability point, if any. k, min_efficiency, knee_floor_ms: the knee rule (knee.py);
     green_ms, yellow_ms: the latency thresholds of the SLA zones; slo_ms: the latency target
     of the capacity at SLO (default yellow_ms), read on `slo_metric` (default: p99 when
-    measured, else the mean); unit: the rate unit
-    named in the conclusion. Points of several variants must be split first
+    measured, else the mean), `slo_source` where that target came from ("plan", "settings" or "default"); unit: the rate unit
+    named in the conclusion; searched: the campaign's search capacities (searched.py), which the conclusion leads with. Points of several variants must be split first
     (:func:`kneeboard.analysis.points.split_by_variant`): mixing them raises ValueError.
 
-    Returns {"knee", "ceiling", "optimal_concurrency", "usl", "zones", "capacity", "stability",
+    Returns {"knee", "ceiling", "requests_in_flight", "usl", "zones", "capacity", "stability",
     "oscillation", "conclusion"} with None for what a missing phase cannot tell, and
     only JSON-safe values (no NaN or infinity).
     """
-    points = list(points)
+    points, generator_limited = server_judged(points)  # the generator judged first: a load it did not send judges no server
     variants = {p.get("variant") for p in points}
     if len(variants) > 1:
         raise ValueError(f"points of several variants {sorted(map(str, variants))}: analyse each alone")
 
     base = baseline_latency(points)
-    knee = find_knee(points, k=k, min_efficiency=min_efficiency, baseline_ms=base)
-    top = ceiling(points)
+    knee = find_knee(points, k=k, min_efficiency=min_efficiency, floor_ms=knee_floor_ms, baseline_ms=base)
+    top = ceiling(points, min_efficiency=min_efficiency)
     usl = fit_usl(points)
     _, sweep = sweep_points(points)
     loads = [load_of(p) for p in sorted_by_load(aggregate(sweep))]
@@ -72,18 +76,18 @@ def analyse(
     stab_points = aggregate(of_phase(points, "stability"))
     if samples is not None or stab_points:
         d = drift(samples)
-        stability = {key: d[key] for key in ("verdict", "rate_drift_pct", "latency_drift_pct")}
+        stability = {key: d.get(key) for key in ("verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric")}
     else:
         stability = None
 
     result = {
         "knee": (
-            {key: knee[key] for key in ("offered_rate", "achieved_rate", "latency_avg_ms")}
+            {key: knee[key] for key in ("offered_rate", "achieved_rate", "latency_avg_ms", "concurrency", "load_axis", "rule", "rule_text", "why")}
             if knee
             else None
         ),
-        "ceiling": {"achieved_rate": top["achieved_rate"]} if top else None,
-        "optimal_concurrency": optimal_concurrency(top["achieved_rate"] if top else None, base),
+        "ceiling": {"achieved_rate": top["achieved_rate"], "bound": top["bound"]} if top else None,
+        "requests_in_flight": _in_flight(top, knee, base),
         "usl": (
             {
                 key: usl[key]
@@ -93,8 +97,9 @@ def analyse(
             else None
         ),
         "zones": sla_zones(points, green_ms=green_ms, yellow_ms=yellow_ms),
-        "capacity": capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, metric=slo_metric, min_efficiency=min_efficiency,
-                                    unit=unit),
+        "zones_metric": "latency_avg_ms",
+        "capacity": _with_source(capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, metric=slo_metric,
+                                                 min_efficiency=min_efficiency, unit=unit), slo_source),
         "stability": stability,
         "oscillation": oscillation(points),
     }
@@ -102,12 +107,32 @@ def analyse(
     result["conclusion"] = conclusion(
         result,
         baseline_ms=base,
-        k=k,
         min_efficiency=min_efficiency,
         green_ms=green_ms,
         yellow_ms=yellow_ms,
         stability_point=max(stab_points, key=lambda p: p["n"]) if stab_points else None,
         max_load=loads[-1] if loads else None,
         unit=unit,
+        searched=searched,
+        load_axis="offered" if any(finite(p.get("offered_rate")) is not None for p in sweep) else "achieved",
     )
+    result["generator_limited"] = json_safe(generator_limited)
     return result
+
+
+def _with_source(capacity: dict | None, source: str) -> dict | None:
+    """The capacity at SLO with where its SLO came from ("plan", "settings" or "default")."""
+    return {**capacity, "slo_source": source} if capacity else None
+
+
+def _in_flight(top: dict | None, knee: dict | None, base: float | None) -> dict | None:
+    """Little's law requests in flight (throughput × latency), never the tool's client count.
+
+    "at_ceiling": the ceiling at the baseline latency, the fewest requests in flight that reach it without queueing;
+    "at_knee": measured at the knee (its achieved rate × its mean latency).
+    """
+    at_ceiling = requests_in_flight(top["achieved_rate"] if top else None, base)
+    at_knee = requests_in_flight(knee["achieved_rate"], knee["latency_avg_ms"]) if knee else None
+    if at_ceiling is None and at_knee is None:
+        return None
+    return {"at_ceiling": at_ceiling, "baseline_ms": base, "at_knee": at_knee}

@@ -34,6 +34,16 @@ def _trend(t: np.ndarray, v: np.ndarray) -> tuple[float | None, float | None]:
     return slope, drift
 
 
+# The per-interval latency a drift is judged on, in order of preference: the tools' mean where their intervals carry one
+# (devsim), else the median (dnsperf's intervals through kblat, kbhttp, a fanned point's merged histograms).
+INTERVAL_LATENCY = ("latency_avg_ms", "latency_p50_ms")
+
+
+def interval_latency(samples: Sequence[dict]) -> str | None:
+    """Which latency the samples carry per interval (the first of INTERVAL_LATENCY that any sample has), else None."""
+    return next((key for key in INTERVAL_LATENCY if any(finite(s.get(key)) is not None for s in samples)), None)
+
+
 def drift(
     samples: Sequence[dict] | None,
     *,
@@ -42,18 +52,20 @@ def drift(
 ) -> dict:
     """Drift of achieved rate and latency across one long point's interval samples.
 
-    For each series (samples with a value; dnsperf's interval samples carry no latency)
-    reports the slope of a least-squares line (per second) and the drift: the mean of the
-    last third of the samples against the first third, in %. Verdict: "drifting" when
-    |rate drift| > rate_tolerance_pct or |latency drift| > latency_tolerance_pct,
-    "stable" otherwise, "insufficient data" with fewer than 6 rate samples.
+    For each series reports the slope of a least-squares line (per second) and the drift: the
+    mean of the last third of the samples against the first third, in %. Latency is the
+    interval's mean where the tool gives one, else its median (:func:`interval_latency`, named in
+    "latency_metric"); a tool whose intervals carry neither (dnsperf without kblat) has no latency
+    drift. Verdict: "drifting" when |rate drift| > rate_tolerance_pct or |latency drift| >
+    latency_tolerance_pct, "stable" otherwise, "insufficient data" with fewer than 6 rate samples.
 
-    Returns {"verdict", "rate_drift_pct", "latency_drift_pct", "rate_slope_per_s",
+    Returns {"verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric", "rate_slope_per_s",
     "latency_slope_ms_per_s", "samples"}.
     """
     samples = list(samples or [])
+    metric = interval_latency(samples)
     t_r, rate = _series(samples, "achieved_rate")
-    t_l, lat = _series(samples, "latency_avg_ms")
+    t_l, lat = _series(samples, metric) if metric else (np.empty(0), np.empty(0))
     rate_slope, rate_drift = _trend(t_r, rate)
     lat_slope, lat_drift = _trend(t_l, lat)
     if rate.size < MIN_SAMPLES or rate_drift is None:
@@ -68,6 +80,7 @@ def drift(
         "verdict": verdict,
         "rate_drift_pct": rate_drift,
         "latency_drift_pct": lat_drift,
+        "latency_metric": metric if lat_drift is not None else None,
         "rate_slope_per_s": rate_slope,
         "latency_slope_ms_per_s": lat_slope,
         "samples": int(rate.size),

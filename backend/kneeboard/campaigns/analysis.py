@@ -10,6 +10,9 @@ from sqlalchemy.orm import object_session
 
 from kneeboard.analysis import analyse
 from kneeboard.analysis.capacity import SLO_METRICS
+from kneeboard.analysis.knee import FLOOR_MS
+from kneeboard.analysis.searched import search_capacities
+from kneeboard.analysis.stability import INTERVAL_LATENCY
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.errors import invalid
 from kneeboard.search.report import search_report
@@ -18,17 +21,22 @@ from kneeboard.states import PointStatus
 
 
 
+ANALYSIS_VERSION = 2  # stored analyses of an older version are computed again when read (campaigns.service)
+
+
 class Thresholds(BaseModel):
     """The user's analysis settings: the knee rule and the SLA zone latencies."""
 
     model_config = ConfigDict(extra="forbid")
 
-    k: float = Field(default=2.0, gt=1, le=100, description="knee: latency within k × baseline")
-    min_efficiency: float = Field(default=0.95, gt=0, le=1, description="knee: achieved/offered at least this")
+    k: float = Field(default=2.0, gt=1, le=100, description="knee: a latency rise counts above k × baseline (and the floor)")
+    min_efficiency: float = Field(default=0.95, gt=0, le=1, description="knee and capacity: achieved/offered at least this")
+    knee_floor_ms: float = Field(default=FLOOR_MS, ge=0, le=60_000,
+                                 description="knee: a latency rise counts above the baseline plus this (and k × baseline)")
     green_ms: float = Field(default=1.0, gt=0, le=60_000)
     yellow_ms: float = Field(default=3.0, gt=0, le=60_000)
     slo_ms: float | None = Field(default=None, gt=0, le=60_000,
-                                 description="capacity at SLO: the latency target (default: yellow_ms)")
+                                 description="capacity at SLO: the latency target (default: the plan's slo)")
     slo_metric: Literal[SLO_METRICS] | None = Field(default=None, description="capacity at SLO: the latency the target is read on, one the "
                                                     "campaign's tool measures (default: p99 when measured, else the mean)")
 
@@ -45,6 +53,7 @@ def point_dict(point: Point) -> dict[str, Any]:
     return {
         **metrics,
         "unsteady": bool(((point.extra or {}).get("steady") or {}).get("unsteady")),
+        "generator_limited": bool(((point.extra or {}).get("generator") or {}).get("limited")), "generator": (point.extra or {}).get("generator"),
         "phase": point.phase,
         "concurrency": point.concurrency,
         "offered_rate": point.offered_rate,
@@ -64,7 +73,7 @@ def _stability_samples(points: list[Point]) -> list[dict] | None:
         return None
     session = object_session(stable[-1])
     rows = session.scalars(select(SampleRow).where(SampleRow.point_id == stable[-1].id, SampleRow.series == "point").order_by(SampleRow.t))
-    return [{"t": r.t, "achieved_rate": r.values.get("achieved_rate"), "latency_avg_ms": r.values.get("latency_avg_ms")} for r in rows]
+    return [{"t": r.t, "achieved_rate": r.values.get("achieved_rate"), **{k: r.values.get(k) for k in INTERVAL_LATENCY}} for r in rows]
 
 
 def _rate_unit(tool: str) -> str:
@@ -94,8 +103,22 @@ def _check_slo_metric(settings: Thresholds, tool: str) -> None:
         raise invalid(("slo_metric",), f"{tool} does not measure {settings.slo_metric}; {choice}")
 
 
+def _slo(settings: Thresholds, plan: dict) -> dict:
+    """The latency target of the capacity: the analysis settings' when given, else the plan's, else the default."""
+    if settings.slo_ms is not None or settings.slo_metric is not None:
+        chosen = plan.get("slo") or {}
+        return {"slo_ms": settings.slo_ms or chosen.get("limit_ms") or settings.yellow_ms,
+                "slo_metric": settings.slo_metric or chosen.get("metric"), "slo_source": "settings"}
+    if plan.get("slo"):
+        return {"slo_ms": plan["slo"]["limit_ms"], "slo_metric": plan["slo"].get("metric"), "slo_source": "plan"}
+    return {"slo_ms": settings.yellow_ms, "slo_metric": None, "slo_source": "default"}
+
+
 def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -> dict[str, Any] | None:
-    """The analysis of a campaign's completed points (each variant alone); None when nothing completed."""
+    """The analysis of a campaign's completed points (each variant alone); None when nothing completed.
+
+    A search's capacities (per criterion, over its repetitions) are computed here once, and the analysis of each
+    variant leads its conclusion with its own."""
     settings = thresholds or Thresholds()
     _check_slo_metric(settings, campaign.tool)
     groups: dict[str | None, list[Point]] = {}
@@ -103,15 +126,18 @@ def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -
         groups.setdefault(point.variant, []).append(point)
     if not any(p.status == PointStatus.COMPLETED for p in campaign.points):
         return None
+    unit = _rate_unit(campaign.tool)
+    searches = search_report(campaign.plan["phases"], campaign.points, unit, _whole_seconds(campaign.tool), float(campaign.plan.get("pause_s", 0)))
+    options = {**settings.model_dump(), **_slo(settings, campaign.plan)}
     by_variant = {}
     for variant, points in groups.items():
-        by_variant[variant] = analyse(
-            [point_dict(p) for p in points], _stability_samples(points),
-            unit=_rate_unit(campaign.tool), **settings.model_dump(),
-        )  # fmt: skip
+        searched = search_capacities(searches, unit, variant=variant, first_variant=False)
+        by_variant[variant] = analyse([point_dict(p) for p in points], _stability_samples(points), unit=unit,
+                                      searched=searched, **options)
+        if searched:
+            by_variant[variant]["searched"] = searched
     first = next(iter(by_variant.values()))
-    result = {**first, "thresholds": settings.model_dump()}
-    searches = search_report(campaign.plan["phases"], campaign.points, _rate_unit(campaign.tool), _whole_seconds(campaign.tool))
+    result = {**first, "thresholds": settings.model_dump(), "version": ANALYSIS_VERSION, "unit": unit}
     if searches:
         result["search"] = searches
     if len(by_variant) > 1:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from kneeboard.analysis.hdr import without_intervals
-from kneeboard.search.schemas import SearchResult
+from kneeboard.search.schemas import SearchProgress, SearchResult
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.inputs import MAX_ID
@@ -51,6 +51,7 @@ class Progress(BaseModel):
     eta_s: float | None
     running_point_id: int | None
     queue_position: int | None = Field(description="campaigns ahead of this one on its agent (0 = next or running)")
+    search: SearchProgress | None = Field(default=None, description="the running search's trials and bracket (no ETA meanwhile)")
 
 
 class Summary(BaseModel):
@@ -90,18 +91,60 @@ class CampaignBrief(BaseModel):
     summary: Summary
 
 
-class Knee(BaseModel):
-    """The highest offered load whose latency stays within k × baseline at the required efficiency."""
+class CapacityRepeat(BaseModel):
+    """One repetition's own capacity (what comparisons test)."""
 
-    offered_rate: float | None
+    repeat: int
+    kind: Literal["between", "at_least", "below"]
+    value: float
+
+
+class Knee(BaseModel):
+    """The knee of the sweep (analysis/knee.py): where latency left its plateau, else where throughput stopped following
+    the offered load; `rule_text` names the rule, `why` what decided it."""
+
+    offered_rate: float | None = Field(description="the load axis: the offered rate, or the achieved rate of a closed-loop sweep")
     achieved_rate: float | None
     latency_avg_ms: float | None
+    concurrency: int | None = None
+    load_axis: Literal["offered", "achieved"] = "offered"
+    rule: Literal["latency", "saturation", "k_times_baseline"] = Field(default="k_times_baseline", description="k_times_baseline: "
+                                                                       "an analysis stored before the Kneedle rule")
+    rule_text: str = "latency within k × the baseline latency at ≥ 95 % efficiency"
+    why: str | None = None
 
 
 class Ceiling(BaseModel):
-    """The highest achieved rate."""
+    """The highest achieved rate of any load (repetitions averaged); `bound`: that load kept up, so it is a lower bound."""
 
     achieved_rate: float | None
+    bound: bool = False
+
+
+class RequestsInFlight(BaseModel):
+    """Little's law, requests in flight = throughput × latency (never the tool's clients or connections)."""
+
+    at_ceiling: float | None = Field(default=None, description="the ceiling × the baseline latency (R0): the fewest in flight that reach it")
+    baseline_ms: float | None = None
+    at_knee: float | None = Field(default=None, description="the knee's achieved rate × its mean latency")
+
+
+class SearchedCapacity(BaseModel):
+    """A search criterion's capacity over the search's repetitions: the mean, its interval and each repetition's."""
+
+    criterion: str
+    label: str = Field(description='the criterion as said: "p99 latency ≤ 10 ms"')
+    metric: str
+    limit: float
+    kind: Literal["between", "at_least", "below"]
+    value: float | None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    repeats: int
+    per_repeat: list[CapacityRepeat] = Field(default_factory=list)
+    resolution_pct: float | None = None
+    variant: str | None = None
+    statement: str
 
 
 class UslFit(BaseModel):
@@ -120,9 +163,9 @@ class UslFit(BaseModel):
 class Zone(BaseModel):
     """An SLA zone's offered-load range."""
 
-    zone: str
-    from_rate: float | None
-    to_rate: float | None
+    zone: Literal["green", "yellow", "red"]
+    from_rate: float
+    to_rate: float
 
 
 class Stability(BaseModel):
@@ -131,14 +174,8 @@ class Stability(BaseModel):
     verdict: str
     rate_drift_pct: float | None
     latency_drift_pct: float | None
+    latency_metric: str | None = Field(default=None, description="the per-interval latency the drift is of (mean, else median)")
 
-
-class CapacityRepeat(BaseModel):
-    """One repetition's own capacity (what comparisons test)."""
-
-    repeat: int
-    kind: Literal["between", "at_least", "below"]
-    value: float
 
 
 class CapacityAtSlo(BaseModel):
@@ -165,6 +202,7 @@ class CapacityAtSlo(BaseModel):
     per_repeat: list[CapacityRepeat] = Field(default_factory=list)
     how: str
     statement: str = ""
+    slo_source: Literal["plan", "settings", "default"] = Field(default="default", description="where the SLO came from")
 
     @model_validator(mode="before")
     @classmethod
@@ -178,17 +216,33 @@ class CapacityAtSlo(BaseModel):
         return data
 
 
+class GeneratorLimited(BaseModel):
+    """A point whose offered load the generator did not send, left out of the analysis (analysis/generator.py)."""
+
+    offered_rate: float | None
+    concurrency: int | None = None
+    phase: str | None = None
+    repeat: int | None = None
+    sent_pct: float | None = None
+    cause: str | None = Field(default=None, description='"outstanding", "cpu", "sockets" or "unknown"')
+    detail: str | None = None
+    suggestion: str | None = None
+
+
 class VariantAnalysis(BaseModel):
     """The analysis of one variant's points (or of the whole campaign)."""
 
     capacity: CapacityAtSlo | None = None
     knee: Knee | None = None
     ceiling: Ceiling | None = None
-    optimal_concurrency: float | None = None
+    requests_in_flight: RequestsInFlight | None = None
     usl: UslFit | None = None
     zones: list[Zone] = Field(default_factory=list)
+    zones_metric: str = Field(default="latency_avg_ms", description="the latency statistic the zones are read on")
+    searched: list[SearchedCapacity] = Field(default_factory=list, description="the search's capacity per criterion (mean of repetitions)")
     stability: Stability | None = None
     oscillation: list[float] = Field(default_factory=list)
+    generator_limited: list[GeneratorLimited] = Field(default_factory=list, description="points left out: the generator did not send their load")
     conclusion: str = ""
     error: str | None = None
 
@@ -197,8 +251,18 @@ class Analysis(VariantAnalysis):
     """A campaign's analysis; `variants` holds one per variant when the plan has variants."""
 
     thresholds: dict[str, float | str | None] | None = None  # str: slo_metric
+    version: int | None = Field(default=None, description="the analysis rules' version; older analyses are computed again when read")
+    unit: str | None = Field(default=None, description="the rate unit its figures are in (the tool's)")
     variants: dict[str, VariantAnalysis] | None = None
     search: list[SearchResult] = Field(default_factory=list, description="the plan's search phases: capacity per criterion")
+
+
+class HostSharing(BaseModel):
+    """The load generator ran on the server's own host (environment.host_sharing): the report must say so."""
+
+    shares_host: str = Field(description='the fact generator.shares_host: "yes (loopback)", "yes (lab namespace on this host)"…')
+    sched_autogroup_enabled: str = Field(description="kernel.sched_autogroup_enabled when the campaign ran")
+    note: str
 
 
 class CampaignOut(CampaignBrief):
@@ -206,6 +270,7 @@ class CampaignOut(CampaignBrief):
 
     plan: dict[str, Any]
     environment: dict[str, Any]
+    host_sharing: HostSharing | None = Field(default=None, description="set when the generator shared the server's host")
     analysis: Analysis | None
     baseline_campaign_id: int | None = Field(default=None, description="the baseline its plan pinned (reports compare against it)")
 

@@ -9,12 +9,13 @@ from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.progress import progress, store, stored_summary
-from kneeboard.campaigns.analysis import Thresholds, analyse_campaign
+from kneeboard.campaigns.analysis import ANALYSIS_VERSION, Thresholds, analyse_campaign
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, CAMPAIGN_TERMINAL, move_campaign, move_point
 from kneeboard.campaigns.downsample import MAX_SERIES_POINTS, downsample
 from kneeboard.config import get_settings
 from kneeboard.agents.models import Agent
 from kneeboard.db import utcnow
+from kneeboard.environment import host_sharing
 from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.history.query import Filters, find
 from kneeboard.plans.expand import expand
@@ -30,8 +31,10 @@ _PLAN = TypeAdapter(PlanBody)
 
 
 def target_snapshot(target: Target) -> dict:
-    """The target as it was at launch."""
-    return {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags", "metrics_url")}
+    """The target as it was at launch, with its notes when it has any (snapshots from before notes were kept have none,
+    and an empty note is left out too, so comparing an old campaign with a new one shows no difference that is not one)."""
+    snapshot = {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags", "metrics_url")}
+    return {**snapshot, "notes": target.notes} if target.notes else snapshot
 
 
 def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session, agent: str | None = None) -> Campaign:
@@ -88,16 +91,15 @@ def refresh_analysis(campaign: Campaign, thresholds: Thresholds | None = None) -
         raise Conflict(f"campaign {campaign.id} is {campaign.status}; it is analysed when it ends")
     if campaign.status in CAMPAIGN_TERMINAL and (thresholds is not None or campaign.analysis is None):
         campaign.analysis = analyse_campaign(campaign, thresholds)
-    elif campaign.status in CAMPAIGN_TERMINAL and _before_capacity_kinds(campaign.analysis):
+    elif campaign.status in CAMPAIGN_TERMINAL and _analysed_by_older_rules(campaign.analysis):
         stored = (campaign.analysis or {}).get("thresholds")
         campaign.analysis = analyse_campaign(campaign, Thresholds(**stored) if stored else None)
     return campaign
 
 
-def _before_capacity_kinds(analysis: dict | None) -> bool:
-    """A stored analysis whose capacity does not yet say its kind (between, at least, below): read again."""
-    capacity = (analysis or {}).get("capacity")
-    return isinstance(capacity, dict) and "kind" not in capacity
+def _analysed_by_older_rules(analysis: dict | None) -> bool:
+    """A stored analysis of an older version (whose figures are read by other rules): read again."""
+    return analysis is not None and analysis.get("version") != ANALYSIS_VERSION
 
 
 def queue_position(campaign: Campaign, *, session: Session) -> int | None:
@@ -117,6 +119,7 @@ def describe(campaign: Campaign, *, session: Session) -> dict:
         **columns,
         "progress": progress(campaign, queue_position(campaign, session=session)),
         "summary": stored_summary(campaign),
+        "host_sharing": host_sharing(campaign.environment or {}),
     }
 
 

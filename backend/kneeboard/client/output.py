@@ -49,7 +49,8 @@ class Progress:
         progress = campaign["progress"]
         running = next((p for p in points if p["status"] == PointStatus.RUNNING), None)
         finished = [p for p in points if p["status"] == "completed" and headline and (p.get("metrics") or {}).get(headline) is not None]
-        parts = [campaign["status"], f"{progress['done']}/{progress['total']} points"]
+        search = progress.get("search")
+        parts = [campaign["status"], _search_progress(search) if search else f"{progress['done']}/{progress['total']} points"]
         if running:
             parts.append(f"point {point_label(running)}")
         if progress.get("eta_s") is not None:
@@ -76,6 +77,13 @@ class Progress:
             self.out.flush()
 
 
+def _search_progress(search: dict[str, Any]) -> str:
+    """A running search as the bar says it: its trials so far and its bracket, never a total it does not know."""
+    b = search.get("bracket") or {}
+    return (f"search: {search['trials']} trials, {b.get('criterion')} within [{fmt(b.get('low'))}, {fmt(b.get('high'))}] "
+            f"{search['unit']} ({search['narrowed_pct']:.0f} % narrowed)")
+
+
 def search_line(search: dict[str, Any]) -> str:
     """A search phase's outcome: the capacity per criterion ("capacity at loss_pct ≤ 2: 489 req/s [489–493]"), or where it stopped."""
     where = f"search (phase {search['phase_index'] + 1}{', ' + search['variant'] if search.get('variant') else ''}"
@@ -83,7 +91,8 @@ def search_line(search: dict[str, Any]) -> str:
     cost = f"{search['trials']} trials, {search['trial_seconds']:g} s of load"
     if not search.get("done"):
         b = search.get("bracket") or {}
-        return f"{where}: stopped at {b.get('criterion')} within [{fmt(b.get('low'))}, {fmt(b.get('high'))}] {search['unit']} ({cost}); resume to continue"
+        why = search.get("stopped") or "resume to continue"
+        return f"{where}: stopped at {b.get('criterion')} within [{fmt(b.get('low'))}, {fmt(b.get('high'))}] {search['unit']} ({cost}); {why}"
     found = "; ".join(f"capacity at {c['criterion']}: {c['statement']}" for c in search["criteria"])
     return f"{where}: {found} ({cost})"
 

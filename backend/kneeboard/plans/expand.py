@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from kneeboard.plans.phases import load_count, phase_loads
+from kneeboard.plans.phases import SearchPhase, load_count, phase_loads
 from kneeboard.plans.schemas import AnyPlan, PointPreview
+from kneeboard.search.estimate import Cost, span
+from kneeboard.search.schemas import SearchEstimate
+from kneeboard.search.state import config_of
 from kneeboard.tools.registry import adapter
 
 START_OVERHEAD_S = 0.5
@@ -40,3 +43,29 @@ def estimate_seconds(points: list[PointPreview], pause_s: float) -> float:
     if not points:
         return 0.0
     return sum(p.duration_s + START_OVERHEAD_S for p in points) + pause_s * (len(points) - 1)
+
+
+def search_estimates(plan: AnyPlan) -> list[SearchEstimate]:
+    """Each search phase's range of trials and seconds per run (search/estimate.py), and how many times it runs."""
+    cost = Cost(adapter(plan.tool).whole_seconds, START_OVERHEAD_S, plan.pause_s)
+    runs = max(1, len(plan.variants)) * plan.repeat
+    estimates = []
+    for index, phase in enumerate(plan.phases):
+        if isinstance(phase, SearchPhase):
+            found = span(config_of(phase.model_dump()), cost, phase.time_budget_s)
+            estimates.append(SearchEstimate(phase_index=index, runs=runs, trials_min=found.trials_min, trials_max=found.trials_max,
+                                            seconds_min=found.seconds_min, seconds_max=found.seconds_max,
+                                            time_budget_s=phase.time_budget_s, budget_bound=found.budget_bound))  # fmt: skip
+    return estimates
+
+
+def estimate_range(points: list[PointPreview], pause_s: float, searches: list[SearchEstimate]) -> tuple[float, float]:
+    """The plan's wall time, fewest to most seconds: the other points as :func:`estimate_seconds` counts them, each
+    search's run (the point it expands to) as its range, and the pauses between points."""
+    if not points:
+        return 0.0, 0.0
+    searched = {s.phase_index: s for s in searches}
+    fixed = estimate_seconds([p for p in points if p.phase_index not in searched], 0.0) + pause_s * (len(points) - 1)
+    least = fixed + sum(searched[p.phase_index].seconds_min for p in points if p.phase_index in searched)
+    most = fixed + sum(searched[p.phase_index].seconds_max for p in points if p.phase_index in searched)
+    return least, most

@@ -132,6 +132,7 @@ class RampPhase(_Phase):
         return self
 
 
+MAX_TIME_BUDGET_S = 7 * 86_400
 SEARCH_METRICS = ("latency_avg_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms", "loss_pct", "efficiency_pct")
 
 
@@ -164,6 +165,9 @@ class SearchPhase(_Phase):
     resolution_pct: float = Field(default=1.0, ge=0.1, le=50, description="stop when the bracket is this narrow (% of the load)")
     min_duration_s: float | None = Field(default=None, gt=0, description="the shortest trial (default: duration_s / 8, at least 0.5 s)")
     repeats: int = Field(default=3, ge=1, le=9, description="full-length trials of the final lower bound; most must pass")
+    time_budget_s: float | None = Field(default=None, gt=0, le=MAX_TIME_BUDGET_S,
+                                        description="wall seconds the search may take (its trials, their start and pauses): it "
+                                                    "stops before a trial that would pass it, with the bracket found so far")
 
     @model_validator(mode="after")
     def _ordered(self) -> SearchPhase:
@@ -171,6 +175,8 @@ class SearchPhase(_Phase):
             raise ValueError("high must be above low")
         if self.min_duration_s is not None and self.min_duration_s > self.duration_s:
             raise ValueError("min_duration_s must not be above duration_s")
+        if self.time_budget_s is not None and self.time_budget_s < self.duration_s:
+            raise ValueError("time_budget_s must leave room for one trial of duration_s")
         return self
 
 

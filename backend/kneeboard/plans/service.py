@@ -9,7 +9,7 @@ from kneeboard.campaigns.models import Campaign
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.lab.actions import ActionError, validate_setting
-from kneeboard.plans.expand import count_points, estimate_seconds, expand
+from kneeboard.plans.expand import count_points, estimate_range, expand, search_estimates
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview
 from kneeboard.states import CampaignStatus
@@ -60,8 +60,9 @@ def preview(body: AnyPlan) -> PlanPreview:
     cap, count = get_settings().max_points, count_points(body)
     if count > cap:  # counted before expanding: a 400×400 phase is refused without building 160,000 points
         raise invalid((body.tool, "phases"), f"the plan expands to {count} points, more than MAX_POINTS={cap}")
-    points = expand(body)
-    return PlanPreview(points=points, point_count=len(points), estimated_s=estimate_seconds(points, body.pause_s))
+    points, searches = expand(body), search_estimates(body)
+    least, most = estimate_range(points, body.pause_s, searches)
+    return PlanPreview(points=points, point_count=len(points), estimated_s=most, estimated_min_s=least, searches=searches)
 
 
 def list_plans(*, session: Session) -> list[Plan]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from kneeboard.analysis import generator
 from kneeboard.analysis.steady import steady_window
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.progress import store
@@ -90,6 +91,7 @@ def write(point: Point, rate: float | None, outcome: RunOutcome | None, result: 
         point.tool_version = tool.parse_version(outcome.stdout + outcome.stderr)
     session.add_all(SampleRow(point_id=point.id, series=s.series, t=s.t, values=s.values) for s in result.samples)
     point.extra = {**point.extra, "steady": _steadiness(point, tool, result.samples)}
+    _judge_sending(point, tool, result)
     cancelled = outcome is not None and outcome.cancelled
     final = PointStatus.CANCELLED if cancelled else PointStatus.FAILED if result.error else PointStatus.COMPLETED
     if point.status != final:
@@ -104,6 +106,19 @@ def _steadiness(point: Point, tool: ToolAdapter, samples: list[Sample]) -> dict 
     series = [(s.t, s.values.get(metric, s.values.get("achieved_rate"))) for s in samples if s.series == "point"]
     warmup = point.campaign.plan["phases"][point.phase_index].get("warmup_s")
     return steady_window(series, tool.warmup_s if warmup is None else warmup)
+
+
+def _judge_sending(point: Point, tool: ToolAdapter, result: PointResult) -> None:
+    """Whether the point's offered load was sent (the generator judged first), kept in extra["generator"]; a
+    generator-limited point warns with the cause and the change that would lift it."""
+    sending = None if result.error else tool.sending(point, tool.read_params(point.campaign.plan.get("params")), result)
+    if sending is None:
+        return
+    busy = ((point.extra.get("monitors") or {}).get("mpstat") or {}).get("all_avg_busy_pct")
+    verdict = generator.judge(sending, busy)
+    point.extra = {**point.extra, "generator": verdict}
+    if verdict["limited"]:
+        point.warnings = [*point.warnings, generator.warning(verdict)]
 
 
 def _stop_ramp_if_erring(point: Point) -> None:

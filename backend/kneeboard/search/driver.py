@@ -18,7 +18,7 @@ from kneeboard.db import session_scope
 from kneeboard.runs.leases import holds
 from kneeboard.runs.retry import retrying
 from kneeboard.runs.store import Run
-from kneeboard.search.report import group_key, stored_trials
+from kneeboard.search.report import budget_stop, group_key, stored_trials
 from kneeboard.search.state import bracket, config_of, found_dict, replay, run_duration
 from kneeboard.states import PointStatus
 from kneeboard.tools.registry import adapter
@@ -69,10 +69,14 @@ def _next_trial(point_id: int, run: Run) -> tuple[int | None, dict, float] | Non
         state = replay(config, stored_trials(members), tool.whole_seconds)
         where = {"phase_index": key[0], "variant": key[1], "repeat": key[2], "unit": tool.rate_unit}
         pending = [p for p in members if p.status == PointStatus.PENDING]
-        if state.next is None:
+        pause = float(campaign.plan.get("pause_s", 0))
+        stopped = state.next and budget_stop(phase, members, state.next, tool.whole_seconds, pause)
+        if state.next is None or stopped:
             for unused in pending:
                 campaign.points.remove(unused)
             store(campaign)
+            if stopped:  # the bracket found so far stays on the campaign's analysis (search/report.py says the same)
+                return None, {**where, "done": False, "stopped": stopped, "trials": state.used, **bracket(state.next, config)}, 0.0
             found = [found_dict(f, tool.rate_unit, config.resolution_pct) for f in state.found]
             return None, {**where, "done": True, "criteria": found, "trials": state.used}, 0.0
         if len(members) - len(pending) >= get_settings().max_points:  # a guard: the algorithm ends long before
@@ -82,7 +86,7 @@ def _next_trial(point_id: int, run: Run) -> tuple[int | None, dict, float] | Non
         store(campaign)
         session.flush()
         event = {**where, "done": False, "trials": state.used, **bracket(state.next, config)}
-        return trial.id, event, float(campaign.plan.get("pause_s", 0))
+        return trial.id, event, pause
 
 
 def _new_point(campaign: Campaign, like: Point) -> Point:

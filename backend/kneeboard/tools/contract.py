@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
+from kneeboard.analysis.generator import Sending
 from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.runner import RunOutcome
@@ -173,6 +174,11 @@ class ToolAdapter(ABC):
         elif outcome.timed_out:
             result.error = outcome.error
         return result
+
+    def sending(self, point: PlannedPoint, params: Any, result: PointResult) -> Sending | None:
+        """What the tool says of its own sending in a point (asked, sent, its in-flight cap) for judging whether the
+        offered load was sent (analysis/generator.py); None when it cannot say (no offered rate, no sent count)."""
+        return None
 
     def parse_version(self, text: str) -> str | None:
         """The version the tool printed in reply to `version_argv`."""

@@ -1532,28 +1532,53 @@ export interface components {
             conclusion: string;
             /** Error */
             error?: string | null;
+            /**
+             * Generator Limited
+             * @description points left out: the generator did not send their load
+             */
+            generator_limited?: components["schemas"]["GeneratorLimited"][];
             knee?: components["schemas"]["Knee"] | null;
-            /** Optimal Concurrency */
-            optimal_concurrency?: number | null;
             /** Oscillation */
             oscillation?: number[];
+            requests_in_flight?: components["schemas"]["RequestsInFlight"] | null;
             /**
              * Search
              * @description the plan's search phases: capacity per criterion
              */
             search?: components["schemas"]["SearchResult"][];
+            /**
+             * Searched
+             * @description the search's capacity per criterion (mean of repetitions)
+             */
+            searched?: components["schemas"]["SearchedCapacity"][];
             stability?: components["schemas"]["Stability"] | null;
             /** Thresholds */
             thresholds?: {
                 [key: string]: number | string | null;
             } | null;
+            /**
+             * Unit
+             * @description the rate unit its figures are in (the tool's)
+             */
+            unit?: string | null;
             usl?: components["schemas"]["UslFit"] | null;
             /** Variants */
             variants?: {
                 [key: string]: components["schemas"]["VariantAnalysis"];
             } | null;
+            /**
+             * Version
+             * @description the analysis rules' version; older analyses are computed again when read
+             */
+            version?: number | null;
             /** Zones */
             zones?: components["schemas"]["Zone"][];
+            /**
+             * Zones Metric
+             * @description the latency statistic the zones are read on
+             * @default latency_avg_ms
+             */
+            zones_metric: string;
         };
         /**
          * AuditOut
@@ -1796,6 +1821,8 @@ export interface components {
             };
             /** Error */
             error: string | null;
+            /** @description set when the generator shared the server's host */
+            host_sharing?: components["schemas"]["HostSharing"] | null;
             /** Id */
             id: number;
             /** Name */
@@ -1913,6 +1940,13 @@ export interface components {
             /** Repeats */
             repeats: number;
             /**
+             * Slo Source
+             * @description where the SLO came from
+             * @default default
+             * @enum {string}
+             */
+            slo_source: "plan" | "settings" | "default";
+            /**
              * Statement
              * @default
              */
@@ -1940,11 +1974,16 @@ export interface components {
         };
         /**
          * Ceiling
-         * @description The highest achieved rate.
+         * @description The highest achieved rate of any load (repetitions averaged); `bound`: that load kept up, so it is a lower bound.
          */
         Ceiling: {
             /** Achieved Rate */
             achieved_rate: number | null;
+            /**
+             * Bound
+             * @default false
+             */
+            bound: boolean;
         };
         /**
          * ChangePointOut
@@ -2238,6 +2277,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2302,6 +2343,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2342,6 +2385,12 @@ export interface components {
              * @default true
              */
             latency_capture: boolean;
+            /**
+             * Max queries outstanding
+             * @description dnsperf -q: queries in flight at most; it caps the rate at this ÷ latency (Little's law), dnsperf's own default of 100 at 29k q/s when answers take 3.4 ms
+             * @default 1000
+             */
+            max_outstanding: number;
             /**
              * Query names
              * @description Names queried in turn (dnsperf -d file)
@@ -2400,6 +2449,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2464,6 +2515,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2480,6 +2533,31 @@ export interface components {
             updated_at: string;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
+        };
+        /**
+         * GeneratorLimited
+         * @description A point whose offered load the generator did not send, left out of the analysis (analysis/generator.py).
+         */
+        GeneratorLimited: {
+            /**
+             * Cause
+             * @description "outstanding", "cpu", "sockets" or "unknown"
+             */
+            cause?: string | null;
+            /** Concurrency */
+            concurrency?: number | null;
+            /** Detail */
+            detail?: string | null;
+            /** Offered Rate */
+            offered_rate: number | null;
+            /** Phase */
+            phase?: string | null;
+            /** Repeat */
+            repeat?: number | null;
+            /** Sent Pct */
+            sent_pct?: number | null;
+            /** Suggestion */
+            suggestion?: string | null;
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -2604,6 +2682,24 @@ export interface components {
             window: "all" | "steady";
         };
         /**
+         * HostSharing
+         * @description The load generator ran on the server's own host (environment.host_sharing): the report must say so.
+         */
+        HostSharing: {
+            /** Note */
+            note: string;
+            /**
+             * Sched Autogroup Enabled
+             * @description kernel.sched_autogroup_enabled when the campaign ran
+             */
+            sched_autogroup_enabled: string;
+            /**
+             * Shares Host
+             * @description the fact generator.shares_host: "yes (loopback)", "yes (lab namespace on this host)"…
+             */
+            shares_host: string;
+        };
+        /**
          * iperf3 parameters
          * @description iperf3's own parameters; a point's `rate` is the total bitrate (bits/s), divided per stream.
          */
@@ -2665,6 +2761,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2729,6 +2827,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2834,6 +2934,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2898,6 +3000,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -2917,15 +3021,41 @@ export interface components {
         };
         /**
          * Knee
-         * @description The highest offered load whose latency stays within k × baseline at the required efficiency.
+         * @description The knee of the sweep (analysis/knee.py): where latency left its plateau, else where throughput stopped following
+         *     the offered load; `rule_text` names the rule, `why` what decided it.
          */
         Knee: {
             /** Achieved Rate */
             achieved_rate: number | null;
+            /** Concurrency */
+            concurrency?: number | null;
             /** Latency Avg Ms */
             latency_avg_ms: number | null;
-            /** Offered Rate */
+            /**
+             * Load Axis
+             * @default offered
+             * @enum {string}
+             */
+            load_axis: "offered" | "achieved";
+            /**
+             * Offered Rate
+             * @description the load axis: the offered rate, or the achieved rate of a closed-loop sweep
+             */
             offered_rate: number | null;
+            /**
+             * Rule
+             * @description k_times_baseline: an analysis stored before the Kneedle rule
+             * @default k_times_baseline
+             * @enum {string}
+             */
+            rule: "latency" | "saturation" | "k_times_baseline";
+            /**
+             * Rule Text
+             * @default latency within k × the baseline latency at ≥ 95 % efficiency
+             */
+            rule_text: string;
+            /** Why */
+            why?: string | null;
         };
         /**
          * LabAction
@@ -2962,6 +3092,23 @@ export interface components {
             services: {
                 [key: string]: unknown;
             }[];
+        };
+        /**
+         * LimitedTrial
+         * @description The trial at a criterion's failing bound whose load the generator did not send (the server's capacity may be higher).
+         */
+        LimitedTrial: {
+            /**
+             * Cause
+             * @description "outstanding", "cpu", "sockets" or "unknown" (analysis/generator.py)
+             */
+            cause: string;
+            /** Offered Rate */
+            offered_rate: number;
+            /** Sent Pct */
+            sent_pct: number;
+            /** Suggestion */
+            suggestion?: string | null;
         };
         /**
          * LiveSample
@@ -3163,15 +3310,27 @@ export interface components {
         };
         /**
          * PlanPreview
-         * @description What a plan would run: its points and the estimated duration.
+         * @description What a plan would run: its points and the estimated duration. A search's trials are not known before it runs:
+         *     its phase expands to its first trial, and the duration is a range (`estimated_min_s` to `estimated_s`), from each
+         *     search's range in `searches`.
          */
         PlanPreview: {
-            /** Estimated S */
+            /**
+             * Estimated Min S
+             * @description the shortest; equal to estimated_s without a search phase
+             */
+            estimated_min_s: number;
+            /**
+             * Estimated S
+             * @description the longest expected wall time (seconds)
+             */
             estimated_s: number;
             /** Point Count */
             point_count: number;
             /** Points */
             points: components["schemas"]["PointPreview"][];
+            /** Searches */
+            searches?: components["schemas"]["SearchEstimate"][];
         };
         /**
          * PlanTemplate
@@ -3440,6 +3599,8 @@ export interface components {
             queue_position: number | null;
             /** Running Point Id */
             running_point_id: number | null;
+            /** @description the running search's trials and bracket (no ETA meanwhile) */
+            search?: components["schemas"]["SearchProgress"] | null;
             /** Total */
             total: number;
         };
@@ -3488,6 +3649,24 @@ export interface components {
             step: number;
             /** Stop */
             stop: number;
+        };
+        /**
+         * RequestsInFlight
+         * @description Little's law, requests in flight = throughput × latency (never the tool's clients or connections).
+         */
+        RequestsInFlight: {
+            /**
+             * At Ceiling
+             * @description the ceiling × the baseline latency (R0): the fewest in flight that reach it
+             */
+            at_ceiling?: number | null;
+            /**
+             * At Knee
+             * @description the knee's achieved rate × its mean latency
+             */
+            at_knee?: number | null;
+            /** Baseline Ms */
+            baseline_ms?: number | null;
         };
         /**
          * Role
@@ -3761,6 +3940,8 @@ export interface components {
              * @description "latency_p99_ms ≤ 10"
              */
             criterion: string;
+            /** @description set when the failing bound `high` was not sent by the generator */
+            generator_limited?: components["schemas"]["LimitedTrial"] | null;
             /** High */
             high?: number | null;
             /**
@@ -3798,6 +3979,35 @@ export interface components {
              * @enum {string}
              */
             metric: "latency_avg_ms" | "latency_p50_ms" | "latency_p90_ms" | "latency_p99_ms" | "latency_p999_ms" | "loss_pct" | "efficiency_pct";
+        };
+        /**
+         * SearchEstimate
+         * @description What one search phase may take, per run of it (each variant and repetition runs it again): the range over where
+         *     the limit lies, for a server whose limit is sharp; disagreeing trials can take more, which `time_budget_s` caps.
+         */
+        SearchEstimate: {
+            /**
+             * Budget Bound
+             * @description the most is where the time budget stops it
+             */
+            budget_bound: boolean;
+            /** Phase Index */
+            phase_index: number;
+            /**
+             * Runs
+             * @description times the phase runs (variants × repetitions)
+             */
+            runs: number;
+            /** Seconds Max */
+            seconds_max: number;
+            /** Seconds Min */
+            seconds_min: number;
+            /** Time Budget S */
+            time_budget_s?: number | null;
+            /** Trials Max */
+            trials_max: number;
+            /** Trials Min */
+            trials_min: number;
         };
         /**
          * SearchPhase
@@ -3848,10 +4058,43 @@ export interface components {
              */
             resolution_pct: number;
             /**
+             * Time Budget S
+             * @description wall seconds the search may take (its trials, their start and pauses): it stops before a trial that would pass it, with the bracket found so far
+             */
+            time_budget_s?: number | null;
+            /**
              * Warmup S
              * @description left out of each point's steady window (default: the tool's)
              */
             warmup_s?: number | null;
+        };
+        /**
+         * SearchProgress
+         * @description A running campaign's current search: its trials so far and where its bracket stands (instead of a total and ETA).
+         */
+        SearchProgress: {
+            bracket: components["schemas"]["SearchBracket"];
+            /**
+             * Narrowed Pct
+             * @description how far the bracket has narrowed from the whole range to the resolution, in % (log scale)
+             */
+            narrowed_pct: number;
+            /** Phase Index */
+            phase_index: number;
+            /**
+             * Repeat
+             * @default 0
+             */
+            repeat: number;
+            /**
+             * Trials
+             * @description trials of this search that ended
+             */
+            trials: number;
+            /** Unit */
+            unit: string;
+            /** Variant */
+            variant?: string | null;
         };
         /**
          * SearchResult
@@ -3870,12 +4113,55 @@ export interface components {
              * @default 0
              */
             repeat: number;
+            /**
+             * Stopped
+             * @description why it ended before its resolution (its time budget), with `bracket` as found
+             */
+            stopped?: string | null;
             /** Trial Seconds */
             trial_seconds: number;
             /** Trials */
             trials: number;
             /** Unit */
             unit: string;
+            /** Variant */
+            variant?: string | null;
+        };
+        /**
+         * SearchedCapacity
+         * @description A search criterion's capacity over the search's repetitions: the mean, its interval and each repetition's.
+         */
+        SearchedCapacity: {
+            /** Ci High */
+            ci_high?: number | null;
+            /** Ci Low */
+            ci_low?: number | null;
+            /** Criterion */
+            criterion: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "between" | "at_least" | "below";
+            /**
+             * Label
+             * @description the criterion as said: "p99 latency ≤ 10 ms"
+             */
+            label: string;
+            /** Limit */
+            limit: number;
+            /** Metric */
+            metric: string;
+            /** Per Repeat */
+            per_repeat?: components["schemas"]["CapacityRepeat"][];
+            /** Repeats */
+            repeats: number;
+            /** Resolution Pct */
+            resolution_pct?: number | null;
+            /** Statement */
+            statement: string;
+            /** Value */
+            value: number | null;
             /** Variant */
             variant?: string | null;
         };
@@ -3998,12 +4284,34 @@ export interface components {
             tools: components["schemas"]["ToolOut"][];
         };
         /**
+         * Slo
+         * @description The latency target a campaign's capacity is read against: the highest load keeping `metric` ≤ `limit_ms`.
+         */
+        Slo: {
+            /**
+             * Limit Ms
+             * @description the latency target (ms)
+             * @default 3
+             */
+            limit_ms: number;
+            /**
+             * Metric
+             * @description the latency the target is read on, one the tool measures; null: p99 when measured, else the mean
+             */
+            metric?: ("latency_avg_ms" | "latency_p50_ms" | "latency_p90_ms" | "latency_p99_ms" | "latency_p999_ms") | null;
+        };
+        /**
          * Stability
          * @description Drift across the long point.
          */
         Stability: {
             /** Latency Drift Pct */
             latency_drift_pct: number | null;
+            /**
+             * Latency Metric
+             * @description the per-interval latency the drift is of (mean, else median)
+             */
+            latency_metric?: string | null;
             /** Rate Drift Pct */
             rate_drift_pct: number | null;
             /** Verdict */
@@ -4154,13 +4462,19 @@ export interface components {
             green_ms: number;
             /**
              * K
-             * @description knee: latency within k × baseline
+             * @description knee: a latency rise counts above k × baseline (and the floor)
              * @default 2
              */
             k: number;
             /**
+             * Knee Floor Ms
+             * @description knee: a latency rise counts above the baseline plus this (and k × baseline)
+             * @default 1
+             */
+            knee_floor_ms: number;
+            /**
              * Min Efficiency
-             * @description knee: achieved/offered at least this
+             * @description knee and capacity: achieved/offered at least this
              * @default 0.95
              */
             min_efficiency: number;
@@ -4171,7 +4485,7 @@ export interface components {
             slo_metric?: ("latency_avg_ms" | "latency_p50_ms" | "latency_p90_ms" | "latency_p99_ms" | "latency_p999_ms") | null;
             /**
              * Slo Ms
-             * @description capacity at SLO: the latency target (default: yellow_ms)
+             * @description capacity at SLO: the latency target (default: the plan's slo)
              */
             slo_ms?: number | null;
             /**
@@ -4443,15 +4757,30 @@ export interface components {
             conclusion: string;
             /** Error */
             error?: string | null;
+            /**
+             * Generator Limited
+             * @description points left out: the generator did not send their load
+             */
+            generator_limited?: components["schemas"]["GeneratorLimited"][];
             knee?: components["schemas"]["Knee"] | null;
-            /** Optimal Concurrency */
-            optimal_concurrency?: number | null;
             /** Oscillation */
             oscillation?: number[];
+            requests_in_flight?: components["schemas"]["RequestsInFlight"] | null;
+            /**
+             * Searched
+             * @description the search's capacity per criterion (mean of repetitions)
+             */
+            searched?: components["schemas"]["SearchedCapacity"][];
             stability?: components["schemas"]["Stability"] | null;
             usl?: components["schemas"]["UslFit"] | null;
             /** Zones */
             zones?: components["schemas"]["Zone"][];
+            /**
+             * Zones Metric
+             * @description the latency statistic the zones are read on
+             * @default latency_avg_ms
+             */
+            zones_metric: string;
         };
         /**
          * WebhookCreate
@@ -4608,6 +4937,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -4672,6 +5003,8 @@ export interface components {
              * @default 1
              */
             repeat: number;
+            /** @description the capacity's latency target; the report names it */
+            slo?: components["schemas"]["Slo"];
             /** Tags */
             tags?: string[];
             /** Target Id */
@@ -4695,11 +5028,14 @@ export interface components {
          */
         Zone: {
             /** From Rate */
-            from_rate: number | null;
+            from_rate: number;
             /** To Rate */
-            to_rate: number | null;
-            /** Zone */
-            zone: string;
+            to_rate: number;
+            /**
+             * Zone
+             * @enum {string}
+             */
+            zone: "green" | "yellow" | "red";
         };
         /**
          * Role

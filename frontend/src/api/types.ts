@@ -87,6 +87,7 @@ export type GeneratorLimited = S["GeneratorLimited"];
 /** A search phase's outcome on the analysis: capacity per criterion when done, else its bracket. */
 export type SearchResult = S["SearchResult"];
 export type SearchCapacity = S["SearchCapacity"];
+export type SearchProgress = S["SearchProgress"];
 
 /** A point's steady window (`extra.steady`): its warm-up trimmed, and whether what is left is steady. */
 export interface Steady {
@@ -145,4 +146,6 @@ export interface SearchEvent {
   range?: number[];
   criteria?: SearchCapacity[];
   error?: string;
+  /** why it ended before its resolution (its time budget), with the bracket it had reached */
+  stopped?: string;
 }

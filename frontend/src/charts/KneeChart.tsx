@@ -1,9 +1,9 @@
 import { CartesianGrid, ComposedChart, ErrorBar, Legend, Line, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { Analysis, Point } from "../api/types";
+import type { Analysis, GeneratorLimited, Point } from "../api/types";
 import { axisUnit, fmtMs, fmtUnit } from "../format";
 import { latencyLabel, rateUnitOf, type ToolInfo } from "../tools/catalog";
 import { AXIS_STYLE, ChartChoice, ChartFrame, GRID, LogToggle, latencyUnit, legendToggle, tick, useChartOptions, valueAxis } from "./common";
-import { kneeRows, PERCENTILES } from "./pointData";
+import { kneeRows, PERCENTILES, type KneeRow } from "./pointData";
 import { niceDomain, zoneBands } from "./zones";
 
 /**
@@ -17,6 +17,7 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   const unit = rateUnitOf(tool);
   const fmtRate = (v: number | null | undefined) => fmtUnit(v, unit);
   const all = kneeRows(points);
+  const limitedRows = all.filter((r) => r.limited != null);
   const byOffered = all.length > 0 && all.every((r) => r.offered != null);
   const rows = all.map((r) => ({ ...r, x: byOffered ? r.offered! : r.achieved! }));
   const xs = rows.map((r) => r.x);
@@ -34,9 +35,13 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   const pctLabel = (k: keyof typeof PERCENTILES) => latencyLabel(tool, PERCENTILES[k]);
   const pctName = pct ? `latency ${pctLabel(pct)}` : "";
   const shown = (k: string) => !opts.hide.includes(k);
-  const lat = latencyUnit(rows.flatMap((r) => [r.latency, pct ? r[pct] : null]));
+  const lat = latencyUnit(rows.flatMap((r) => [r.latency, pct ? r[pct] : null, r.limited]));
   const yAxis = valueAxis(
-    rows.flatMap((r) => [...(shown("latency") ? [r.latency, r.latency! + (r.latencySpread?.[1] ?? 0)] : []), shown("pct") && pct ? r[pct] : null]),
+    rows.flatMap((r) => [
+      ...(shown("latency") ? [r.latency, r.latency == null ? null : r.latency + (r.latencySpread?.[1] ?? 0)] : []),
+      shown("pct") && pct ? r[pct] : null,
+      shown("limited") ? r.limited : null,
+    ]),
     { log: opts.log, scale: lat.scale },
   );
   const controls = (
@@ -52,6 +57,7 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
   return (
     <ChartFrame
       title={`Knee: latency vs ${axis} load`}
+      footer={<GeneratorLimitedList left={analysis?.generator_limited ?? []} fmtRate={fmtRate} />}
       empty={rows.length === 0 && "No completed load points"}
       note={
         <>
@@ -70,7 +76,8 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
           <YAxis {...yAxis} tick={AXIS_STYLE} width={48} label={{ value: lat.unit, angle: -90, position: "insideLeft", fontSize: 11 }} />
           <Tooltip
             formatter={(v, name, item) => {
-              const r = item?.payload as { n?: number } | undefined;
+              const r = item?.payload as KneeRow | undefined;
+              if (name === LIMITED && r?.generator) return [`${fmtMs(Number(v))} — load not sent (${r.generator.sent_pct} % sent): ${r.generator.cause}`, name];
               return [`${fmtMs(Number(v))}${name === "latency avg" && r?.n && r.n > 1 ? ` (mean of ${r.n} runs)` : ""}`, name];
             }}
             labelFormatter={(l, payload) => {
@@ -80,7 +87,7 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
                 : `achieved ${fmtRate(Number(l))}`;
             }}
           />
-          <Legend {...legendToggle({ hide: opts.hide, toggle: (k) => opts.toggle(k === "latency" ? k : "pct") })} />
+          <Legend {...legendToggle({ hide: opts.hide, toggle: (k) => opts.toggle(k === "latency" || k === "limited" ? k : "pct") })} />
           {byOffered && ceiling != null && ceiling >= domain[0] && ceiling <= domain[1] && (
             <ReferenceLine x={ceiling} stroke="#475569" strokeDasharray="5 4" label={{ value: `ceiling ${fmtRate(ceiling)}`, position: "insideBottomLeft", fontSize: 11, fill: "#475569", offset: 8 }} />
           )}
@@ -88,11 +95,37 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
             {rows.some((r) => r.latencySpread) && <ErrorBar dataKey="latencySpread" width={6} stroke="#92400e" direction="y" />}
           </Line>
           {pct && <Line dataKey={pct} name={pctName} hide={!shown("pct")} stroke="#64748b" strokeDasharray="4 3" dot={false} isAnimationActive={false} connectNulls />}
+          {limitedRows.length > 0 && (
+            <Line dataKey="limited" name={LIMITED} hide={!shown("limited")} stroke="none" legendType="circle" isAnimationActive={false}
+              dot={{ r: 5, fill: "#fff", stroke: LIMITED_COLOUR, strokeWidth: 2 }} activeDot={{ r: 6, fill: "#fff", stroke: LIMITED_COLOUR }} />
+          )}
           {kneeX != null && knee?.latency_avg_ms != null && (
             <ReferenceDot x={kneeX} y={knee.latency_avg_ms} r={7} fill="#dc2626" stroke="#fff" strokeWidth={2} label={{ value: "knee", position: "top", fontSize: 12, fill: "#dc2626" }} />
           )}
         </ComposedChart>
       </ResponsiveContainer>
     </ChartFrame>
+  );
+}
+
+const LIMITED = "generator-limited";
+const LIMITED_COLOUR = "#7c3aed";
+
+/** The loads the generator did not send, left out of knee, ceiling, capacity, USL and zones, each with the change that would lift it. */
+export function GeneratorLimitedList({ left, fmtRate }: { left: GeneratorLimited[]; fmtRate: (v: number | null | undefined) => string }) {
+  if (left.length === 0) return null;
+  return (
+    <div className="banner warn" role="note" aria-label="Generator-limited points">
+      {left.length === 1 ? "1 point was" : `${left.length} points were`} generator-limited and left out of the knee, ceiling, capacity, USL and
+      zones: the load generator did not send what they offered.
+      <ul>
+        {left.map((g, i) => (
+          <li key={i}>
+            {fmtRate(g.offered_rate)} offered{g.repeat ? ` (repetition ${g.repeat + 1})` : ""}: {g.sent_pct} % sent — {g.cause}
+            {g.detail ? `: ${g.detail}` : ""}. Suggestion: {g.suggestion}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { fmtNumber } from "../format";
 import type { ReactNode } from "react";
-import type { Sample } from "../api/types";
+import type { Point, Sample } from "../api/types";
 import { axisUnit, fmtUnit } from "../format";
 import { monitorCharts } from "../tools/monitorCharts";
 import { useTools } from "../tools/useTools";
@@ -60,5 +61,57 @@ export default function MonitorCharts({ samples }: { samples: Sample[] }) {
         </SecondsChart>
       ))}
     </div>
+  );
+}
+
+/** The host-CPU lines of the report, from each point's mpstat summary (`extra.monitors.mpstat`, tools/mpstat summarise). */
+export const HOST_CPU_LINES = [
+  { key: "all_avg_busy_pct", name: "all CPUs, mean busy", colour: "#2563eb" },
+  { key: "cpu_max_busy_pct", name: "busiest CPU, peak busy", colour: "#dc2626" },
+  { key: "cpu_max_soft_pct", name: "busiest CPU, peak %soft", colour: "#d97706" },
+] as const;
+
+type HostCpuRow = { point: number; phase: string; offered: number | null } & Partial<Record<(typeof HOST_CPU_LINES)[number]["key"], number | null>>;
+
+/** One row per completed point whose mpstat monitor ran, in run order. */
+export function hostCpuRows(points: readonly Point[]): HostCpuRow[] {
+  return [...points]
+    .filter((p) => p.status === "completed")
+    .sort((a, b) => a.seq - b.seq)
+    .flatMap((p) => {
+      const summary = (p.extra?.monitors as Record<string, Record<string, number | null>> | undefined)?.mpstat;
+      if (!summary) return [];
+      const row: HostCpuRow = { point: p.seq + 1, phase: p.phase, offered: p.offered_rate ?? null };
+      for (const line of HOST_CPU_LINES) row[line.key] = summary[line.key] ?? null;
+      return [row];
+    });
+}
+
+/** The report's host-CPU panel: how busy the load generator's host was at each point, when the plan ran mpstat. */
+export function HostCpuChart({ points }: { points: readonly Point[] }) {
+  const rows = hostCpuRows(points);
+  if (!rows.length) return null;
+  return (
+    <section className="card" aria-label="Host CPU" data-testid="host-cpu">
+      <ChartFrame title="Host CPU (mpstat) per point" height={220} note="the load generator's host: mean over the point">
+        <ResponsiveContainer>
+          <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
+            <CartesianGrid stroke={GRID} />
+            <XAxis dataKey="point" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} tick={AXIS_STYLE}
+              label={{ value: "point", position: "insideBottomRight", fontSize: 11 }} />
+            <YAxis domain={[0, 100]} tick={AXIS_STYLE} width={44} tickFormatter={(v) => `${v}%`} />
+            <Tooltip formatter={(v) => `${fmtNumber(Number(v))} %`}
+              labelFormatter={(_, items) => {
+                const row = items?.[0]?.payload as HostCpuRow | undefined;
+                return row ? `point ${row.point} · ${row.phase}${row.offered != null ? ` · ${fmtNumber(row.offered)} offered` : ""}` : "";
+              }} />
+            <Legend />
+            {HOST_CPU_LINES.map((line) => (
+              <Line key={line.key} dataKey={line.key} name={line.name} stroke={line.colour} dot isAnimationActive={false} connectNulls />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </ChartFrame>
+    </section>
   );
 }

@@ -26,7 +26,7 @@ export const PHASE_COLOURS: Record<string, string> = {
   ramp: "#db2777",
 };
 
-export function ChartFrame({ title, children, empty, height = 260, note }: { title: string; children: ReactNode; empty?: string | false; height?: number; note?: ReactNode }) {
+export function ChartFrame({ title, children, empty, height = 260, note, footer }: { title: string; children: ReactNode; empty?: string | false; height?: number; note?: ReactNode; footer?: ReactNode }) {
   return (
     <figure className="chart" aria-label={title}>
       <figcaption>
@@ -40,6 +40,7 @@ export function ChartFrame({ title, children, empty, height = 260, note }: { tit
       ) : (
         <div style={{ width: "100%", height }}>{children}</div>
       )}
+      {footer}
     </figure>
   );
 }

@@ -10,6 +10,29 @@ export const metric = (p: Point, k: string): number | null => {
 /** The points that completed. */
 export const completed = (points: Point[]) => points.filter((p) => p.status === "completed");
 
+/** Whether a point's offered load was sent (`extra.generator`, analysis/generator.py): when not, why and what would lift it. */
+export interface GeneratorVerdict {
+  asked: number;
+  sent: number;
+  sent_pct: number;
+  limited: boolean;
+  cause: string | null;
+  detail: string | null;
+  suggestion: string | null;
+}
+
+/** The point's generator verdict, or null (not judged: no offered rate, an imported or older point). */
+export function generatorOf(p: { extra?: Record<string, unknown> | null }): GeneratorVerdict | null {
+  const g = p.extra?.generator;
+  return g && typeof g === "object" ? (g as GeneratorVerdict) : null;
+}
+
+/** A point whose load the generator did not send: drawn apart, left out of what judges the server. */
+export const generatorLimited = (p: Point) => generatorOf(p)?.limited === true;
+
+/** The completed points the server is judged on: generator-limited ones left out, as the API's analysis does. */
+const judged = (points: Point[]) => completed(points).filter((p) => !generatorLimited(p));
+
 /** The phase whose points drive a chart: the named one when it has completed points. */
 export function ofPhase(points: Point[], phase: string): Point[] {
   return completed(points).filter((p) => p.phase === phase);
@@ -44,7 +67,7 @@ export function spreadOf(values: (number | null)[], centre: number | null): [num
 /** Scalability-phase points by concurrency (repeats averaged), charting `headline` (a metric name). */
 export function scalabilityRows(points: Point[], headline = "achieved_rate"): ScalabilityRow[] {
   const groups = new Map<string, Point[]>();
-  for (const p of ofPhase(points, "scalability")) {
+  for (const p of ofPhase(points, "scalability").filter((p) => !generatorLimited(p))) {
     const k = `${p.variant ?? ""}|${p.concurrency}`;
     groups.set(k, [...(groups.get(k) ?? []), p]);
   }
@@ -78,6 +101,9 @@ export interface KneeRow {
   /** runs at this load (repeats are averaged) and the spread of their average latency [below, above] */
   n: number;
   latencySpread: [number, number] | null;
+  /** generator-limited runs are a row of their own: their latency here (not in `latency`), with the first one's verdict */
+  limited: number | null;
+  generator: GeneratorVerdict | null;
 }
 
 /** The latency percentiles a knee row carries, by row field → metric. */
@@ -89,28 +115,31 @@ export function kneeRows(points: Point[]): KneeRow[] {
   if (ps.length < 2) ps = completed(points).filter((p) => p.phase !== "stability");
   const groups = new Map<string, Point[]>();
   for (const p of ps) {
-    const k = `${p.variant ?? ""}|${p.phase}|${p.concurrency}|${p.offered_rate ?? metric(p, "offered_rate") ?? ""}`;
+    const k = `${p.variant ?? ""}|${p.phase}|${p.concurrency}|${p.offered_rate ?? metric(p, "offered_rate") ?? ""}|${generatorLimited(p)}`;
     groups.set(k, [...(groups.get(k) ?? []), p]);
   }
   return [...groups.values()]
     .map((g) => {
-      const avg = (k: string) => mean(g.map((p) => metric(p, k)));
+      const limited = generatorLimited(g[0]);
+      const avg = (k: string) => (limited ? null : mean(g.map((p) => metric(p, k))));
       const latencies = g.map((p) => metric(p, "latency_avg_ms"));
       const latency = mean(latencies);
       return {
         offered: g[0].offered_rate ?? metric(g[0], "offered_rate"),
-        achieved: avg("achieved_rate"),
-        latency,
+        achieved: mean(g.map((p) => metric(p, "achieved_rate"))),
+        latency: limited ? null : latency,
         p50: avg(PERCENTILES.p50),
         p90: avg(PERCENTILES.p90),
         p99: avg(PERCENTILES.p99),
         p999: avg(PERCENTILES.p999),
         seq: Math.min(...g.map((p) => p.seq)),
         n: g.length,
-        latencySpread: spreadOf(latencies, latency),
+        latencySpread: limited ? null : spreadOf(latencies, latency),
+        limited: limited ? latency : null,
+        generator: limited ? generatorOf(g[0]) : null,
       };
     })
-    .filter((r) => r.achieved != null && r.latency != null)
+    .filter((r) => r.achieved != null && (r.latency != null || r.limited != null))
     .sort((a, b) => (a.offered ?? a.achieved ?? 0) - (b.offered ?? b.achieved ?? 0) || a.seq - b.seq);
 }
 
@@ -128,11 +157,12 @@ export interface PointsSummary {
   points_failed: number;
 }
 
-/** The campaign summary of a subset of points (one variant's), computed as the API computes the whole campaign's. */
+/** The campaign summary of a subset of points (one variant's), computed as the API computes the whole campaign's
+ * (the highest rate and the baseline from the points the server is judged on: generator-limited ones left out). */
 export function summaryOf(points: Point[]): PointsSummary {
   const done = completed(points);
-  const rates = done.map((p) => metric(p, "achieved_rate")).filter((x): x is number => x != null);
-  const baseline = done.filter((p) => p.phase === "baseline").map((p) => metric(p, "latency_avg_ms")).filter((x): x is number => x != null);
+  const rates = judged(points).map((p) => metric(p, "achieved_rate")).filter((x): x is number => x != null);
+  const baseline = judged(points).filter((p) => p.phase === "baseline").map((p) => metric(p, "latency_avg_ms")).filter((x): x is number => x != null);
   const sent = done.reduce((a, p) => a + (metric(p, "sent") ?? 0), 0);
   const lost = done.reduce((a, p) => a + (metric(p, "lost") ?? 0), 0);
   return {

@@ -43,9 +43,9 @@ describe("schema-to-field mapper on the real GET /tools payload", () => {
   });
   it("round-trips API params, typed by the schema", () => {
     const dns = fields("dnsperf");
-    const form = paramsFromApi(dns, { names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false });
-    expect(form).toEqual({ names: "a.lab\nb.lab", qtype: "AAAA", timeout_s: "2.5", latency_capture: false });
-    expect(paramsToApi(dns, form)).toEqual({ names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false });
+    const form = paramsFromApi(dns, { names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false, max_outstanding: 50 });
+    expect(form).toEqual({ names: "a.lab\nb.lab", qtype: "AAAA", timeout_s: "2.5", latency_capture: false, max_outstanding: "50" });
+    expect(paramsToApi(dns, form)).toEqual({ names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false, max_outstanding: 50 });
   });
   it("leaves empty optional values to the tool's default, keeps what does not parse for the API to name", () => {
     const wrk = fields("wrk");

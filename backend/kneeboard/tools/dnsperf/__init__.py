@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kneeboard.analysis.generator import Sending
 from kneeboard.tools.base import PointResult, PointSpec, Sample
-from kneeboard.tools.contract import Metric, ToolAdapter
+from kneeboard.tools.contract import Metric, PlannedPoint, ToolAdapter
 from kneeboard.tools.dnsperf import latency
-from kneeboard.tools.dnsperf.params import DnsperfParams
+from kneeboard.tools.dnsperf.params import MAX_OUTSTANDING, DnsperfParams
 
 PARSER_VERSION = "2"
 
@@ -28,6 +29,7 @@ _FIELDS = {
 }
 _RCODES = re.compile(r"Response codes:[ \t]*(.*)$", re.M)
 _RCODE = re.compile(r"([A-Z][A-Z0-9]*)\s+(\d+)\s+\(")
+_SEND_FAILED = re.compile(r"^Warning: ((?:failed to send|network congested).*)$", re.M)  # its socket refused a query
 
 
 def parse_line(line: str) -> Sample | None:
@@ -76,6 +78,9 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     result.metrics = metrics
     result.extra = {"rcodes": rcodes, "run_time_s": found.get("run_time_s"), **histograms,
                     "warnings": _warnings(metrics, rcodes) + capture_warnings}
+    failed_sends = _SEND_FAILED.findall(f"{stderr}\n{stdout}")
+    if failed_sends:
+        result.extra.update(send_failures=len(failed_sends), send_failure=failed_sends[0])
     if not metrics["completed"]:
         result.error = f"no answers: {metrics['sent']:.0f} queries sent, all lost (is the DNS server up and reachable?)"
     elif rcodes and not rcodes.get("NOERROR"):
@@ -124,7 +129,8 @@ class Dnsperf(ToolAdapter):
         workdir.mkdir(parents=True, exist_ok=True)
         queries = workdir / "queries.txt"
         queries.write_text("".join(f"{name} {params.qtype}\n" for name in params.names))
-        argv = ["dnsperf", "-s", spec.host, "-p", str(spec.port), "-d", str(queries), "-c", str(spec.concurrency)]
+        argv = ["dnsperf", "-s", spec.host, "-p", str(spec.port), "-d", str(queries), "-c", str(spec.concurrency),
+                "-q", str(params.max_outstanding)]
         if spec.rate is not None:
             argv += ["-Q", str(max(1, round(spec.rate)))]
         argv += ["-l", f"{spec.duration_s:g}", "-t", f"{params.timeout_s:g}", "-S", "1"]
@@ -134,6 +140,19 @@ class Dnsperf(ToolAdapter):
         """kblat, reading every answer's latency, when the plan captures latency and kblat is built."""
         reader = _capture(self.read_params(spec.params))
         return [reader] if reader else None
+
+    def sending(self, point: PlannedPoint, params: DnsperfParams, result: PointResult) -> Sending | None:
+        """Asked: -Q (whole queries/s) × the duration; the cap: -q queries outstanding, per agent the point ran on."""
+        sent = result.metrics.get("sent")
+        if point.offered_rate is None or sent is None:
+            return None
+        rate, agents = max(1, round(point.offered_rate)), len(result.extra.get("shares") or ()) or 1
+        return Sending(tool=self.name, unit="queries", rate_unit=self.rate_unit, offered_rate=rate, duration_s=point.duration_s,
+                       asked=rate * point.duration_s, sent=sent, lost=result.metrics.get("lost") or 0.0,
+                       latency_ms=result.metrics.get("latency_avg_ms"), timeout_s=params.timeout_s,
+                       cap=params.max_outstanding * agents, cap_param="max_outstanding", cap_label="queries outstanding",
+                       cap_max=MAX_OUTSTANDING, cap_shares=agents, socket_failures=result.extra.get("send_failures", 0),
+                       socket_detail=result.extra.get("send_failure"))  # fmt: skip
 
     parse_interval = staticmethod(parse_line)
 

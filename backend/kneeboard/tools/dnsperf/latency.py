@@ -45,20 +45,33 @@ def read(stdout: str) -> tuple[dict[str, float | None], dict[str, Any], list[str
     return percentiles(point), {"hdr": point["hdr"], "hdr_intervals": intervals}, []
 
 
+# An `-S 1` interval under one answer per second counted none: the load had not started. dnsperf 2.10 also prints such a
+# first line now and then (1 run in 4 to 15 here) when its stats thread starts before the run's clock is set: the
+# interval's count over the seconds since the epoch (5,000 q/s offered read "0.000003"; kblat counted the answers),
+# so that interval's rate is unknown, not zero.
+NO_ANSWER_RATE = 1.0
+
+
 class IntervalReader:
     """Reads a run's lines in order: kblat's interval report, then dnsperf's `-S` line it belongs to."""
 
     def __init__(self, parse_line) -> None:
-        self.parse_line, self.pending = parse_line, None
+        self.parse_line, self.pending, self.started = parse_line, None, False
 
     def __call__(self, line: str):
-        """A sample for each `-S` line, carrying the interval's percentiles when kblat reported them."""
+        """A sample for each `-S` line, carrying the interval's percentiles when kblat reported them; the lines before
+        the first interval that counted an answer are left out (the load had not started: a 0 q/s start is no sample)."""
         record = report(line)
         if record is not None:
             self.pending = record if record["kblat"] == "interval" else None
             return None
         sample = self.parse_line(line)
-        if sample is not None and self.pending is not None:
-            sample.values.update(percentiles(self.pending))
-            self.pending = None
+        if sample is None:
+            return None
+        pending, self.pending = self.pending, None
+        self.started = self.started or (sample.values.get("achieved_rate") or 0.0) >= NO_ANSWER_RATE
+        if not self.started:
+            return None
+        if pending is not None:
+            sample.values.update(percentiles(pending))
         return sample

@@ -21,9 +21,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from kneeboard.analysis.generator import Sending
 from kneeboard.tools import binaries, units
 from kneeboard.tools.base import PointResult, PointSpec, Sample
-from kneeboard.tools.contract import Metric, Problem, ToolAdapter, phase_loc
+from kneeboard.tools.contract import Metric, PlannedPoint, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.kbhttp.params import KbhttpParams
 from kneeboard.tools.units import url_host
 from kneeboard.tools.wrk import target_url
@@ -36,6 +37,7 @@ LATE_P99_MS = 1.0  # the generator's p99 lateness above which the point warns th
 CA_FILE = "kbhttp-ca.pem"  # the CA bundle's file in the point's workdir (the name is Kneeboard's, never the plan's)
 _LIVE = ("service_p50_ms", "service_p99_ms", "lateness_p99_ms", "queued", "handshakes")  # kbhttp ≥ 0.2's interval extras
 _SUMMARY = (("avg", "avg_ms"), ("min", "min_ms"), ("max", "max_ms"))
+_OWN_SOCKETS = re.compile(r"assign requested address|too many open files|no buffer space", re.I)  # connect errors of the generator's own
 
 
 def binary() -> str:
@@ -225,6 +227,21 @@ class Kbhttp(ToolAdapter):
                 "--duration", _go_duration(spec.duration_s), "--connections", str(spec.concurrency),
                 "--timeout", _go_duration(params.timeout_s), "--method", params.method, "--report-every", "1s",
                 *(["--host", f"{url_host(spec.host_name)}:{spec.port}"] if spec.host_name else []), *_tls_flags(params, workdir)]  # fmt: skip
+
+    def sending(self, point: PlannedPoint, params: KbhttpParams, result: PointResult) -> Sending | None:
+        """Asked: the rate × the duration; the cap: one request in flight per connection, held for the service time."""
+        sent = result.metrics.get("sent")
+        if point.offered_rate is None or sent is None:
+            return None
+        first_connect = str((result.extra.get("first_errors") or {}).get("connect") or "")
+        own = int((result.extra.get("errors") or {}).get("connect") or 0) if _OWN_SOCKETS.search(first_connect) else 0
+        service = result.metrics.get("service_avg_ms")
+        return Sending(tool=self.name, unit="requests", rate_unit=self.rate_unit, offered_rate=point.offered_rate,
+                       duration_s=point.duration_s, asked=point.offered_rate * point.duration_s, sent=sent,
+                       lost=float((result.extra.get("errors") or {}).get("timeout") or 0), timeout_s=params.timeout_s,
+                       latency_ms=service if service is not None else result.metrics.get("latency_avg_ms"),
+                       cap=point.concurrency, cap_param="concurrency", cap_label="connections (one request in flight each)",
+                       cap_max=self.max_concurrency, socket_failures=own, socket_detail=first_connect or None)  # fmt: skip
 
     parse_interval = staticmethod(parse_line)
     parse_final = staticmethod(parse)

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { analysisOf, type CampaignOut, type Point } from "../../api/types";
 import KneeChart from "../../charts/KneeChart";
+import { HostCpuChart } from "../../charts/MonitorCharts";
 import PercentileChart from "../../charts/PercentileChart";
 import ScalabilityChart from "../../charts/ScalabilityChart";
 import { summaryOf } from "../../charts/pointData";
@@ -48,6 +49,7 @@ export default function ReportBody({ campaign: c, points, variant, labels, tool,
       </div>
       <PercentileChart points={pts} tool={tool} />
       <StabilityChart points={pts} tool={tool} />
+      <HostCpuChart points={pts} />
       {children}
       <section className="card flush" aria-label="Points">
         <h2 className="pad">Points{suffix}</h2>

@@ -24,6 +24,8 @@ function LiveSearch({ events }: { events: SearchEvent[] }) {
       <p className="pad small" data-testid="search-bracket">
         {last.error
           ? `Search stopped: ${last.error}.`
+          : last.stopped
+          ? `Search ${last.stopped}; ${last.criterion}: capacity in [${fmtUnit(last.low, unit)} – ${fmtUnit(last.high, unit)}] so far.`
           : last.done
           ? `Search done after ${last.trials} trials.`
           : `${last.criterion}: capacity in [${fmtUnit(last.low, unit)} – ${fmtUnit(last.high, unit)}] · next trial ${fmtUnit(last.rate, unit)} for ${fmtDuration(last.duration_s)} (stage ${(last.stage ?? 0) + 1})`}
@@ -59,9 +61,9 @@ function SearchFound({ result }: { result: SearchResult }) {
           ))}
         </ul>
       ) : (
-        <p className="small warn-text">
-          Stopped before the end: {result.bracket?.criterion} within [{fmtUnit(result.bracket?.low, result.unit)} – {fmtUnit(result.bracket?.high, result.unit)}]; resume to
-          continue from there.
+        <p className="small warn-text" data-testid="search-stopped">
+          {result.stopped ? `Search ${result.stopped}` : "Stopped before the end"}: {result.bracket?.criterion} within [{fmtUnit(result.bracket?.low, result.unit)} –{" "}
+          {fmtUnit(result.bracket?.high, result.unit)}]{result.stopped ? "." : "; resume to continue from there."}
         </p>
       )}
       <p className="muted small">

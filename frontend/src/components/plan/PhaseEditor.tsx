@@ -114,6 +114,9 @@ export default function PhaseEditor({
             <Field label="Resolution (%)" errors={err("resolution_pct")}>
               <input value={phase.resolutionPct} onChange={(e) => onChange({ resolutionPct: e.target.value })} name={`phase-${index}-resolution`} inputMode="decimal" />
             </Field>
+            <Field label="Time budget (s)" errors={err("time_budget_s")} hint="optional: stops before a trial that would pass it">
+              <input value={phase.timeBudget} onChange={(e) => onChange({ timeBudget: e.target.value })} name={`phase-${index}-time_budget`} inputMode="decimal" />
+            </Field>
           </>
         )}
         <Field label={phase.kind === "search" ? "Longest trial (s)" : "Duration (s)"} errors={err("duration_s")}>

@@ -5,7 +5,12 @@ import { fmtDuration, fmtUnit } from "../../format";
 import { rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import ScrollBox from "../common/ScrollBox";
 
-/** What the plan will run: points, a chart of the offered load, the estimated duration, or its problems. */
+/** "8 s – 6 min", or one duration when both ends agree. */
+export function durationRange(least: number, most: number): string {
+  return Math.round(least) === Math.round(most) ? fmtDuration(most) : `${fmtDuration(least)} – ${fmtDuration(most)}`;
+}
+
+/** What the plan will run: points, a chart of the offered load, the estimated duration (a range with a search), or its problems. */
 export default function PreviewPanel({
   preview,
   tool,
@@ -51,11 +56,24 @@ export default function PreviewPanel({
             </div>
             <div>
               <span className="stat-value" data-testid="estimated">
-                {fmtDuration(preview.estimated_s)}
+                {durationRange(preview.estimated_min_s, preview.estimated_s)}
               </span>
               <span className="stat-label">estimated</span>
             </div>
           </div>
+          {!!preview.searches?.length && (
+            <ul className="muted small" data-testid="search-estimates">
+              {preview.searches.map((s) => (
+                <li key={s.phase_index}>
+                  Search (phase {s.phase_index + 1}): {s.trials_min === s.trials_max ? s.trials_max : `${s.trials_min}–${s.trials_max}`} trials,{" "}
+                  {durationRange(s.seconds_min, s.seconds_max)}
+                  {s.runs > 1 ? ` each of ${s.runs} runs` : ""}
+                  {s.budget_bound ? `, its time budget (${fmtDuration(s.time_budget_s)}) at most` : ""}. Its trials are made as it goes, from where
+                  the limit lies; a noisier server takes more.
+                </li>
+              ))}
+            </ul>
+          )}
           <OfferedLoadChart points={preview.points} tool={tool} />
           <ScrollBox label="Points of the plan" className="preview-table">
             <table className="table compact">

@@ -6,7 +6,7 @@ const template = {
   name: "DNS three dimensions",
   tool: "dnsperf",
   target_id: null,
-  params: { names: ["www.example.lab"], qtype: "A", timeout_s: 5, latency_capture: true },
+  params: { names: ["www.example.lab"], qtype: "A", timeout_s: 5, latency_capture: true, max_outstanding: 1000 },
   phases: [
     { kind: "baseline", concurrency: 1, rate: 500, duration_s: 30 },
     { kind: "scalability", concurrency: [1, 2, 4], unit_rate: 2500, duration_s: 20 },

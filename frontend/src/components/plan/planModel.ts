@@ -4,7 +4,7 @@
 import type { components as Components } from "../../api/schema";
 import type { PhaseKind, PlanBody } from "../../api/types";
 import type { FieldErrors } from "../../api/errors";
-import { findTool, type ToolInfo } from "../../tools/catalog";
+import { findTool, sloMetricsOf, type ToolInfo } from "../../tools/catalog";
 import { defaultParams, fieldsOf, num, paramsFromApi, paramsToApi, type ParamValues } from "../../tools/schemaFields";
 
 export { num };
@@ -30,6 +30,7 @@ export interface PhaseDraft {
   high: string;
   resolutionPct: string;
   criteria: CriterionDraft[];
+  timeBudget: string; // seconds; empty = none
 }
 
 /** One criterion of a search: a metric and its limit as typed. */
@@ -72,10 +73,16 @@ export interface PlanDraft {
   phases: PhaseDraft[];
   pause: string;
   repeat: string;
+  /** The capacity's latency target: the metric ("" = p99 when measured, else the mean) and its limit in ms. */
+  sloMetric: string;
+  sloLimit: string;
   tags: string;
   monitors: MonitorDraft[];
   variants: VariantDraft[];
 }
+
+/** The SLO a plan gets when it names none (the API's `slo` default): shown in the editor, never applied silently. */
+export const DEFAULT_SLO_LIMIT_MS = "3";
 
 // --- variants: settings applied by the lab's registered actions (never a free-text action name) ---
 
@@ -219,6 +226,7 @@ export function blankPhase(kind: PhaseKind, tool: ToolInfo | undefined): PhaseDr
     high: "",
     resolutionPct: "",
     criteria: [],
+    timeBudget: "",
     ...defaults[kind],
   };
 }
@@ -233,6 +241,8 @@ export function blankDraft(tool: ToolInfo): PlanDraft {
     phases: [blankPhase("baseline", tool)],
     pause: "3",
     repeat: "1",
+    sloMetric: "",
+    sloLimit: DEFAULT_SLO_LIMIT_MS,
     tags: "",
     monitors: [],
     variants: [],
@@ -261,6 +271,8 @@ export function draftFromPlan(plan: Record<string, unknown>, tools: readonly Too
     phases: phases.length ? phases : [blankPhase("baseline", tool)],
     pause: str(plan.pause_s ?? 3),
     repeat: str(plan.repeat ?? 1),
+    sloMetric: str((plan.slo as { metric?: string } | undefined)?.metric),
+    sloLimit: str((plan.slo as { limit_ms?: number } | undefined)?.limit_ms ?? DEFAULT_SLO_LIMIT_MS),
     tags: Array.isArray(plan.tags) ? (plan.tags as string[]).join(", ") : "",
     monitors,
     variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]).map(variantFromApi) : [],
@@ -280,6 +292,7 @@ function phaseFromApi(ph: Record<string, unknown>, tool: ToolInfo | undefined): 
     d.low = str(ph.low);
     d.high = str(ph.high);
     d.resolutionPct = str(ph.resolution_pct);
+    d.timeBudget = str(ph.time_budget_s);
     d.criteria = ((ph.criteria as { metric: SearchMetric; limit: unknown }[]) ?? []).map((c) => ({ key: newKey(), metric: c.metric, limit: str(c.limit) }));
   }
   const rate = ph.rate;
@@ -330,6 +343,7 @@ export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
     out.low = num(p.low);
     out.high = num(p.high);
     out.resolution_pct = num(p.resolutionPct);
+    out.time_budget_s = num(p.timeBudget);
     out.criteria = p.criteria.map((c) => ({ metric: c.metric, limit: num(c.limit) }));
     return dropUndefined(out);
   }
@@ -358,6 +372,7 @@ export function draftToBody(d: PlanDraft, tools: readonly ToolInfo[]): PlanBody 
     phases: d.phases.map(phaseToApi),
     pause_s: num(d.pause),
     repeat: num(d.repeat),
+    slo: dropUndefined({ metric: d.sloMetric || null, limit_ms: num(d.sloLimit) }),
     tags: d.tags.split(/[\s,]+/).filter(Boolean),
     monitors,
   };
@@ -372,6 +387,7 @@ export function withTool(d: PlanDraft, tool: ToolInfo): PlanDraft {
     ...d,
     tool: tool.name,
     params: defaultParamsOf(tool),
+    sloMetric: sloMetricsOf(tool).some((m) => m.name === d.sloMetric) ? d.sloMetric : "",
     phases: d.phases
       .filter((p) => kinds.includes(p.kind))
       .map((p) => {
