@@ -12,6 +12,7 @@ from kneeboard.analysis import compare as compare_points
 from kneeboard.analysis.points import finite, low_load, low_load_points
 from kneeboard.analysis.capacity_verdict import capacity_verdict
 from kneeboard.analysis.conclusion import criterion_text
+from kneeboard.analysis.generator import server_judged
 from kneeboard.analysis.verdicts import MARGIN_PCT, verdict_text
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -201,7 +202,7 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
         raise invalid_query("c", f"campaigns of different tools ({', '.join(sorted(tools))}) measure different things; compare like with like")
     directions = _directions(selections[0].campaign.tool)
     margin = margin_of(selections[0].campaign)
-    dicts = {s.key: [point_dict(p) for p in s.points] for s in selections}
+    dicts = {s.key: server_judged([point_dict(p) for p in s.points])[0] for s in selections}  # a load never sent judges no server
     verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin) for key in keys[1:]}
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
     unit = adapter(selections[0].campaign.tool).rate_unit

@@ -22,8 +22,8 @@ CHART_MAX_SAMPLES = 2000  # what the stability and monitor charts ask (api/point
 
 def featured_points(points: list[Point]) -> dict[str | None, Point]:
     """Per variant, the point the report details: its longest completed stability point (the one the stability chart
-    draws), else its completed point with the highest achieved rate (where the monitors tell most)."""
-    done = [p for p in points if p.status == "completed"]
+    draws), else its completed point with the highest achieved rate (where the monitors tell most) whose load was sent."""
+    done = [p for p in points if p.status == "completed" and not ((p.extra or {}).get("generator") or {}).get("limited")]
     featured: dict[str | None, Point] = {}
     for variant in dict.fromkeys(p.variant for p in done):
         mine = [p for p in done if p.variant == variant]

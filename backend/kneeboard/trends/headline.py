@@ -7,6 +7,7 @@ from typing import Any
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.progress import stored_summary
+from kneeboard.analysis.generator import server_judged
 from kneeboard.analysis.points import low_load
 from kneeboard.compare.service import headline_values
 from kneeboard.trends.models import TrendEntry
@@ -38,7 +39,7 @@ def capacity_of(analysis: dict[str, Any] | None) -> dict[str, Any]:
 def entry_of(campaign: Campaign) -> TrendEntry:
     """The campaign's trend row: capacity at SLO with its interval, max achieved rate, low-load p50/p99 and loss."""
     values = headline_values({"analysis": campaign.analysis, "summary": stored_summary(campaign)})
-    points = [point_dict(p) for p in campaign.points]
+    points, _ = server_judged([point_dict(p) for p in campaign.points])
     capacity = capacity_of(campaign.analysis)
     return TrendEntry(
         campaign_id=campaign.id, plan_id=campaign.plan_id, target_id=campaign.target_id, tool=campaign.tool, name=campaign.name[:200],
