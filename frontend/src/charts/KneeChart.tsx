@@ -61,7 +61,12 @@ export default function KneeChart({ points, tool, analysis }: { points: Point[];
       empty={rows.length === 0 && "No completed load points"}
       note={
         <>
-          {kneeX != null && <span>knee at {fmtRate(kneeX)} {axis}</span>}
+          {kneeX != null && (
+            <span data-testid="knee-note" title={knee?.why ?? undefined}>
+              knee at {fmtRate(kneeX)} {axis} ({knee?.rule_text})
+            </span>
+          )}
+          {bands.length > 0 && <span className="muted"> · zones by mean latency</span>}
           {rows.length > 0 && controls}
         </>
       }

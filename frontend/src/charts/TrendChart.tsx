@@ -4,8 +4,8 @@ import { fmtNumber } from "../format";
 import { AXIS_STYLE, ChartFrame, GRID, valueAxis } from "./common";
 
 export const METRIC_LABELS: Record<TrendMetric, string> = {
-  capacity_at_slo: "Capacity at SLO",
-  max_achieved_rate: "Max achieved rate",
+  capacity_at_slo: "Capacity (the search's first criterion, else at the SLO)",
+  max_achieved_rate: "Ceiling (highest achieved rate, mean of repetitions)",
   latency_p50_ms: "Latency p50 at low load (ms)",
   latency_p99_ms: "Latency p99 at low load (ms)",
   loss_pct: "Loss (%)",

@@ -84,7 +84,7 @@ function Rows({ points, baseline }: { points: TrendPoint[]; baseline: number | n
   const newest = points.slice(-SHOWN_ROWS).reverse();
   return (
     <>
-      <Table columns={["Campaign", "Ended", "Capacity at SLO", "Max rate", "p50 low load (ms)", "p99 low load (ms)", "Loss %"]} label="Campaigns of the trend">
+      <Table columns={["Campaign", "Ended", "Capacity", "Ceiling", "p50 low load (ms)", "p99 low load (ms)", "Loss %"]} label="Campaigns of the trend">
         {newest.map((p) => (
           <tr key={p.campaign_id}>
             <td>

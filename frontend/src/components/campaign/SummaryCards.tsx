@@ -96,6 +96,12 @@ export function CapacityCard({ analysis, tool, active }: { analysis: Analysis | 
         <span data-testid="capacity-kind" data-kind={cap.kind}>
           {cap.how}
           {measured && !hasCi && <span className="muted"> · no interval: one run per load</span>}
+          {(cap.per_repeat?.length ?? 0) > 1 && (
+            <span className="muted" data-testid="capacity-repeats">
+              {" "}
+              · each repetition: {(cap.per_repeat ?? []).map((r) => capacityText(r, unit)).join(", ")}
+            </span>
+          )}
           {cap.min_efficiency != null && <span className="muted"> · efficiency ≥ {fmtPct(cap.min_efficiency * 100, 0)}</span>}
           <span className="muted" data-testid="slo-source"> · {SLO_SOURCE[cap.slo_source ?? "default"]}</span>
         </span>
