@@ -89,3 +89,10 @@ def test_closed_loop_sweeps_read_the_latency_curve():
 def test_bad_rules_are_refused(k, floor):
     with pytest.raises(ValueError):
         find_knee(sweep(LAB), k=k, floor_ms=floor)
+
+
+def test_a_rise_without_a_bend_before_saturation_is_said_so():
+    # latency jumps at the second load and stays up, throughput follows to 40k: no convex bend before saturation
+    rows = [(10000, 10000, 0.2), (20000, 20000, 3.0), (30000, 29900, 2.9), (40000, 39800, 3.1), (50000, 41000, 3.2), (60000, 41000, 3.3)]
+    knee = find_knee(sweep(rows))
+    assert knee["rule"] == "saturation" and "rose above" in knee["why"] and "stayed within" not in knee["why"]

@@ -98,7 +98,8 @@ def find_knee(
     before = [p for p in curve if onset is None or load_of(p) <= load_of(onset)]
     rise = max(k * base, base + floor_ms) if base is not None else None
     knee, rule = None, None
-    if rise is not None and any((p["latency_avg_ms"] or 0.0) > rise for p in before):
+    rose = rise is not None and any((p["latency_avg_ms"] or 0.0) > rise for p in before)
+    if rose:
         measured = sorted((p for p in curve if p["achieved_rate"] is not None and p["latency_avg_ms"] is not None),
                           key=lambda p: p["achieved_rate"])
         knee = _at(measured, lambda p: p["achieved_rate"],
@@ -119,7 +120,8 @@ def find_knee(
         text, why = "Kneedle on mean latency against throughput", f"mean latency rose above {floor} before saturation"
     else:
         text = "Kneedle on throughput against offered load: where the achieved rate stops following the offered"
-        why = f"mean latency stayed within {floor} until then" if floor else "no latency was measured"
+        why = (f"mean latency rose above {floor} before saturation, with no bend of its own before it" if rose
+               else f"mean latency stayed within {floor} until then" if floor else "no latency was measured")
     return {
         "offered_rate": load_of(knee),
         "achieved_rate": knee["achieved_rate"],
