@@ -2,20 +2,25 @@
 
 Points are matched across campaigns by phase and load (concurrency, offered rate). For each
 matched point and metric, Welch's t-test on the repetitions decides at a stated confidence,
-with at least MIN_REPEATS repetitions per side (fewer: "not enough data"); the p-values of a
-sweep's points are corrected with Holm's method, so a 20-point sweep does not find a
-"difference" by chance. Every verdict carries the effect (difference of means) and its
-confidence interval, and the smallest change the data could have detected (at α = 1 −
-confidence and POWER). A practical margin (±MARGIN_PCT % of the reference mean by default)
-tells "the same" from "don't know": when the (1 − 2α) interval of the difference lies inside
-it (two one-sided tests, TOST) the verdict is "equivalent" (within the margin); "no detectable
-difference" is kept for intervals wider than the margin. Pure functions.
+with at least MIN_REPEATS repetitions per side (fewer: "not enough data"). The tests of a
+comparison are corrected together (:func:`two_level`): every metric over its matched points is
+a family, and so is each capacity (capacity_verdict); families are selected by
+Benjamini–Hochberg across the whole comparison, then the points within each selected one. Of
+the metrics a headline of twenty says differ, at most 1 − confidence are expected to be false
+(Holm within each metric alone let such a headline flag something in half the comparisons of
+identical setups). Every verdict carries the effect (difference of means) and its confidence
+interval, and the smallest change the data could have detected (at α = 1 − confidence and
+POWER). A practical margin (±MARGIN_PCT % of the reference mean by default) tells "the same"
+from "don't know": when the (1 − 2α) interval of the difference lies inside it (two one-sided
+tests, TOST) the verdict is "equivalent"; "no detectable difference" is kept for intervals
+wider than the margin. A metric's verdict over its points follows the direction of its
+effect (:func:`follow`). Pure functions.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
@@ -27,6 +32,27 @@ MIXED, EQUIVALENT = "mixed", "equivalent"
 MIN_REPEATS = 3
 MARGIN_PCT = 2.0  # the default practical margin: a plan's `margin_pct` overrides it
 POWER = 0.8  # the power the smallest detectable change is stated at
+COUNTS = (("better", BETTER), ("worse", WORSE), ("same", SAME), ("equivalent", EQUIVALENT), ("few", FEW))  # MetricVerdict's counts
+
+
+def _plain(value: object) -> object:
+    """A numpy scalar as a Python one; NaN (a figure that cannot be computed) as None."""
+    if isinstance(value, np.generic | np.ndarray):
+        value = value.item()
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def _welch(mean_a, var_a, n_a, mean_b, var_b, n_b, confidence: float) -> dict:  # noqa: ANN001 (arrays or scalars)
+    """Welch's test from each side's mean, variance and size, elementwise over numpy arrays."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        va, vb = var_a / n_a, var_b / n_b
+        diff = mean_b - mean_a
+        se = np.sqrt(va + vb)
+        df = (va + vb) ** 2 / (np.where(va > 0, va**2 / (n_a - 1), 0.0) + np.where(vb > 0, vb**2 / (n_b - 1), 0.0))
+        df = np.where(se > 0, df, n_a + n_b - 2.0)
+        p = np.where(se > 0, 2 * stats.t.sf(np.abs(diff / se), df), np.where(diff != 0, 0.0, 1.0))
+        half = stats.t.ppf(0.5 + confidence / 2, df) * se
+    return {"diff": diff, "ci_low": diff - half, "ci_high": diff + half, "p": p, "se": se, "df": df}
 
 
 def welch(a: Sequence[float], b: Sequence[float], *, confidence: float = 0.95) -> dict:
@@ -36,20 +62,25 @@ def welch(a: Sequence[float], b: Sequence[float], *, confidence: float = 0.95) -
     their means differ and 1 when they do not.
     """
     xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    diff = float(xb.mean() - xa.mean())
-    va, vb = xa.var(ddof=1) / xa.size, xb.var(ddof=1) / xb.size
-    se = math.sqrt(va + vb)
-    if se == 0:
-        return {"diff": diff, "ci_low": diff, "ci_high": diff, "p": 0.0 if diff else 1.0, "se": 0.0, "df": float(xa.size + xb.size - 2)}
-    df = (va + vb) ** 2 / ((va**2 / (xa.size - 1) if va else 0.0) + (vb**2 / (xb.size - 1) if vb else 0.0))
-    t = diff / se
-    half = float(stats.t.ppf(0.5 + confidence / 2, df)) * se
-    return {"diff": diff, "ci_low": diff - half, "ci_high": diff + half, "p": float(2 * stats.t.sf(abs(t), df)), "se": se, "df": df}
+    tested = _welch(xa.mean(), xa.var(ddof=1), xa.size, xb.mean(), xb.var(ddof=1), xb.size, confidence)
+    return {k: float(v) for k, v in tested.items()}
 
 
-def detectable(se: float, df: float, *, confidence: float = 0.95, power: float = POWER) -> float:
+def detectable(se, df, *, confidence: float = 0.95, power: float = POWER):  # noqa: ANN001, ANN201 (arrays or scalars)
     """The smallest true difference a two-sided test at α = 1 − confidence finds with probability `power`."""
-    return float((stats.t.ppf(0.5 + confidence / 2, df) + stats.t.ppf(power, df)) * se)
+    return (stats.t.ppf(0.5 + confidence / 2, df) + stats.t.ppf(power, df)) * se
+
+
+def _equivalence(tested: dict, reference, *, margin_pct: float, confidence: float) -> dict:  # noqa: ANN001
+    """:func:`equivalence`, elementwise over numpy arrays (NaN where the reference is 0)."""
+    half = stats.t.ppf(confidence, tested["df"]) * tested["se"]
+    low, high = tested["diff"] - half, tested["diff"] + half
+    bound = np.abs(reference) * margin_pct / 100.0
+    smallest = detectable(tested["se"], tested["df"], confidence=confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pct = np.where(reference != 0, smallest / np.abs(reference) * 100.0, np.nan)
+    return {"equivalent": (bound > 0) & (-bound < low) & (high < bound), "tost_low": low, "tost_high": high,
+            "detectable": smallest, "detectable_pct": pct, "margin_pct": margin_pct}  # fmt: skip
 
 
 def equivalence(tested: dict, reference: float, *, margin_pct: float, confidence: float = 0.95) -> dict:
@@ -58,43 +89,82 @@ def equivalence(tested: dict, reference: float, *, margin_pct: float, confidence
     `tested` is a :func:`welch` result. Returns {"equivalent", "tost_low", "tost_high",
     "detectable", "detectable_pct", "margin_pct"} (the detectable change at α and POWER).
     """
-    half = float(stats.t.ppf(1 - (1 - confidence), tested["df"])) * tested["se"]
-    low, high = tested["diff"] - half, tested["diff"] + half
-    bound = abs(reference) * margin_pct / 100.0
-    smallest = detectable(tested["se"], tested["df"], confidence=confidence)
-    return {"equivalent": bool(bound > 0 and -bound < low and high < bound), "tost_low": low, "tost_high": high,
-            "detectable": smallest, "detectable_pct": smallest / abs(reference) * 100.0 if reference else None,
-            "margin_pct": margin_pct}  # fmt: skip
+    return {k: _plain(v) for k, v in _equivalence(tested, reference, margin_pct=margin_pct, confidence=confidence).items()}
 
 
-def holm(pvalues: Sequence[float | None]) -> list[float | None]:
-    """Holm's step-down adjustment of a family of p-values (None stays None)."""
-    tested = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+def benjamini_hochberg(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Benjamini–Hochberg adjusted p-values of a family (None stays None): those ≤ α keep the false discovery rate at α.
+
+    The step-up adjustment scipy.stats.false_discovery_control makes, in a few numpy calls (a
+    comparison adjusts dozens of families; scipy's takes a millisecond each)."""
+    tested = [i for i, p in enumerate(pvalues) if p is not None]
     adjusted: list[float | None] = [None] * len(pvalues)
-    running = 0.0
-    for rank, (p, i) in enumerate(tested):
-        running = max(running, min(1.0, (len(tested) - rank) * p))
-        adjusted[i] = running
+    if tested:
+        p = np.array([pvalues[i] for i in tested], dtype=float)
+        order = np.argsort(p)
+        scaled = p[order] * len(p) / np.arange(1, len(p) + 1)
+        ranked = np.empty_like(p)
+        ranked[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+        for i, q in zip(tested, ranked.tolist()):
+            adjusted[i] = q
     return adjusted
+
+
+def two_level(families: Sequence[Sequence[float | None]], alpha: float) -> list[list[float | None]]:
+    """Adjusted p-values of families of tests (a metric's points; a capacity alone), Benjamini–Bogomolov (2014).
+
+    Each family's tests are adjusted by Benjamini–Hochberg; the smallest of them (Simes' test
+    of the family) selects families by Benjamini–Hochberg across all, at α; the tests of the R
+    selected families out of M are then significant when their adjusted p × M / R < α, which is
+    the p-value returned (capped at 1). So at most α of the families said to differ are
+    expected to be false (a family is said to differ when one of its tests is significant),
+    and within each of them at most α of its tests.
+    """
+    within = [benjamini_hochberg(f) for f in families]
+    simes = [min((p for p in w if p is not None), default=None) for w in within]
+    tested = sum(p is not None for p in simes)
+    selected = max(1, sum(p is not None and p < alpha for p in benjamini_hochberg(simes)))
+    return [[None if p is None else min(1.0, p * tested / selected) for p in w] for w in within]
 
 
 def _values(points: Iterable[Point], metric: str) -> list[float]:
     return [v for v in (finite(p.get(metric)) for p in points) if v is not None]
 
 
-def point_verdict(a: Sequence[float], b: Sequence[float], *, better: int | None, confidence: float = 0.95,
-                  margin_pct: float = MARGIN_PCT) -> dict:
-    """One metric of one matched point, before correction: the test and the equivalence test, or "not enough data"."""
-    row = {"n_a": len(a), "n_b": len(b), "mean_a": float(np.mean(a)) if a else None, "mean_b": float(np.mean(b)) if b else None,
-           "diff": None, "ci_low": None, "ci_high": None, "change_pct": None, "p": None, "p_adjusted": None, "verdict": FEW,
-           "equivalent": None, "detectable_pct": None, "margin_pct": margin_pct}  # fmt: skip
-    if row["mean_a"] is not None and row["mean_b"] is not None and row["mean_a"] != 0:
-        row["change_pct"] = (row["mean_b"] - row["mean_a"]) / abs(row["mean_a"]) * 100.0
-    if len(a) < MIN_REPEATS or len(b) < MIN_REPEATS or better is None:
-        return row
-    row.update(welch(a, b, confidence=confidence))
-    row.update(equivalence(row, row["mean_a"], margin_pct=margin_pct, confidence=confidence))
-    return row
+def _moments(samples: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each sample's size, mean and variance (ddof 1), NaN where undefined."""
+    n = np.array([len(s) for s in samples], dtype=float)
+    grid = np.full((len(samples), int(n.max(initial=1))), np.nan)
+    for i, s in enumerate(samples):
+        grid[i, : len(s)] = s
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.nansum(grid, axis=1) / n
+        var = np.nansum((grid - mean[:, None]) ** 2, axis=1) / (n - 1)
+    return n, mean, var
+
+
+def point_tests(pairs: Sequence[tuple[Sequence[float], Sequence[float]]], testable: Sequence[bool], *, confidence: float = 0.95,
+                margin_pct: float = MARGIN_PCT) -> list[dict]:
+    """One metric of one matched point per (A's values, B's values) pair, before correction: the test and the equivalence
+    test where `testable` (a direction) and ≥ MIN_REPEATS a side, else "not enough data". All pairs at once (vectorised)."""
+    n_a, mean_a, var_a = _moments([a for a, _ in pairs])
+    n_b, mean_b, var_b = _moments([b for _, b in pairs])
+    run = np.array(testable, dtype=bool) & (n_a >= MIN_REPEATS) & (n_b >= MIN_REPEATS)
+    tested = _welch(mean_a[run], var_a[run], n_a[run], mean_b[run], var_b[run], n_b[run], confidence)
+    tested.update(_equivalence(tested, mean_a[run], margin_pct=margin_pct, confidence=confidence))
+    tested = {k: [_plain(x) for x in v.tolist()] if isinstance(v, np.ndarray) else v for k, v in tested.items()}
+    means_a, means_b = ([_plain(x) for x in m.tolist()] for m in (mean_a, mean_b))
+    rows, at = [], iter(range(int(run.sum())))
+    for i in range(len(pairs)):
+        ma, mb = means_a[i], means_b[i]
+        row = {"n_a": int(n_a[i]), "n_b": int(n_b[i]), "mean_a": ma, "mean_b": mb, "diff": None, "ci_low": None, "ci_high": None,
+               "change_pct": (mb - ma) / abs(ma) * 100.0 if ma and mb is not None else None, "p": None, "p_adjusted": None,
+               "verdict": FEW, "equivalent": None, "detectable_pct": None, "margin_pct": margin_pct}  # fmt: skip
+        if run[i]:
+            j = next(at)
+            row.update({k: v[j] if isinstance(v, list) else v for k, v in tested.items()})
+        rows.append(row)
+    return rows
 
 
 def decide(row: dict, *, better: int | None, confidence: float) -> str:
@@ -108,71 +178,128 @@ def decide(row: dict, *, better: int | None, confidence: float) -> str:
     return BETTER if row["diff"] * better > 0 else WORSE
 
 
+def follow(verdict: str | None, change: float | None, better: int | None) -> str | None:
+    """A verdict that follows the direction of its effect: "better" or "worse" against the sign of `change` (B − A of
+    the figure the verdict is read beside) becomes "mixed"; any other verdict, or no change to read, stays."""
+    if verdict not in (BETTER, WORSE) or not change or better is None:
+        return verdict
+    return verdict if (change * better > 0) == (verdict == BETTER) else MIXED
+
+
 def verdict_text(verdict: str | None, margin_pct: float) -> str | None:
     """A verdict as a reader reads it: "equivalent within ±2 %" for EQUIVALENT, the others as they are."""
     return f"equivalent within ±{margin_pct:g} %" if verdict == EQUIVALENT else verdict
 
 
+def pct_text(pct: float) -> str:
+    """A percentage a reader can read at a glance: "3.1 %", "> 100 %" (never "1.44e+03 %"), "< 0.01 %"."""
+    if pct > 100:
+        return "> 100 %"
+    return f"{pct:.3g} %" if pct >= 0.01 or pct == 0 else "< 0.01 %"
+
+
 def power_text(detectable_pct: float | None, confidence: float) -> str:
     """ "smallest detectable change 3.1 % (α = 0.05, power 0.8)" """
-    figure = f"{detectable_pct:.3g} %" if detectable_pct is not None else "unknown"
+    figure = pct_text(detectable_pct) if detectable_pct is not None else "unknown"
     return f"smallest detectable change {figure} (α = {1 - confidence:.2g}, power {POWER:g})"
+
+
+def method_text(confidence: float, margin_pct: float, families: Sequence[int]) -> str:
+    """How every verdict of a comparison is decided, said once (`families`: how many each compared campaign's tests form)."""
+    counted = (f"the comparison's {families[0]} metrics and capacities" if len(families) == 1 else
+               f"each campaign's metrics and capacities against the reference ({', '.join(str(n) for n in families)})")  # fmt: skip
+    return (f"Welch's t-test at each matched point on the repetitions (≥ {MIN_REPEATS} a side), and on the per-repetition capacities, "
+            f"{confidence:.0%} confidence; corrected for the number of tests over {counted} (Benjamini–Bogomolov: a metric differs "
+            f"when Benjamini–Hochberg across them selects it, then its points are tested at the level left), so at most "
+            f"{1 - confidence:.0%} of the metrics said to differ are expected to be false; equivalent when the "
+            f"{1 - 2 * (1 - confidence):.0%} interval of the difference lies within ±{margin_pct:g} % (TOST); a metric's verdict "
+            "follows the direction of its mean change over its points, else it is mixed")
+
+
+def match_key(point: Point) -> tuple:
+    """Where a point is matched across campaigns: its phase and load (concurrency, offered rate)."""
+    return point.get("phase"), point.get("concurrency"), finite(point.get("offered_rate"))
 
 
 def _matched(points: Iterable[Point]) -> dict[tuple, list[Point]]:
     out: dict[tuple, list[Point]] = {}
     for group in group_repeats(p for p in points if not p.get("unsteady")):
-        first = group[0]
-        out.setdefault((first.get("phase"), first.get("concurrency"), finite(first.get("offered_rate"))), []).extend(group)
+        out.setdefault(match_key(group[0]), []).extend(group)
     return out
 
 
 def compare(points_a: Iterable[Point], points_b: Iterable[Point], directions: Mapping[str, int | None], *,
-            confidence: float = 0.95, margin_pct: float = MARGIN_PCT) -> dict:
-    """B against A, point by point and metric by metric, Holm-corrected across each metric's points.
+            confidence: float = 0.95, margin_pct: float = MARGIN_PCT, also: Mapping[str, float | None] | None = None) -> dict:
+    """B against A, point by point and metric by metric, every test corrected together (:func:`two_level`).
 
     `directions`: metric → +1 (higher is better), −1 (lower is better) or None (no verdict),
-    from the tool contract. Unsteady points (marked "unsteady") stay out. Returns
-    {"confidence", "margin_pct", "points": [{"phase", "concurrency", "offered_rate", "<metric>": row}],
-    "overall": {"<metric>": {"verdict", "better", "worse", "same", "equivalent", "few", "basis"}}}.
+    from the tool contract. Unsteady points (marked "unsteady") stay out. `also`: the raw
+    p-values of the comparison's other tests (name → p or None: the capacities), each a
+    family of its own in the same correction. Returns {"confidence", "margin_pct", "tests"
+    (how many were corrected together), "families" (how many families they form),
+    "points": [{"phase", "concurrency", "offered_rate", "<metric>": row}],
+    "overall": {"<metric>": see :func:`overall`}, "also": {name: adjusted p}}.
     """
     ga, gb = _matched(points_a), _matched(points_b)
     keys = [k for k in ga if k in gb]
-    rows = [{"phase": k[0], "concurrency": k[1], "offered_rate": k[2]} for k in keys]
-    overall = {}
-    for metric, better in directions.items():
-        tested = [point_verdict(_values(ga[k], metric), _values(gb[k], metric), better=better, confidence=confidence,
-                                margin_pct=margin_pct) for k in keys]
-        for row, p_adj in zip(tested, holm([r["p"] for r in tested])):
-            row["p_adjusted"] = p_adj
-            row["verdict"] = decide(row, better=better, confidence=confidence)
-        for row, result in zip(rows, tested):
-            row[metric] = result
-        overall[metric] = _overall([r for r in tested if r["mean_a"] is not None and r["mean_b"] is not None], confidence, margin_pct)
-    return {"confidence": confidence, "margin_pct": margin_pct, "points": rows, "overall": overall}
+    cells = [(metric, better, k) for metric, better in directions.items() for k in keys]
+    tested = point_tests([(_values(ga[k], metric), _values(gb[k], metric)) for metric, _, k in cells],
+                         [better is not None for _, better, _ in cells], confidence=confidence, margin_pct=margin_pct)
+    others = dict(also or {})
+    families = [[r["p"] for r, (m, _, _) in zip(tested, cells) if m == metric] for metric in directions] + [[p] for p in others.values()]
+    adjusted = [p for family in two_level(families, 1 - confidence) for p in family]
+    for row, p_adj, (_, better, _) in zip(tested, adjusted, cells):
+        row["p_adjusted"] = p_adj
+        row["verdict"] = decide(row, better=better, confidence=confidence)
+    rows = {k: {"phase": k[0], "concurrency": k[1], "offered_rate": k[2]} for k in keys}
+    for (metric, _, k), result in zip(cells, tested):
+        rows[k][metric] = result
+    points = list(rows.values())
+    return {"confidence": confidence, "margin_pct": margin_pct, "tests": sum(p is not None for p in adjusted),
+            "families": sum(any(p is not None for p in f) for f in families), "points": points,
+            "overall": {metric: overall(points, metric, better, confidence=confidence, margin_pct=margin_pct)
+                        for metric, better in directions.items()},
+            "also": dict(zip(others, adjusted[len(tested):]))}  # fmt: skip
 
 
-def _overall(rows: list[dict], confidence: float, margin_pct: float) -> dict:
+def overall(points: Sequence[dict], metric: str, better: int | None, *, at: Collection[tuple] | None = None, confidence: float = 0.95,
+            margin_pct: float = MARGIN_PCT) -> dict:
+    """One metric over the matched points of a :func:`compare` result (those `at` these match keys, when given).
+
+    Worse if some point is significantly worse and none better, better the other way, mixed
+    when both; then "no detectable difference" when some tested point could not tell,
+    "equivalent" when every tested point is. A better or worse verdict must agree with the
+    metric's effect, the mean of B − A over the points tested (:func:`follow`): significant
+    points against it make the verdict "mixed". {"verdict", "better", "worse", "same",
+    "equivalent", "few", "basis", "margin_pct", "detectable_pct", "effect", "effect_pct", "detail"}.
+    """
+    rows = [p[metric] for p in points if metric in p and (at is None or match_key(p) in at)]
+    rows = [r for r in rows if r["mean_a"] is not None and r["mean_b"] is not None]
     verdicts = [r["verdict"] for r in rows]
-    counts = {name: verdicts.count(v) for name, v in (("better", BETTER), ("worse", WORSE), ("same", SAME), ("equivalent", EQUIVALENT),
-                                                      ("few", FEW))}  # fmt: skip
+    counts = {name: verdicts.count(v) for name, v in COUNTS}
     if counts["worse"] and counts["better"]:
         verdict = MIXED
-    elif counts["worse"]:
-        verdict = WORSE
-    elif counts["better"]:
-        verdict = BETTER
+    elif counts["worse"] or counts["better"]:
+        verdict = WORSE if counts["worse"] else BETTER
     elif counts["same"]:
         verdict = SAME
     elif counts["equivalent"]:
         verdict = EQUIVALENT
     else:
         verdict = FEW if verdicts else None
+    tested = [r for r in rows if r["verdict"] != FEW]
+    effect = sum(r["mean_b"] - r["mean_a"] for r in tested) / len(tested) if tested else None
+    reference = sum(r["mean_a"] for r in tested) / len(tested) if tested else 0.0
+    effect_pct = effect / abs(reference) * 100.0 if effect is not None and reference else None
     smallest = [r["detectable_pct"] for r in rows if r.get("detectable_pct") is not None]
-    change = power_text(max(smallest), confidence) if smallest else None
-    basis = (f"Welch's t-test per matched point, ≥ {MIN_REPEATS} repetitions a side, Holm-corrected over "
-             f"{len(verdicts)} point(s), {confidence:.0%} confidence; equivalent when the {1 - 2 * (1 - confidence):.0%} interval "
-             f"lies within ±{margin_pct:g} % (TOST)" + (f"; {change} at the least sensitive point" if change else ""))
+    detail = power_text(max(smallest), confidence) + (" at the least sensitive point" if len(smallest) > 1 else "") if smallest else None
+    followed = follow(verdict, effect, better)
+    if followed != verdict:
+        way = "lower" if effect < 0 else "higher"
+        detail = (f"{counts['worse'] or counts['better']} point(s) significantly {verdict}, while the mean over the points tested "
+                  f"is {way}" + (f" ({effect_pct:+.1f} %)" if effect_pct is not None else ""))
+        verdict = followed
+    said = ", ".join(f"{counts[name]} {v}" for name, v in COUNTS if counts[name])
+    basis = f"Welch's t-test at {len(rows)} matched point(s)" + (f": {said}" if said else "") if rows else "no matched point"
     return {"verdict": verdict, **counts, "basis": basis, "margin_pct": margin_pct, "detectable_pct": max(smallest) if smallest else None,
-            "detail": change}
-
+            "effect": effect, "effect_pct": effect_pct, "detail": detail}  # fmt: skip

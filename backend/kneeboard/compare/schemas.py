@@ -31,7 +31,8 @@ class Headline(BaseModel):
     deltas: dict[str, Delta | None]
     verdicts: dict[str, Verdict | None]
     verdict_texts: dict[str, str | None] = Field(default_factory=dict, description='the verdict as said: "equivalent within ±2 %"')
-    basis: dict[str, str | None]
+    basis: dict[str, str | None] = Field(description="per campaign, what this row's verdict rests on (the points or repetitions "
+                                         "tested); the method common to every row is the comparison's `method`")
     details: dict[str, str | None] = Field(default_factory=dict, description="the line a reader sees under the verdict: the smallest "
                                            "detectable change (α, power), or what bounds allow (\"both ≥ 4,000 q/s; widen the range\")")
     kinds: dict[str, CapacityKind | None] | None = Field(default=None, description="capacity at SLO only: each value's kind (between: "
@@ -51,13 +52,19 @@ class MetricVerdict(BaseModel):
     margin_pct: float | None = None
     detectable_pct: float | None = Field(default=None, description="the smallest detectable change, % (α = 1 − confidence, power 0.8)")
     detail: str | None = None
+    effect: float | None = Field(default=None, description="the mean of B − A over the points tested: a better or worse verdict "
+                                 "follows its direction, else it is mixed")
+    effect_pct: float | None = Field(default=None, description="the effect in % of the reference's mean over those points")
 
 
 class PointVerdicts(BaseModel):
-    """Per matched point and metric (Welch's t-test, Holm-corrected), and per metric overall."""
+    """Per matched point and metric (Welch's t-test, corrected with every test of the comparison), and per metric overall."""
 
     confidence: float
     margin_pct: float | None = None
+    tests: int | None = Field(default=None, description="how many tests were corrected together (every metric at every matched "
+                              "point, and the capacities)")
+    families: int | None = Field(default=None, description="the families they form: each metric over its points, each capacity")
     points: list[dict[str, Any]]
     overall: dict[str, MetricVerdict]
 
@@ -82,6 +89,7 @@ class Comparison(BaseModel):
 
     selectors: list[str]
     margin_pct: float = Field(description="the practical margin (±%) of equivalence: the reference campaign's plan's margin_pct")
+    method: str | None = Field(default=None, description="how every verdict of the comparison is decided, said once")
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]

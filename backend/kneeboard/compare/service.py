@@ -10,10 +10,11 @@ from sqlalchemy.orm import Session
 
 from kneeboard.analysis import compare as compare_points
 from kneeboard.analysis.points import finite, low_load, low_load_points
-from kneeboard.analysis.capacity_verdict import capacity_verdict
+from kneeboard.analysis.capacity_verdict import capacity_test, capacity_verdict
 from kneeboard.analysis.conclusion import criterion_text
 from kneeboard.analysis.generator import server_judged
-from kneeboard.analysis.verdicts import MARGIN_PCT, verdict_text
+from kneeboard.analysis.verdicts import MARGIN_PCT, follow, match_key, method_text, verdict_text
+from kneeboard.analysis.verdicts import overall as metric_overall
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.models import Point
@@ -126,28 +127,36 @@ def _delta(value: float | None, first: float | None) -> dict | None:
 
 def _row(metric: str, label: str, unit: str, better: str, values: dict[str, float | None], tests: dict[str, dict | None], margin: float,
          *, intervals: dict | None = None, kinds: dict | None = None) -> dict:
-    """One headline row: values, deltas and verdicts against the first key's."""
+    """One headline row: values, deltas and verdicts against the first key's; a verdict against the way its value moved
+    is "mixed" (verdicts.follow)."""
     keys = list(values)
     first = values[keys[0]]
-    verdicts = {k: (t or {}).get("verdict") if values[k] is not None and first is not None else None for k, t in tests.items()}
+    tested = {k: (t or {}).get("verdict") if values[k] is not None and first is not None else None for k, t in tests.items()}
+    verdicts = {k: follow(v, values[k] - first if v else None, 1 if better == "higher" else -1) for k, v in tested.items()}
+    details = {k: (t or {}).get("detail") if verdicts[k] == tested[k] else
+               f"the points tested say {tested[k]}; the figure moved the other way" for k, t in tests.items()}  # fmt: skip
     return {
         "metric": metric, "label": label, "unit": unit, "better": better, "values": values, "intervals": intervals,
         "deltas": {k: _delta(values[k], first) if k != keys[0] else None for k in keys},
         "verdicts": verdicts, "verdict_texts": {k: verdict_text(v, margin) for k, v in verdicts.items()},
-        "basis": {k: (t or {}).get("basis") for k, t in tests.items()}, "details": {k: (t or {}).get("detail") for k, t in tests.items()},
+        "basis": {k: (t or {}).get("basis") for k, t in tests.items()}, "details": details,
         "kinds": kinds,
     }  # fmt: skip
 
 
-def _capacity_row(row: dict, keys: list[str], described: list[dict], margin: float, unit: str) -> dict:
+def _capacity_row(row: dict, keys: list[str], found: list[dict], margin: float, unit: str, adjusted: dict[str, float | None]) -> dict:
     """A capacity row: each side's capacity (mean of repetitions) with its interval and kind; verdicts test the
-    per-repetition capacities (capacity_verdict)."""
-    found = [row["pick"](d.get("analysis") or {}) or {} for d in described]
-    tests = {keys[0]: None, **{k: capacity_verdict(found[0].get("per_repeat"), f.get("per_repeat"), margin_pct=margin, unit=unit)
-                               for k, f in zip(keys[1:], found[1:])}}  # fmt: skip
+    per-repetition capacities (capacity_verdict), at their p-values corrected with the comparison's (`adjusted`)."""
+    tests = {keys[0]: None, **{k: capacity_verdict(found[0].get("per_repeat"), f.get("per_repeat"), margin_pct=margin, unit=unit,
+                                                   p_adjusted=adjusted[k]) for k, f in zip(keys[1:], found[1:])}}  # fmt: skip
     intervals = {k: [f["ci_low"], f["ci_high"]] if f.get("ci_low") is not None else None for k, f in zip(keys, found)}
     return _row(row["metric"], row["label"], "rate", "higher", {k: f.get("value") for k, f in zip(keys, found)}, tests, margin,
                 intervals=intervals, kinds={k: f.get("kind") for k, f in zip(keys, found)})
+
+
+def _low_load_keys(points_a: list[dict], points_b: list[dict], metric: str) -> set[tuple]:
+    """Where both sides read `metric` at low load (points.low_load_points), as match keys."""
+    return {match_key(p) for p in low_load_points(points_a, metric)} & {match_key(p) for p in low_load_points(points_b, metric)}
 
 
 def _described(campaign: Campaign, session: Session, pinned: dict[int, dict | None] | None) -> dict:
@@ -203,18 +212,25 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     directions = _directions(selections[0].campaign.tool)
     margin = margin_of(selections[0].campaign)
     dicts = {s.key: server_judged([point_dict(p) for p in s.points])[0] for s in selections}  # a load never sent judges no server
-    verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin) for key in keys[1:]}
+    capacities = capacity_rows(described)
+    found = {row["metric"]: [row["pick"](d.get("analysis") or {}) or {} for d in described] for row in capacities}
+    # every test of a comparison is corrected together: the capacities join the metrics' points (verdicts.compare)
+    verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin,
+                                       also={m: (capacity_test(f[0].get("per_repeat"), f[i].get("per_repeat")) or {}).get("p")
+                                             for m, f in found.items()})
+                   for i, key in enumerate(keys) if i}  # fmt: skip
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
     unit = adapter(selections[0].campaign.tool).rate_unit
-    headline = [_capacity_row(row, keys, described, margin, unit) for row in capacity_rows(described)]
+    headline = [_capacity_row(row, keys, found[row["metric"]], margin, unit, {k: verdicts_by[k]["also"][row["metric"]] for k in keys[1:]})
+                for row in capacities]  # fmt: skip
     rows = [*HEADLINES, *_percentile_headlines(selections[0].campaign.tool, dicts)]
     for key in keys:
         values[key].update({row[0]: low_load(dicts[key], row[0]) for row in rows[len(HEADLINES):]})
     low = {row[0] for row in rows[len(HEADLINES):]} | LOW_LOAD
     for metric, label, unit_name, better, point_metric in rows:
         if metric in low:  # a figure at low load takes its verdict from the low-load points alone
-            tests = {keys[0]: None, **{k: compare_points(low_load_points(dicts[keys[0]], point_metric), low_load_points(dicts[k], point_metric),
-                                                         {point_metric: directions.get(point_metric)}, margin_pct=margin)["overall"].get(point_metric)
+            tests = {keys[0]: None, **{k: metric_overall(verdicts_by[k]["points"], point_metric, directions.get(point_metric),
+                                                         at=_low_load_keys(dicts[keys[0]], dicts[k], point_metric), margin_pct=margin)
                                        for k in keys[1:]}}  # fmt: skip
         else:
             tests = {keys[0]: None, **{k: overall[k].get(point_metric) if point_metric else None for k in keys[1:]}}
@@ -225,6 +241,7 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     return {
         "selectors": keys,
         "margin_pct": margin,
+        "method": method_text(verdicts_by[keys[1]]["confidence"], margin, [verdicts_by[k]["families"] for k in keys[1:]]),
         "campaigns": described,
         "points": {s.key: s.points for s in selections},
         "headline": headline,

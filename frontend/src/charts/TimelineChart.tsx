@@ -4,7 +4,10 @@ import { headlineOf, type ToolInfo } from "../tools/catalog";
 import { AXIS_STYLE, ChartFrame, GRID, PHASE_COLOURS, SECONDS_AXIS, valueAxis } from "./common";
 import type { TimelineSegment } from "./timeline";
 
-/** Every point of the campaign on one time axis: the tool's headline metric per interval, a line per point coloured by phase. */
+/**
+ * Every point of the campaign on one time axis: the tool's headline metric per interval, a line per point coloured by
+ * phase; a point without interval samples (too short for the tool's intervals) is its own figure, dashed, over its run.
+ */
 export default function TimelineChart({
   segments,
   samples,
@@ -22,6 +25,7 @@ export default function TimelineChart({
 }) {
   const headline = headlineOf(tool);
   const phases = [...new Set(segments.map((s) => s.phase))];
+  const whole = segments.filter((s) => s.whole).length;
   const dots = samples <= 150;
   // zero-based, distinct ticks: the first live sample (or an idle point's zeros) still reads sensibly
   const yAxis = valueAxis(segments.flatMap((seg) => seg.rows.map((r) => r.value)));
@@ -44,10 +48,11 @@ export default function TimelineChart({
                 key={seg.pointId}
                 data={seg.rows}
                 dataKey="value"
-                name={`point ${seg.seq + 1} · ${seg.phase} · ${seg.concurrency}`}
+                name={`point ${seg.seq + 1} · ${seg.phase} · ${seg.concurrency}${seg.whole ? " (the point's figure: no interval sample)" : ""}`}
                 stroke={PHASE_COLOURS[seg.phase] ?? "#2563eb"}
                 strokeWidth={seg.running ? 2.5 : 1.5}
-                dot={dots ? { r: 2 } : false}
+                strokeDasharray={seg.whole ? "4 3" : undefined}
+                dot={dots && !seg.whole ? { r: 2 } : false}
                 isAnimationActive={false}
                 className={seg.running ? "running" : undefined}
               />
@@ -63,6 +68,7 @@ export default function TimelineChart({
             </span>
           ))}
           · {segments.length} point{segments.length === 1 ? "" : "s"}
+          {whole > 0 && ` (${whole} dashed: the point's own figure over its run, too short for an interval sample)`}
         </p>
       )}
     </div>

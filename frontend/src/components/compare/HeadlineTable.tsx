@@ -7,13 +7,13 @@ import { capacityText } from "../campaign/SummaryCards";
 /**
  * The headline metrics side by side, each labelled by the API with its metric and rule, capacities first (with their intervals); deltas are against the first
  * campaign (the reference), and the verdict column says, per other campaign, better, worse, no detectable
- * difference, not enough data, or mixed.
+ * difference, not enough data, or mixed. The method common to every verdict is said once under the table (the API's
+ * `method`); each verdict's own basis (the points or repetitions it tested) is its tooltip.
  */
 export default function HeadlineTable({ data, tool }: { data: Comparison; tool: ToolInfo | undefined }) {
   const keys = data.selectors;
   // the API states rates in "rate": the reference campaign's tool says which unit that is
   const fmtValue = (v: number | null | undefined, unit: string) => fmtUnit(v, resolveUnit(unit, tool));
-  const bases = [...new Set(data.headline.flatMap((h) => keys.slice(1).map((k) => h.basis?.[k]).filter((b): b is string => !!b)))];
   return (
     <>
       <table className="table compare-headline" data-testid="headline">
@@ -91,7 +91,11 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
           ))}
         </tbody>
       </table>
-      {bases.length > 0 && <p className="muted small pad">Verdicts: {bases.join("; ")}.</p>}
+      {data.method && (
+        <p className="muted small pad" data-testid="verdict-method">
+          Verdicts: {data.method}.
+        </p>
+      )}
     </>
   );
 }

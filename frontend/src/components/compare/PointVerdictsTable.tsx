@@ -15,8 +15,8 @@ export function verdictMetrics(tool: ToolInfo | undefined, rows: MatchedPoint[])
 
 /**
  * Per matched point (phase, concurrency, offered rate), for the headline metric and latency: the change in %, the
- * confidence interval of the difference, the Holm-adjusted p and the verdict; one table per campaign against the
- * reference, collapsed under "Per-point verdicts", with the basis of the test.
+ * confidence interval of the difference, the adjusted p (corrected with every test of the comparison) and the verdict;
+ * one table per campaign against the reference, collapsed under "Per-point verdicts", with the method said once.
  */
 export default function PointVerdictsTable({ data, tool }: { data: Comparison; tool: ToolInfo | undefined }) {
   const ref = data.selectors[0];
@@ -33,7 +33,6 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
         const pv = data.point_verdicts[key];
         const rows = pv.points as MatchedPoint[];
         const metrics = verdictMetrics(tool, rows);
-        const bases = [...new Set(metrics.map((m) => pv.overall[m]?.basis).filter((b): b is string => !!b))];
         const i = data.selectors.indexOf(key);
         return (
           <section key={key} aria-label={`Per-point verdicts of #${key}`}>
@@ -54,7 +53,7 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
                         <th key={m} colSpan={4} className="group">
                           {metricOf(tool, m)?.title ?? m}
                           {pv.overall[m]?.verdict && (
-                            <span className={`verdict ${verdictClass(pv.overall[m].verdict!)}`} title="over every matched point">
+                            <span className={`verdict ${verdictClass(pv.overall[m].verdict!)}`} title={[pv.overall[m].basis, pv.overall[m].detail].filter(Boolean).join("; ")}>
                               {" "}
                               {verdictText(pv.overall[m].verdict!, pv.overall[m].margin_pct)}
                             </span>
@@ -102,10 +101,10 @@ export default function PointVerdictsTable({ data, tool }: { data: Comparison; t
                 </table>
               </ScrollBox>
             )}
-            {bases.length > 0 && <p className="muted small basis">Basis: {bases.join("; ")}.</p>}
           </section>
         );
       })}
+      {data.method && <p className="muted small basis">Basis: {data.method}.</p>}
     </details>
   );
 }

@@ -9,10 +9,12 @@ import PointVerdictsTable, { verdictMetrics } from "./PointVerdictsTable";
 const row = (over: Record<string, unknown>) => ({
   n_a: 3, n_b: 3, mean_a: 1000, mean_b: 1100, diff: 100, ci_low: 40, ci_high: 160, change_pct: 10, p: 0.004, p_adjusted: 0.008, verdict: "better", ...over,
 }); // prettier-ignore
-const basis = "Welch's t-test per matched point, ≥ 3 repetitions a side, Holm-corrected over 2 point(s), 95% confidence";
+const basis = "Welch's t-test at 2 matched point(s): 1 better, 1 not enough data";
+const method = "Welch's t-test at each matched point on the repetitions (≥ 3 a side), 95% confidence; corrected for the number of tests";
 
 const data = {
   selectors: ["1", "2"],
+  method,
   campaigns: [{ id: 1, analysis: { capacity: { metric: "latency_p99_ms", limit_ms: 3 } } }, { id: 2, analysis: null }],
   headline: [
     { metric: "capacity_at_slo", label: "Capacity at p99 latency ≤ 3 ms (SLO, sweep)", unit: "rate", better: "higher", values: { 1: 14834, 2: 15200 }, intervals: { 1: [14500, 15100], 2: null },
@@ -62,6 +64,13 @@ describe("compare headline", () => {
     expect(screen.getByTestId("verdict").className).toBe("verdict equivalent");
     expect(screen.getByTestId("verdict-detail").textContent).toContain("smallest detectable change 6.1 %");
   });
+  it("says the method once under the headline, however many rows (each row's own basis is its verdict's tooltip)", () => {
+    const many = { ...data, headline: Array.from({ length: 10 }, (_, i) => ({ ...data.headline[1], metric: `m${i}`, basis: { 1: null, 2: `Welch's t-test at ${i + 1} matched point(s)` } })) } as unknown as Comparison; // prettier-ignore
+    const { container } = render(<HeadlineTable data={many} tool={tool("dnsperf")} />);
+    expect(container.textContent?.match(/Verdicts:/g)).toHaveLength(1);
+    expect(screen.getByTestId("verdict-method").textContent).toBe(`Verdicts: ${method}.`);
+    expect(screen.getAllByTestId("verdict")[3].getAttribute("title")).toBe("Welch's t-test at 4 matched point(s)");
+  });
   it("maps verdicts with spaces to one CSS class each", () => {
     render(<HeadlineTable data={data} tool={tool("dnsperf")} />);
     const [first, second] = screen.getAllByTestId("verdict");
@@ -81,7 +90,7 @@ describe("per-point verdicts", () => {
     const cells = body.map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
     expect(cells[0]).toEqual(["saturation", "20", "10,000 qps", "+10 %", "[+40, +160 qps]", "0.008", "better", "0 %", "[−20, +30 µs]", "1", "no detectable difference"]);
     expect(cells[1].slice(3, 7)).toEqual(["+10 %", "—", "—", "not enough data"]);
-    expect(details.textContent).toContain(`Basis: ${basis}.`);
+    expect(details.textContent).toContain(`Basis: ${method}.`);
     expect(details.querySelector(".verdict.mixed")).toBeTruthy();
   });
   it("shows the headline metric and latency", () => {
