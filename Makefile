@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-http bench-fanout-devsim lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim lab-up lab-down compose-check clean
 
 up:
 	scripts/install-deps.sh run
@@ -46,6 +46,10 @@ bench-capacity-search:
 
 bench-dns-capture:
 	.venv/bin/python tests/bench/dns_capture.py
+
+# dnsperf through Kneeboard (a campaign on a real worker) against the same argv by hand, near unbound's saturation (issue 34)
+bench-sched:
+	.venv/bin/python tests/bench/sched_ab.py
 
 # kbhttp beside vegeta v12.13.0 (built into /tmp/kb-bench-bin, outside the repo) and wrk at low concurrency, one nginx on
 # loopback, one run: p50/p99 and CPU per request per rate; writes docs/performance/http-load.md (PROFILE=1: kbhttp's pprof at 10k).

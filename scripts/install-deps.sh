@@ -48,6 +48,39 @@ else
   echo "kneeboard: Go is not installed, so devsim (device campaigns), kblat (DNS latency percentiles) and kbhttp (open-loop HTTP) are unavailable; install Go 1.23 or newer (Debian 12: golang-1.23 from bookworm-backports, or go.dev/doc/install) and rerun" >&2
 fi
 
+# The lab's CoreDNS (issue 36), built once per version into .cache/servers/coredns-VERSION/ and reused; a failed
+# build is reported (its reason kept in build-error.txt, which `kneeboard lab up` shows on lab-coredns), never fatal.
+coredns_version=v1.15.0
+coredns_go=1.26  # CoreDNS v1.15.0's go.mod: go 1.26.0
+coredns_dir=.cache/servers/coredns-$coredns_version
+if [ ! -x "$coredns_dir/coredns" ]; then
+  mkdir -p "$coredns_dir"
+  GO=$(command -v go || { [ -x /usr/local/go/bin/go ] && echo /usr/local/go/bin/go; } || true)
+  have=$([ -n "$GO" ] && "$GO" env GOVERSION 2>/dev/null | sed 's/^go//' || true)
+  if [ -z "$GO" ]; then
+    why="Go is not installed; CoreDNS $coredns_version needs Go >= $coredns_go (go.dev/doc/install)"
+  elif [ "$(printf '%s\n%s\n' "$coredns_go" "$have" | sort -V | head -1)" != "$coredns_go" ]; then
+    why="Go $have is too old; CoreDNS $coredns_version needs Go >= $coredns_go (go.dev/doc/install)"
+  else
+    why=
+    echo "kneeboard: building CoreDNS $coredns_version with Go $have (a few minutes, once)"
+    started=$(date +%s)
+    tmpbin=$(mktemp -d "$coredns_dir/.build.XXXXXX")
+    if GOTOOLCHAIN=local GOFLAGS= GOBIN="$PWD/$tmpbin" "$GO" install "github.com/coredns/coredns@$coredns_version" >"$coredns_dir/build.log" 2>&1; then
+      mv "$tmpbin/coredns" "$coredns_dir/coredns"
+      rm -f "$coredns_dir/build-error.txt"
+      echo "kneeboard: built CoreDNS $coredns_version in $(( $(date +%s) - started )) s: $coredns_dir/coredns"
+    else
+      why="go install github.com/coredns/coredns@$coredns_version failed: $(tail -n 3 "$coredns_dir/build.log" | tr '\n' ' ')"
+    fi
+    rm -rf "$tmpbin"
+  fi
+  if [ -n "$why" ]; then
+    echo "$why" >"$coredns_dir/build-error.txt"
+    echo "kneeboard: the lab comes up without CoreDNS: $why" >&2
+  fi
+fi
+
 if command -v npm >/dev/null 2>&1; then
   if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules ]; then
     # `npm install` honours the lock; `npm ci` here rejects locks that lack other platforms' optional rollup binaries

@@ -6,15 +6,18 @@ Every fact is a flat string; a missing tool or file makes the fact "unavailable"
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import platform
 import re
+import socket
 from typing import Iterable
 
-from kneeboard.lab import ethtool
+from kneeboard.lab import coredns, ethtool
 from kneeboard.lab.system import CommandFailed, cpu_count, in_netns, is_root, list_sysfs, read_sysfs, run, which
 
 UNAVAILABLE = "unavailable"
+AUTOGROUP = "/proc/sys/kernel/sched_autogroup_enabled"
 SYSCTLS = (
     "net.core.rmem_max",
     "net.core.rmem_default",
@@ -29,6 +32,7 @@ SYSCTLS = (
 SERVER_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
     "unbound": (["unbound", "-V"], r"^Version\s+(\S+)"),
     "nginx": (["nginx", "-v"], r"nginx/(\S+)"),
+    "coredns": ([str(coredns.BINARY), "-version"], r"^CoreDNS-(\S+)"),  # built into .cache/servers by install-deps.sh
     "ethtool": (["ethtool", "--version"], r"ethtool version\s+(\S+)"),
     "ip": (["ip", "-V"], r"iproute2-(\S+?),?\s"),
 }
@@ -95,6 +99,19 @@ def offload_facts(prefix: str, text: str) -> dict[str, str]:
     return facts
 
 
+def host_sharing(facts: dict) -> dict[str, str] | None:
+    """What a report must say when the load generator shares the host with the server (the facts
+    `generator.shares_host` and `kernel.sched_autogroup_enabled`); None when it does not, or is not known to."""
+    shared = str(facts.get("generator.shares_host") or "")
+    if not shared.startswith("yes"):
+        return None
+    where = shared.partition("(")[2].rstrip(")") or "this host"
+    autogroup = str(facts.get("kernel.sched_autogroup_enabled") or UNAVAILABLE)
+    note = (f"the load generator shares this host with the server ({where}); kernel.sched_autogroup_enabled={autogroup}: "
+            "near saturation the latency depends on how the scheduler groups the two")
+    return {"shares_host": shared, "sched_autogroup_enabled": autogroup, "note": note}
+
+
 # ---------------------------------------------------------------- collectors
 
 
@@ -143,13 +160,59 @@ def interface_facts(dev: str, netns: str | None = None) -> dict[str, str]:
     return facts
 
 
+def _is_local_address(address: str) -> bool:
+    """True if `address` is one of this host's own (a socket can be bound to it here)."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.bind((address, 0))
+            return True
+    except OSError:
+        return False
+
+
+def _where(host: str) -> str | None:
+    """"loopback", "an address of this host", or None for another host; OSError when the name does not resolve."""
+    addresses = {info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_UDP)}
+    if any(ipaddress.ip_address(a.partition("%")[0]).is_loopback for a in addresses):
+        return "loopback"
+    return "an address of this host" if any(_is_local_address(a) for a in addresses) else None
+
+
+def on_this_host(host: str) -> str | None:
+    """Whether `host` is this host: "loopback", "an address of this host", or None (another host, or unresolvable)."""
+    try:
+        return _where(host)
+    except (OSError, UnicodeError):
+        return None
+
+
+def generator_shares_host(target_host: str, lab_address: str | None = None) -> str:
+    """Whether this host, the load generator, is also the server's: "yes (loopback)", "yes (lab namespace on this
+    host)" (when `lab_address`, the address of a lab namespace on this host, is the target's), "yes (an address of
+    this host)", "no", or "unavailable (…)" when the target's name does not resolve."""
+    if target_host == lab_address:
+        return "yes (lab namespace on this host)"
+    try:
+        where = _where(target_host)
+    except (OSError, UnicodeError):
+        return f"{UNAVAILABLE} (cannot resolve {target_host})"
+    return f"yes ({where})" if where else "no"
+
+
 def collect_facts(
     interfaces: Iterable[str] = (),
     netns_interfaces: Iterable[tuple[str, str]] = (),
     tools: Iterable[str] = (),
+    target_host: str | None = None,
+    lab_address: str | None = None,
 ) -> dict[str, str]:
-    """All facts as flat strings: kernel, cpu.*, memory.*, tool.NAME, nic.DEV.*, sysctl.NAME (never raises)."""
+    """All facts as flat strings: kernel, kernel.sched_autogroup_enabled, cpu.*, memory.*, tool.NAME, nic.DEV.*,
+    sysctl.NAME, and with `target_host` generator.shares_host (see generator_shares_host) (never raises)."""
     facts = {"kernel": platform.release() or UNAVAILABLE, "cpu.count": str(cpu_count())}
+    facts["kernel.sched_autogroup_enabled"] = _read_proc(AUTOGROUP).strip() or UNAVAILABLE
+    if target_host:
+        facts["generator.shares_host"] = generator_shares_host(target_host, lab_address)
     facts["cpu.count_total"] = str(os.cpu_count() or UNAVAILABLE)
     facts.update(parse_cpuinfo(_read_proc("/proc/cpuinfo")))
     facts.setdefault("cpu.model", platform.processor() or UNAVAILABLE)

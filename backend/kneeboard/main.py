@@ -26,10 +26,11 @@ from kneeboard.metrics.http import install_metrics
 from kneeboard.plans.router import router as plans_router
 from kneeboard.policy.router import router as policy_router
 from kneeboard.profiles.router import router as profiles_router
-from kneeboard.runs import reaper
+from kneeboard.runs import harness_cpu, reaper
 from kneeboard.runs.router import router as runs_router
 from kneeboard.schedules.router import router as schedules_router
 from kneeboard.shares.router import router as shares_router
+from kneeboard.exporters.router import router as exporters_router
 from kneeboard.targets.router import router as targets_router
 from kneeboard.tools.router import router as tools_router
 from kneeboard.trends.router import router as trends_router
@@ -42,7 +43,7 @@ from kneeboard.worker.tasks import enqueue
 def create_app() -> FastAPI:
     """Build the application."""
     app = FastAPI(title="Kneeboard", version=__version__, description="Capacity-test campaigns: plans, sweeps, reports, comparisons.",
-                  lifespan=with_delivery(reaper.lifespan))
+                  lifespan=with_delivery(harness_cpu.with_api_pid(reaper.lifespan)))
     install_handlers(app)
     install_limits(app)
     install_security(app)
@@ -57,6 +58,7 @@ def create_app() -> FastAPI:
         exports_router,
         trends_router,
         webhooks_router,
+        exporters_router,
     ):
         api.include_router(router)
     app.include_router(api)

@@ -62,8 +62,11 @@ def stop_all(procs: list[subprocess.Popen], timeout_s: float = 10) -> None:
 
 
 def _spawn(argv: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    # a process group, not a session: a new session is a new scheduling autogroup (kernel.sched_autogroup_enabled=1),
+    # and the tools the worker starts would share the CPUs with a server on this host group against group
     log.parent.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen(argv, env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
+                            process_group=0)
 
 
 def start_redis(rundir: Path, port: int | None = None, password: str | None = None) -> tuple[subprocess.Popen, str]:
@@ -72,7 +75,7 @@ def start_redis(rundir: Path, port: int | None = None, password: str | None = No
     argv = ["redis-server", "-", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(rundir)]
     log = rundir / "redis.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=open(log, "ab"), stderr=subprocess.STDOUT, process_group=0)
     proc.stdin.write(f"requirepass {password}\n".encode() if password else b"")  # on stdin, not in argv for ps to show
     proc.stdin.close()
     wait_port(port, proc, "redis-server")

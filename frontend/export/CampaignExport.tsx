@@ -6,6 +6,7 @@ import { variantLabels } from "../src/charts/pointData";
 import CampaignTimeline from "../src/components/campaign/CampaignTimeline";
 import FactsTable, { VariantFactsTable } from "../src/components/campaign/FactsTable";
 import ReportBody from "../src/components/campaign/ReportBody";
+import HostSharingNotice from "../src/components/campaign/HostSharingNotice";
 import ReportHeading from "../src/components/campaign/ReportHeading";
 import HeadlineTable from "../src/components/compare/HeadlineTable";
 import PointVerdictsTable from "../src/components/compare/PointVerdictsTable";
@@ -79,6 +80,7 @@ export default function CampaignExport({ doc }: { doc: ExportDocument & { campai
           <strong>{c.status === "cancelled" ? "Cancelled" : "Error"}:</strong> {c.error}
         </div>
       )}
+      <HostSharingNotice campaign={c} />
       {(labels.length ? labels : [null]).map((v) => (
         <section key={v ?? ""} className="variant-section" aria-label={v != null ? `Variant ${v}` : "Report"}>
           {v != null && <h2 className="variant-title">Variant: {v}</h2>}

@@ -37,9 +37,12 @@ FIXTURES = {
                (None, "kbhttp-0.1-badarg.stderr.txt", 2, False)],
     "node": [("node-scrape-1s.jsonl", None, 0, True), ("node-scrape-refused.jsonl", None, 0, False),
              ("node-scrape-landing-page.jsonl", None, 0, False)],
+    "exporter": [("exporter-scrape-node-1s.jsonl", None, 0, True), ("exporter-scrape-refused.jsonl", None, 0, False),
+                 ("exporter-scrape-landing-page.jsonl", None, 0, False)],
 }
 VERSIONS = {"dnsperf": "dnsperf-2.10-c1-Q500.txt", "wrk": None, "iperf3": None, "devsim": "devsim-version.txt",
-            "mpstat": None, "ping": None, "kbhttp": "kbhttp-version.txt", "node": None}
+            "mpstat": None, "ping": None, "kbhttp": "kbhttp-version.txt", "node": None,
+            "exporter": None}
 GARBAGE = ["", "\x00\x01 not a report \xff", "{", '{"summary":true,', "Queries sent: x\nRequests/sec: nan", "[" * 5000]
 
 
@@ -137,11 +140,12 @@ def _spec(tool: str, params: dict) -> PointSpec:
                      duration_s=2, params=params, documents=_DOCUMENTS.get(tool, {}))
 
 
-_DOCUMENTS = {"node": {"metrics_url": "http://127.0.0.1:9100/metrics"}}  # the worker hands over the target's
+_DOCUMENTS = {"node": {"metrics_url": "http://127.0.0.1:9100/metrics"},  # the worker hands over the target's
+              "exporter": {"exporters": {"dns": {"url": "http://127.0.0.1:9153/metrics", "packs": ["coredns"]}}}}
 
 
 def _base_params(tool: str) -> dict:
-    return {"host": "127.0.0.1"} if tool == "ping" else {}
+    return {"host": "127.0.0.1"} if tool == "ping" else {"exporter": "dns"} if tool == "exporter" else {}
 
 
 @pytest.mark.parametrize("tool", sorted(FIXTURES))

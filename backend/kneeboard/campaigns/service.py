@@ -34,6 +34,7 @@ def target_snapshot(target: Target) -> dict:
     """The target as it was at launch, with its notes when it has any (snapshots from before notes were kept have none,
     and an empty note is left out too, so comparing an old campaign with a new one shows no difference that is not one)."""
     snapshot = {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags", "metrics_url")}
+    snapshot |= {"exporters": target.exporters} if target.exporters else {}  # left out when none, as notes are
     return {**snapshot, "notes": target.notes} if target.notes else snapshot
 
 

@@ -7,10 +7,10 @@ name → (validator, apply, read). `validate_setting` raises ActionError (the AP
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
-from kneeboard.lab import ethtool
-from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, current_queues, status
+from kneeboard.lab import coredns, ethtool, namespace
+from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, LabError, current_queues, status
 from kneeboard.lab.system import CommandFailed, cpu_count, list_sysfs, read_sysfs, which, write_sysfs
 
 ENDS = ((HOST_IF, None), (LAB_IF, NETNS))  # (device, netns) for both ends of the veth
@@ -35,12 +35,16 @@ class Action:
     """One registered action: its value type and range, and how to apply and read it."""
 
     name: str
-    type: str  # "int" | "bool"
+    type: str  # "int" | "bool" | "enum"
     description: str
     apply: Callable[[Any], None]
     read: Callable[[], Any]
     min: Callable[[], int] | None = None
     max: Callable[[], int] | None = None
+    choices: tuple[str, ...] | None = None  # an enum's values
+    default: Any = None  # set when a variant does not, and after the campaign (None: the value found before it)
+    needs: str | None = "ethtool"  # a tool the action runs
+    held: Callable[[], bool] | None = None  # True while the process that applied the current value still runs
 
 
 # ---------------------------------------------------------------- validators
@@ -68,7 +72,25 @@ def _as_int(field: str, value: Any, lo: int, hi: int) -> int:
     return number
 
 
+def _as_choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ActionError(field, f"expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 # ---------------------------------------------------------------- apply / read
+
+
+def _apply_coredns(config: str) -> None:
+    try:
+        namespace.restart_service(coredns.SERVICE, config)
+    except LabError as exc:
+        raise CommandFailed(str(exc)) from exc
+
+
+def _read_coredns() -> str | None:
+    record = namespace.service_record(coredns.SERVICE)
+    return coredns.running_config(record.get("pid"), record.get("started"))
 
 
 def _queue_dirs(dev: str, netns: str | None) -> list[str]:
@@ -161,6 +183,10 @@ _ACTIONS = {
                _apply_gro, _read_gro),
         Action("lab.threaded_napi", "bool", "threaded NAPI on both ends (/sys/class/net/DEV/threaded)",
                _apply_threaded, _read_threaded),
+        Action("lab.coredns_config", "enum", "the lab's CoreDNS (lab-coredns) restarted with a named configuration: "
+               + "; ".join(map(coredns.describe, coredns.CONFIGS)), _apply_coredns, _read_coredns,
+               choices=tuple(coredns.CONFIGS), default=coredns.DEFAULT, needs=None,
+               held=lambda: namespace.setter_alive(coredns.SERVICE)),
     )
 }
 
@@ -169,32 +195,35 @@ _ACTIONS = {
 
 
 def list_actions() -> list[dict]:
-    """The registered actions: [{name, type, min, max, description}] (min/max None for on/off)."""
+    """The registered actions: [{name, type, min, max, choices, default, description}] (min/max None but for int, choices for enum)."""
     return [
         {"name": a.name, "type": a.type, "min": a.min() if a.min else None, "max": a.max() if a.max else None,
-         "description": a.description}
+         "choices": list(a.choices) if a.choices else None, "default": a.default, "description": a.description}
         for a in _ACTIONS.values()
     ]
 
 
-def validate_setting(name: str, value: Any) -> int | bool:
-    """The normalized value (int or bool) for a registered action; ActionError for unknown names or bad values."""
+def validate_setting(name: str, value: Any) -> int | bool | str:
+    """The normalized value (int, bool or an enum's name) for a registered action; ActionError for unknown names or bad values."""
     action = _ACTIONS.get(name)
     if action is None:
         raise ActionError("action", f"unknown action {name!r} (known: {', '.join(_ACTIONS)})")
     if action.type == "bool":
         return _as_bool(name, value)
+    if action.choices:
+        return _as_choice(name, value, action.choices)
     return _as_int(name, value, action.min(), action.max())
 
 
-def apply_setting(name: str, value: Any) -> int | bool:
+def apply_setting(name: str, value: Any) -> int | bool | str:
     """Validate, then apply a setting to the running lab; returns the value read back. Raises ActionError/ActionFailed."""
     normalized = validate_setting(name, value)
     lab = status(probe=False)
     if not lab.present:
         raise ActionFailed(f"{name}: the lab is not up ({lab.reason})")
-    if which("ethtool") is None:
-        raise ActionFailed(f"{name}: ethtool not installed (apt-get install ethtool)")
+    needs = _ACTIONS[name].needs
+    if needs and which(needs) is None:
+        raise ActionFailed(f"{name}: {needs} not installed (apt-get install {needs})")
     try:
         _ACTIONS[name].apply(normalized)
         return _ACTIONS[name].read()
@@ -202,7 +231,7 @@ def apply_setting(name: str, value: Any) -> int | bool:
         raise ActionFailed(f"{name}={normalized}: {exc}") from exc
 
 
-def read_setting(name: str) -> int | bool | None:
+def read_setting(name: str) -> int | bool | str | None:
     """The current value of a registered action's setting in the lab (None if it cannot be read)."""
     if name not in _ACTIONS:
         raise ActionError("action", f"unknown action {name!r}")
@@ -210,3 +239,14 @@ def read_setting(name: str) -> int | bool | None:
         return _ACTIONS[name].read()
     except CommandFailed:
         return None
+
+
+def held(name: str) -> bool:
+    """True while the process that applied the action's current value still runs (it may still need it)."""
+    action = _ACTIONS.get(name)
+    return bool(action and action.held and action.held())
+
+
+def defaults(names: Iterable[str]) -> dict[str, Any]:
+    """The default of each named action that has one (a variant that does not set it runs with it; a campaign restores it)."""
+    return {name: _ACTIONS[name].default for name in names if name in _ACTIONS and _ACTIONS[name].default is not None}

@@ -8,8 +8,11 @@ import subprocess
 import time
 from pathlib import Path
 
+from kneeboard.lab import processes
+
 ZONE = "example.lab"
 EXTRA_NAMES = 500
+TTL = 300
 
 
 def zone_names(count: int = EXTRA_NAMES) -> list[str]:
@@ -17,10 +20,15 @@ def zone_names(count: int = EXTRA_NAMES) -> list[str]:
     return [f"www.{ZONE}"] + [f"h{i:04d}.{ZONE}" for i in range(count)]
 
 
+def zone_records() -> list[tuple[str, str]]:
+    """(name, IPv4 address) of every A record the lab's DNS servers answer (unbound's local data, CoreDNS's zone file)."""
+    names = zone_names()
+    return [(names[0], "192.0.2.10")] + [(name, f"192.0.2.{i % 250 + 1}") for i, name in enumerate(names[1:])]
+
+
 def unbound_config(host: str, port: int, workdir: Path, threads: int = 1) -> str:
     """An unbound configuration serving the local zone only, in the foreground."""
-    data = [f'  local-data: "www.{ZONE}. 300 IN A 192.0.2.10"']
-    data += [f'  local-data: "{name}. 300 IN A 192.0.2.{i % 250 + 1}"' for i, name in enumerate(zone_names()[1:])]
+    data = [f'  local-data: "{name}. {TTL} IN A {address}"' for name, address in zone_records()]
     return "\n".join(
         [
             "server:",
@@ -55,7 +63,8 @@ def unbound_binary() -> str | None:
 
 
 def start_unbound(host: str, port: int, workdir: Path, netns: str | None = None) -> subprocess.Popen:
-    """Start unbound in the foreground on host:port (optionally inside a netns); wait until it answers."""
+    """Start unbound in the foreground on host:port (optionally inside a netns), in a process group of its own (not a
+    session: see processes.spawn); wait until it answers."""
     binary = unbound_binary()
     if binary is None:
         raise RuntimeError("unbound is not installed (apt-get install unbound)")
@@ -65,8 +74,7 @@ def start_unbound(host: str, port: int, workdir: Path, netns: str | None = None)
     argv = [binary, "-d", "-c", str(conf)]
     if netns:
         argv = ["ip", "netns", "exec", netns, *argv]
-    log = open(workdir / "unbound.log", "wb")
-    proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = processes.spawn(argv, workdir / "unbound.log")
     if netns is None:
         wait_until_answering(host, port, proc)
     return proc

@@ -1,5 +1,5 @@
 """`kneeboard lab up | down | status`: a network namespace joined to the host by a multi-queue veth pair,
-running unbound, nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
+running unbound, CoreDNS (when built), nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
 and a node_exporter on the lab address, which the node monitor scrapes (its targets' metrics_url).
 Inside the namespace /proc/net is the namespace's own, but /proc/stat is the whole machine's: the
 per-CPU softirq it reports is the box's, which is the truth of one box where load and server share it.
@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kneeboard.lab import dns, nginx, processes
+from kneeboard.lab import coredns, dns, nginx, processes
 from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
 
 log = logging.getLogger(__name__)
@@ -36,10 +36,11 @@ DEVSIM_PORT = 7000
 DEVSIM_PROCS = 8  # SO_REUSEPORT listeners: 100,000 devices at 12,500 connections each, under a 20,000 open-file limit
 METRICS_PORT = 9100
 METRICS_URL = f"http://{LAB_ADDR}:{METRICS_PORT}/metrics"
-DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/run/kneeboard-lab"))
+DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/var/lib/kneeboard-lab"))  # on disk: /run is a tmpfs, query logs would fill memory
 STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json"))
-SERVER_NAMES = ("unbound", "nginx", "iperf3", "devsim", "prometheus-node")  # comm names (15 chars) of processes the lab starts
+SERVER_NAMES = ("unbound", "coredns", "nginx", "iperf3", "devsim", "prometheus-node")  # comm names (15 chars) of processes the lab starts
 METRICS_SERVICE = "lab-node-exporter"
+COREDNS_METRICS_URL = f"http://{LAB_ADDR}:{coredns.METRICS_PORT}/metrics"
 
 
 class LabError(RuntimeError):
@@ -71,14 +72,21 @@ def missing_prerequisite() -> str | None:
 
 def targets() -> list[dict]:
     """The targets the lab offers (to register, tagged `lab`): kind, name, host, port, tags, notes."""
+    exporters = {coredns.SERVICE: [{"name": "coredns", "url": COREDNS_METRICS_URL, "packs": ["coredns", "process", "go"]},
+                                   {"name": "node", "url": METRICS_URL, "packs": ["node"]}]}
     return [
-        {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes, "metrics_url": METRICS_URL}
+        {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes, "metrics_url": METRICS_URL,
+         **({"exporters": exporters[name]} if name in exporters else {})}
         for kind, name, port, notes in _SERVICE_TABLE
     ]
 
 
 _SERVICE_TABLE = (
     ("dns", "lab-dns", DNS_PORT, "unbound in netns kblab, zone example.lab (www + h0000..h0499)"),
+    ("dns", coredns.SERVICE, coredns.PORT, f"CoreDNS {coredns.VERSION} in netns kblab, zone example.lab from a zone file (www + "
+                                           f"h0000..h0499), not forwarding; its prometheus plugin at {COREDNS_METRICS_URL}. "
+                                           "Configurations (variant action lab.coredns_config, default "
+                                           f"{coredns.DEFAULT}): " + "; ".join(map(coredns.describe, coredns.CONFIGS))),
     ("http", "lab-http", HTTP_PORT, "nginx in netns kblab: /index.html 590 B, /slow/3k.html at 1000 B/s"),
     ("http", "lab-https", HTTPS_PORT, f"the same nginx over TLS (scheme https): a self-signed certificate for {nginx.TLS_NAME} "
                                       f"and {LAB_ADDR}; its PEM is lab-http's ca_pem in GET /api/v1/lab (a plan's ca_pem)"),
@@ -131,6 +139,8 @@ def current_queues() -> int | None:
 def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
     specs = [
         {"kind": "dns", "name": "lab-dns", "port": DNS_PORT, "binary": dns.unbound_binary()},
+        {"kind": "dns", "name": coredns.SERVICE, "port": coredns.PORT, "binary": coredns.binary(),
+         "missing": coredns.missing_reason(), "config": coredns.DEFAULT},
         {"kind": "http", "name": "lab-http", "port": HTTP_PORT, "binary": which("nginx")},
         {"kind": "net", "name": "lab-iperf3", "port": IPERF3_PORT, "binary": which("iperf3")},
         {"kind": "metrics", "name": METRICS_SERVICE, "port": METRICS_PORT, "binary": which("prometheus-node-exporter")},
@@ -153,6 +163,8 @@ def _answers(kind: str, port: int) -> bool:
 
 def _start(spec: dict, workdir: Path) -> subprocess.Popen:
     kind, binary, port = spec["kind"], spec["binary"], spec["port"]
+    if spec["name"] == coredns.SERVICE:
+        return coredns.start(binary, LAB_ADDR, workdir / "coredns", spec["config"], NETNS)
     if kind == "dns":
         proc = dns.start_unbound(LAB_ADDR, port, workdir / "dns", netns=NETNS)
         dns.wait_until_answering(LAB_ADDR, port, proc)
@@ -175,13 +187,13 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
 
 def _ensure_service(spec: dict, old: dict | None, workdir: Path) -> dict:
     record = {"kind": spec["kind"], "name": spec["name"], "host": LAB_ADDR, "port": spec["port"],
-              "pid": None, "started": None, "error": None}
+              "pid": None, "started": None, "error": None, **({"config": spec["config"]} if "config" in spec else {})}
     if old and processes.is_alive(old.get("pid"), old.get("started")):
-        if _answers(spec["kind"], spec["port"]):
+        if old.get("config") == spec.get("config") and _answers(spec["kind"], spec["port"]):  # lab up: the default configuration
             return {**record, "pid": old["pid"], "started": old["started"]}
         processes.stop(old["pid"], old.get("started"))
     if spec["binary"] is None:
-        what = "devsim binary not found" if spec["kind"] == "device" else f"{spec['name']}: server not installed"
+        what = spec.get("missing") or ("devsim binary not found" if spec["kind"] == "device" else f"{spec['name']}: server not installed")
         return {**record, "error": what}
     try:
         proc = _start(spec, workdir)
@@ -238,6 +250,38 @@ def up(workdir: Path | str = DEFAULT_WORKDIR, devsim_binary: str | None = None) 
     return status()
 
 
+def restart_service(name: str, config: str) -> dict:
+    """Run the lab service `name` with another of its configurations (CoreDNS's): stop it, start it with `config`, wait
+    until it answers, record it in the state file; returns its record. A service already running `config` is kept.
+    Raises LabError when the lab or the service is not there, or it does not come back."""
+    state = processes.load_state(STATE_FILE)
+    old = state.get("services", {}).get(name)
+    workdir = Path(state.get("workdir") or DEFAULT_WORKDIR)
+    spec = next((s for s in _service_specs(workdir, None) if s["name"] == name and "config" in s), None)
+    if old is None or spec is None:
+        raise LabError(f"{name} is not in the lab (run `kneeboard lab up`)")
+    if spec["binary"] is None:  # before stopping the one that runs
+        raise LabError(spec["missing"])
+    record = _ensure_service({**spec, "config": config}, old, workdir)
+    record["set_by"] = {"pid": os.getpid(), "started": processes.start_time(os.getpid())}  # see setter_alive
+    state = processes.load_state(STATE_FILE)  # fresh: only this service's record changes
+    processes.save_state(STATE_FILE, {**state, "services": {**state.get("services", {}), name: record}})
+    if record["error"]:
+        raise LabError(f"{name} with configuration {config}: {record['error']}")
+    return record
+
+
+def setter_alive(name: str) -> bool:
+    """True while the process that last switched the service's configuration still runs (a worker under a variant)."""
+    setter = service_record(name).get("set_by") or {}
+    return processes.is_alive(setter.get("pid"), setter.get("started"))
+
+
+def service_record(name: str) -> dict:
+    """The state file's record of one lab service ({} when the lab has none)."""
+    return processes.load_state(STATE_FILE).get("services", {}).get(name) or {}
+
+
 def status(probe: bool = True) -> LabStatus:
     """The lab as it is now (never raises): present or why not, queues, services (running = alive and answering;
     with probe=False only "alive" is checked, no packet is sent)."""
@@ -261,6 +305,7 @@ def _status(probe: bool) -> LabStatus:
             "kind": rec["kind"], "name": rec["name"], "host": rec["host"], "port": rec["port"], "pid": rec.get("pid"),
             "running": alive and (not probe or _answers(rec["kind"], rec["port"])),
             "error": rec.get("error") or (None if alive else "not running"),
+            **({"config": rec["config"]} if "config" in rec else {}),
         })
         if rec["kind"] == "http" and state.get("workdir"):  # its https listener's certificate, to trust in a plan
             services[-1].update(tls_port=HTTPS_PORT, ca_pem=nginx.certificate_pem(Path(state["workdir"]) / "http"))
@@ -291,7 +336,7 @@ def down() -> None:
 
 def _remove_files(workdir: Path) -> None:
     """Remove only what up() wrote into workdir (configs, site, logs), then workdir itself if empty."""
-    for sub in ("dns", "http"):
+    for sub in ("dns", "coredns", "http"):
         shutil.rmtree(workdir / sub, ignore_errors=True)
     for name in [*(spec[1] for spec in _SERVICE_TABLE), METRICS_SERVICE]:
         (workdir / f"{name}.log").unlink(missing_ok=True)

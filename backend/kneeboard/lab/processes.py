@@ -11,14 +11,19 @@ import time
 from pathlib import Path
 
 
-def start_time(pid: int) -> int | None:
-    """The process's start time (clock ticks since boot, /proc/PID/stat field 22); None if gone or a zombie."""
+def stat_fields(pid: int) -> list[str] | None:
+    """/proc/PID/stat's fields after the command name (the first is field 3, the state); None if gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = stat[stat.rfind(")") + 2 :].split()
-    if fields[0] in ("Z", "X"):
+    return stat[stat.rfind(")") + 2 :].split()
+
+
+def start_time(pid: int) -> int | None:
+    """The process's start time (clock ticks since boot, /proc/PID/stat field 22); None if gone or a zombie."""
+    fields = stat_fields(pid)
+    if fields is None or fields[0] in ("Z", "X"):
         return None
     return int(fields[19])
 
@@ -33,11 +38,8 @@ def is_alive(pid: int | None, started: int | None) -> bool:
 
 def parent_pid(pid: int) -> int | None:
     """The parent's PID (/proc/PID/stat field 4), None if gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return int(stat[stat.rfind(")") + 2 :].split()[1])
+    fields = stat_fields(pid)
+    return int(fields[1]) if fields else None
 
 
 def process_name(pid: int) -> str | None:
@@ -95,10 +97,14 @@ def wait_tcp(host: str, port: int, proc: subprocess.Popen | None = None, timeout
 
 
 def spawn(argv: list[str], log_path: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Start a long-running server in its own session, stdout+stderr to log_path (env: the whole environment)."""
+    """Start a long-running server in a process group of its own, stdout+stderr to log_path (env: the whole environment).
+
+    A group, not a session: a new session is a new scheduling autogroup when `kernel.sched_autogroup_enabled=1`, and
+    the server would then share the CPUs with a load tool on this host group against group. Not the terminal's
+    foreground group either, so a Ctrl-C typed there does not reach it; it is ended by PID (`stop`)."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as log:
-        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, process_group=0, env=env)
 
 
 def load_state(path: Path) -> dict:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from kneeboard.lab.actions import list_actions
 from kneeboard.lab.namespace import status
@@ -19,6 +19,8 @@ class LabAction(BaseModel):
     type: str
     min: int | None = None
     max: int | None = None
+    choices: list[str] | None = Field(default=None, description="an enum's values (type enum)")
+    default: int | bool | str | None = Field(default=None, description="set when a variant does not set it, and after the campaign")
     description: str
 
 

@@ -55,7 +55,7 @@ class _PlanBase(BaseModel):
     pause_s: float = Field(default=3.0, ge=0)
     repeat: int = Field(default=1, ge=1)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
-    monitors: list[Monitor] = Field(default_factory=list, max_length=4)
+    monitors: list[Monitor] = Field(default_factory=list, max_length=12)  # mpstat, ping, node and up to 8 exporters
     variants: list[Variant] = Field(default_factory=list, max_length=10)
     agents: Agents = None
     on_agent_failure: OnAgentFailure = "fail"

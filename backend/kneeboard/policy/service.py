@@ -18,6 +18,7 @@ from kneeboard.policy.check import check_address
 from kneeboard.policy.models import TargetPolicy
 from kneeboard.policy.schemas import Policy, PolicyOut
 from kneeboard.tools import node
+from kneeboard.tools.exporter import adapter as exporter
 from kneeboard.validators import metrics_host
 
 ROW_ID = 1
@@ -82,6 +83,8 @@ def check_plan(body: AnyPlan, *, role: str | None, session: Session) -> None:
             check_address(monitor.host, policy, loc=(body.tool, "monitors", i, "host"))
         if monitor.kind == node.ADAPTER.name and target is not None:  # the node monitor scrapes the target's metrics_url
             _check_scraped(target.metrics_url, policy, loc=(body.tool, "monitors", i, "kind"))
+        if monitor.kind == exporter.ADAPTER.name and target is not None:  # an exporter monitor names one of the target's
+            _check_exporter(target, monitor.exporter, policy, loc=(body.tool, "monitors", i, "exporter"))
     if role is not None:
         check_caps(expand(body), policy.role_caps.get(role), role=role, tool=body.tool)
 
@@ -91,6 +94,15 @@ def _check_scraped(metrics_url: str | None, policy: Policy, *, loc: tuple) -> No
     if not metrics_url:
         raise invalid(loc, "the node monitor scrapes the target's metrics_url, and this target has none; set it on the target")
     check_address(metrics_host(metrics_url), policy, loc=loc)
+
+
+def _check_exporter(target, name: str, policy: Policy, *, loc: tuple) -> None:  # noqa: ANN001 - a Target row
+    """An exporter monitor names one of its target's exporters, whose URL's host the policy allows."""
+    found = next((e for e in target.exporters or [] if e["name"] == name), None)
+    if found is None:
+        known = ", ".join(e["name"] for e in target.exporters or []) or "none"
+        raise invalid(loc, f"the target has no exporter named {name!r} (its exporters: {known}); add it to the target")
+    check_address(metrics_host(found["url"]), policy, loc=loc)
 
 
 def check_launch(plan: dict, *, role: str | None, session: Session) -> None:

@@ -18,12 +18,12 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
 from kneeboard.plans.schemas import PlanBody
-from kneeboard.runs import faults, spool
+from kneeboard.runs import faults, harness_cpu, spool
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
 from kneeboard.runs.pinning import pin
 from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, release
-from kneeboard.runs.monitors import MonitorSet
+from kneeboard.runs.monitors import MonitorSet, scraped_by
 from kneeboard.runs.retry import is_outage, retrying
 from kneeboard.runs.store import Run, store_point
 from kneeboard.search import driver as search
@@ -179,14 +179,14 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     loaded = retrying(lambda: _begin_point(point_id, run), "starting a point")
     if loaded is None:
         return
-    campaign_id, tool, spec, monitors, metrics_url = loaded
+    campaign_id, tool, spec, monitors, scraped = loaded
     live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
     faults.inject("point")
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
     workdir.mkdir(parents=True, exist_ok=True)
-    pinned = retrying(lambda: pin(spec, monitors, metrics_url), "checking the target policy")
-    refused, spec, monitors, metrics_url = refused or pinned.refused, pinned.spec, pinned.monitors, pinned.metrics_url
-    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, metrics_url)
+    pinned = retrying(lambda: pin(spec, monitors, scraped), "checking the target policy")
+    refused, spec, monitors, scraped = refused or pinned.refused, pinned.spec, pinned.monitors, pinned.scraped
+    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
@@ -211,11 +211,11 @@ def _begin_point(point_id: int, run: Run):
             rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
             documents=_documents(campaign.plan),
         )  # fmt: skip
-        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], campaign.target.get("metrics_url")
+        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], scraped_by(campaign.target)
 
 
 def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec, monitors: list[dict], workdir: Path,
-             should_cancel, refused: str | None, metrics_url: str | None = None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
+             should_cancel, refused: str | None, scraped: dict | None = None) -> tuple[PointResult, runner.RunOutcome | None, list[Sample], list[str]]:
     """Build and run the tool beside its monitors; never raises for the tool's sake."""
     outcome, result, monitor_samples, monitor_warnings = None, PointResult(error=refused), [], []
     argv = None
@@ -225,12 +225,15 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
         except ToolInputError as exc:
             result.error = f"cannot build the {tool.name} command: {exc}"
     fan = retrying(lambda: fanout.fan_of(point_id), "reading the point's agents") if argv is not None else None
+    harness = harness_cpu.Meter() if argv is not None else None
     if fan is not None:  # several agents share the point: they run the tool, the monitors stay here
-        with MonitorSet(monitors, spec.duration_s, workdir, metrics_url) as watchers:
+        with MonitorSet(monitors, spec.duration_s, workdir, scraped) as watchers:
             result, outcome = fanout.run_fanned(fan, campaign_id, point_id, tool, spec, should_cancel)
         monitor_samples, monitor_warnings = watchers.samples, watchers.warnings
+        if watchers.summaries:
+            result.extra["monitors"] = watchers.summaries
     elif argv is not None:
-        with MonitorSet(monitors, spec.duration_s, workdir, metrics_url) as watchers:
+        with MonitorSet(monitors, spec.duration_s, workdir, scraped) as watchers:
             live_samples: list[Sample] = []
             outcome = runner.run(
                 argv,
@@ -250,6 +253,8 @@ def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec
             result.extra["monitors"] = watchers.summaries
         if live_samples:  # every interval as it came: the stored stdout may have lost the middle of a long run
             result.samples = live_samples
+    if harness is not None:
+        result.extra["harness_cpu"] = harness.used()
     return result, outcome, monitor_samples, monitor_warnings
 
 

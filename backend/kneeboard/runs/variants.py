@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 from kneeboard.campaigns.models import Campaign
 from kneeboard.db import session_scope
 from kneeboard.environment import collect_facts
 from kneeboard.lab import namespace
-from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, read_setting
+from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, defaults, read_setting
 
 
 def environment(campaign: Campaign) -> dict:
@@ -15,11 +17,16 @@ def environment(campaign: Campaign) -> dict:
     in_lab = campaign.target.get("host") == namespace.LAB_ADDR or any(
         v.get("set") for v in campaign.plan.get("variants", [])
     )  # fmt: skip
-    return collect_facts(
+    facts = collect_facts(
         interfaces=[namespace.HOST_IF] if in_lab else [],
         netns_interfaces=[(namespace.NETNS, namespace.LAB_IF)] if in_lab else [],
-        tools=tools,
+        tools=tools + (["coredns"] if in_lab else []),
+        target_host=campaign.target.get("host"),
+        lab_address=namespace.LAB_ADDR if os.path.exists(f"/sys/class/net/{namespace.HOST_IF}") else None,  # the lab is here
     )
+    if in_lab:  # the configuration CoreDNS really runs: whatever a crash left on is seen
+        facts["lab.coredns.config"] = read_setting("lab.coredns_config") or "not running"
+    return facts
 
 
 def apply_variant(campaign_id: int, label: str | None) -> str | None:
@@ -28,7 +35,9 @@ def apply_variant(campaign_id: int, label: str | None) -> str | None:
         return None
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
-        settings = next((v["set"] for v in campaign.plan.get("variants", []) if v["label"] == label), {})
+        variants = campaign.plan.get("variants", [])
+        settings = next((v["set"] for v in variants if v["label"] == label), {})
+        settings = {**defaults({name for v in variants for name in v.get("set", {})}), **settings}  # unset: the default
     applied, error = {}, None
     for name, value in settings.items():
         try:
@@ -54,7 +63,7 @@ def lab_settings_before(plan: dict) -> dict[str, int | bool | None]:
             before[name] = read_setting(name)
         except (ActionError, ActionFailed):
             before[name] = None
-    return before
+    return {**before, **defaults(names)}  # an action with a default goes back to it, whatever a crashed campaign left
 
 
 def restore(campaign_id: int, before: dict[str, int | bool | None]) -> dict:

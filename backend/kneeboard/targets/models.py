@@ -23,4 +23,5 @@ class Target(Base):
     notes: Mapped[str] = mapped_column(Text, default="")
     tags: Mapped[list[str]] = mapped_column(JSON, default=list)
     metrics_url: Mapped[str | None] = mapped_column(String(300), default=None)  # its node_exporter, for the node monitor
+    exporters: Mapped[list[dict]] = mapped_column(JSON, default=list)  # [{name, url, packs}], for exporter monitors
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -16,7 +16,7 @@ def register_local_dns(host: str, port: int) -> None:
 
 
 def register_lab_targets() -> None:
-    """The lab's DNS, HTTP, iperf3 and device targets, tagged `lab`."""
+    """The lab's targets (DNS: unbound and CoreDNS, HTTP, iperf3, devices), tagged `lab`."""
     from kneeboard.lab import namespace
 
     with session_scope() as session:

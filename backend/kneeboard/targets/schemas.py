@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kneeboard.exporters.schemas import Exporters
 from kneeboard.validators import Host, MetricsUrl, Port, Tag
 
 TargetKind = Literal["dns", "http", "net", "device"]
@@ -25,6 +26,7 @@ class TargetCreate(BaseModel):
     notes: str = Field(default="", max_length=5000)
     tags: list[Tag] = Field(default_factory=list, max_length=20)
     metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP)
+    exporters: Exporters = Field(default_factory=list)
 
 
 class TargetUpdate(BaseModel):
@@ -39,6 +41,7 @@ class TargetUpdate(BaseModel):
     notes: str | None = Field(default=None, max_length=5000)
     tags: list[Tag] | None = Field(default=None, max_length=20)
     metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP + "; null removes it")
+    exporters: Exporters | None = None
 
 
 class TargetOut(TargetCreate):

@@ -7,6 +7,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kneeboard.errors import Conflict, NotFound, invalid
+from kneeboard.exporters.schemas import Exporter
 from kneeboard.policy.service import check_host
 from kneeboard.targets.models import Target
 from kneeboard.targets.schemas import TargetCreate, TargetUpdate
@@ -38,6 +39,7 @@ def create_target(body: TargetCreate, *, session: Session) -> Target:
     _check_name_free(body.name, session=session)
     check_host(body.host, loc=("host",), session=session)
     _check_metrics_url(body.metrics_url, session=session)
+    _check_exporters(body.exporters, session=session)
     target = Target(**body.model_dump())
     session.add(target)
     session.flush()
@@ -56,6 +58,7 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
     if "host" in changes:
         check_host(changes["host"], loc=("host",), session=session)
     _check_metrics_url(changes.get("metrics_url"), session=session)
+    _check_exporters(body.exporters or [], session=session)
     for key, value in changes.items():
         setattr(target, key, value)
     session.flush()
@@ -66,6 +69,20 @@ def _check_metrics_url(url: str | None, *, session: Session) -> None:
     """The metrics endpoint's host against the target policy, like the target's own (422 naming `metrics_url`)."""
     if url:
         check_host(metrics_host(url), loc=("metrics_url",), session=session)
+
+
+def _check_exporters(exporters: list[Exporter], *, session: Session) -> None:
+    """Names unique, each pack on one exporter (its series are server.<pack>.*), each URL's host allowed by the policy."""
+    owner: dict[str, str] = {}
+    for i, exporter in enumerate(exporters):
+        if any(other.name == exporter.name for other in exporters[:i]):
+            raise invalid(("exporters", i, "name"), f"{exporter.name!r} names another exporter of this target already")
+        for j, name in enumerate(exporter.packs):
+            if name in owner:
+                raise invalid(("exporters", i, "packs", j), f"pack {name!r} reads exporter {owner[name]!r} already; "
+                              f"a pack reads one exporter of a target (its series are server.{name}.*)")
+            owner[name] = exporter.name
+        check_host(metrics_host(exporter.url), loc=("exporters", i, "url"), session=session)
 
 
 def delete_target(target_id: int, *, session: Session) -> None:

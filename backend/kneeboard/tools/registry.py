@@ -6,6 +6,7 @@ import shutil
 import subprocess
 
 from kneeboard.tools import devsim, dnsperf, iperf3, kbhttp, mpstat, node, ping, wrk
+from kneeboard.tools.exporter import adapter as exporter
 from kneeboard.tools.contract import Role, ToolAdapter
 
 _ADAPTERS: dict[str, ToolAdapter] = {}
@@ -26,6 +27,7 @@ register(devsim.ADAPTER)
 register(mpstat.ADAPTER)
 register(ping.ADAPTER)
 register(node.ADAPTER)
+register(exporter.ADAPTER)
 
 
 def all_tools() -> list[ToolAdapter]:

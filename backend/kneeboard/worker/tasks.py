@@ -14,6 +14,7 @@ from kneeboard.db import session_scope
 from kneeboard.runs.execution import run_campaign
 from kneeboard.runs import spool
 from kneeboard.runs.leases import instance_id, renew
+from kneeboard.runs.lab_reset import reset_lab_defaults
 from kneeboard.runs.recovery import crash_expired, redispatch_stale
 from kneeboard.runs.store import store_recovered
 from kneeboard.tools.registry import probe_versions
@@ -49,12 +50,14 @@ def _heartbeat(name: str) -> None:
 
 @worker_ready.connect
 def _register(**_kwargs) -> None:
-    """Register, crash only campaigns whose lease expired, store what the spool kept, and send again this
-    agent's stale queued ones."""
+    """Register, crash only campaigns whose lease expired, put lab settings back to their defaults when nothing runs,
+    store what the spool kept, and send again this agent's stale queued ones."""
     name = get_settings().agent_name
     with session_scope() as session:
         agents.register(name, probe_versions(), session=session)
         crash_expired(session=session)
+    with session_scope() as session:
+        reset_lab_defaults(session=session)  # e.g. CoreDNS left in a variant's configuration by a worker that died
     spool.recover(get_settings().workdir, store_recovered)
     with session_scope() as session:
         redispatch_stale(enqueue, session=session, agent=name, older_than_s=0)

@@ -11,7 +11,7 @@ export type Verdict = NonNullable<HeadlineMetric["verdicts"][string]>;
 export type PointVerdicts = components["schemas"]["PointVerdicts"];
 export type MetricVerdict = components["schemas"]["MetricVerdict"];
 
-/** One metric of one matched point (verdicts.py `point_verdict`): the test of B against A, Holm-corrected. */
+/** One metric of one matched point (verdicts.py `point_tests`): the test of B against A, corrected with the comparison's. */
 export interface PointMetricVerdict {
   n_a: number;
   n_b: number;

@@ -3,6 +3,7 @@ export const keys = {
   targets: ["targets"] as const,
   targetsOfKind: (kind: string) => ["targets", "kind", kind] as const,
   target: (id: number) => ["targets", id] as const,
+  exporterPacks: ["exporters", "packs"] as const,
   plans: ["plans"] as const,
   plan: (id: number) => ["plans", id] as const,
   templates: ["plans", "templates"] as const,

@@ -603,6 +603,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exporters/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Packs
+         * @description Every query pack (data files under exporters/packs/), with its queries and the series each gives.
+         */
+        get: operations["list_packs_api_v1_exporters_packs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -2039,6 +2059,11 @@ export interface components {
              * @description the practical margin (±%) of equivalence: the reference campaign's plan's margin_pct
              */
             margin_pct: number;
+            /**
+             * Method
+             * @description how every verdict of the comparison is decided, said once
+             */
+            method?: string | null;
             /** Point Verdicts */
             point_verdicts: {
                 [key: string]: components["schemas"]["PointVerdicts"];
@@ -2254,7 +2279,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2320,7 +2345,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2426,7 +2451,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2492,7 +2517,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2535,6 +2560,48 @@ export interface components {
             variants?: components["schemas"]["Variant"][];
         };
         /**
+         * Exporter
+         * @description One Prometheus endpoint of the target and the packs that read it.
+         */
+        Exporter: {
+            /**
+             * Name
+             * @description what a plan's exporter monitor names, e.g. coredns
+             */
+            name: string;
+            /**
+             * Packs
+             * @description the query packs reading it
+             */
+            packs: string[];
+            /**
+             * Url
+             * @description http://HOST:PORT/PATH; HOST must pass the target policy, checked again before each point
+             */
+            url: string;
+        };
+        /**
+         * Prometheus exporter monitor parameters
+         * @description Server (Prometheus exporter)
+         */
+        ExporterMonitor: {
+            /**
+             * Exporter
+             * @description the name of one of the target's exporters
+             */
+            exporter: string;
+            /**
+             * Interval (s)
+             * @default 1
+             */
+            interval_s: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "exporter";
+        };
+        /**
          * GeneratorLimited
          * @description A point whose offered load the generator did not send, left out of the analysis (analysis/generator.py).
          */
@@ -2569,7 +2636,10 @@ export interface components {
          * @description One headline metric across the campaigns (keys are the selectors: "12" or "12@variant").
          */
         Headline: {
-            /** Basis */
+            /**
+             * Basis
+             * @description per campaign, what this row's verdict rests on (the points or repetitions tested); the method common to every row is the comparison's `method`
+             */
             basis: {
                 [key: string]: string | null;
             };
@@ -2738,7 +2808,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2804,7 +2874,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2911,7 +2981,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2977,7 +3047,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -3062,6 +3132,16 @@ export interface components {
          * @description A registered action a variant may set.
          */
         LabAction: {
+            /**
+             * Choices
+             * @description an enum's values (type enum)
+             */
+            choices?: string[] | null;
+            /**
+             * Default
+             * @description set when a variant does not set it, and after the campaign
+             */
+            default?: number | boolean | string | null;
             /** Description */
             description: string;
             /** Max */
@@ -3186,6 +3266,16 @@ export interface components {
              */
             detectable_pct?: number | null;
             /**
+             * Effect
+             * @description the mean of B − A over the points tested: a better or worse verdict follows its direction, else it is mixed
+             */
+            effect?: number | null;
+            /**
+             * Effect Pct
+             * @description the effect in % of the reference's mean over those points
+             */
+            effect_pct?: number | null;
+            /**
              * Equivalent
              * @default 0
              */
@@ -3284,6 +3374,20 @@ export interface components {
              * @default
              */
             stdout: string;
+        };
+        /**
+         * PackOut
+         * @description A pack: what a target's exporter may name in `packs`.
+         */
+        PackOut: {
+            /** Description */
+            description: string;
+            /** Name */
+            name: string;
+            /** Queries */
+            queries: components["schemas"]["QueryOut"][];
+            /** Title */
+            title: string;
         };
         /**
          * PercentileValue
@@ -3488,11 +3592,16 @@ export interface components {
         PointStatus: "pending" | "running" | "completed" | "failed" | "cancelled" | "crashed";
         /**
          * PointVerdicts
-         * @description Per matched point and metric (Welch's t-test, Holm-corrected), and per metric overall.
+         * @description Per matched point and metric (Welch's t-test, corrected with every test of the comparison), and per metric overall.
          */
         PointVerdicts: {
             /** Confidence */
             confidence: number;
+            /**
+             * Families
+             * @description the families they form: each metric over its points, each capacity
+             */
+            families?: number | null;
             /** Margin Pct */
             margin_pct?: number | null;
             /** Overall */
@@ -3503,6 +3612,11 @@ export interface components {
             points: {
                 [key: string]: unknown;
             }[];
+            /**
+             * Tests
+             * @description how many tests were corrected together (every metric at every matched point, and the capacities)
+             */
+            tests?: number | null;
         };
         /**
          * Policy
@@ -3603,6 +3717,26 @@ export interface components {
             search?: components["schemas"]["SearchProgress"] | null;
             /** Total */
             total: number;
+        };
+        /**
+         * QueryOut
+         * @description One query of a pack, as the UI shows it.
+         */
+        QueryOut: {
+            /** Better */
+            better: string | null;
+            /** Kind */
+            kind: string;
+            /** Metric */
+            metric: string;
+            /** Name */
+            name: string;
+            /** Series */
+            series: string;
+            /** Title */
+            title: string;
+            /** Unit */
+            unit: string;
         };
         /**
          * RampPhase
@@ -4367,6 +4501,11 @@ export interface components {
          * @description A new target.
          */
         TargetCreate: {
+            /**
+             * Exporters
+             * @description its Prometheus exporters (names unique, each pack on one exporter only: its series are server.<pack>.*)
+             */
+            exporters?: components["schemas"]["Exporter"][];
             /** Host */
             host: string;
             /**
@@ -4401,6 +4540,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Exporters
+             * @description its Prometheus exporters (names unique, each pack on one exporter only: its series are server.<pack>.*)
+             */
+            exporters?: components["schemas"]["Exporter"][];
             /** Host */
             host: string;
             /** Id */
@@ -4432,6 +4576,8 @@ export interface components {
          * @description Changes to a target; absent fields stay as they are.
          */
         TargetUpdate: {
+            /** Exporters */
+            exporters?: components["schemas"]["Exporter"][] | null;
             /** Host */
             host?: string | null;
             /** Kind */
@@ -4914,7 +5060,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -4980,7 +5126,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -6139,6 +6285,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_packs_api_v1_exporters_packs_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackOut"][];
                 };
             };
         };

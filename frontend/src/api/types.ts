@@ -8,6 +8,8 @@ export type Target = S["TargetOut"];
 export type TargetCreate = S["TargetCreate"];
 export type TargetUpdate = S["TargetUpdate"];
 export type TargetKind = Target["kind"];
+export type TargetExporter = S["Exporter"];
+export type ExporterPack = S["PackOut"];
 
 /** A plan body as POST /plans takes it (a union over the registered tools). */
 export type PlanBody = CreatePlan["requestBody"]["content"]["application/json"];

@@ -121,7 +121,7 @@ describe("plan editor: variants and monitors", () => {
     render(wrap(<VariantsEditor variants={[{ ...v, settings: [...v.settings, { key: "s2", action: "lab.gro", value: "on" }] }]} errors={{}} onChange={onChange} />));
     const action = screen.getByLabelText("Setting 1 of variant 1") as HTMLSelectElement;
     // the first setting may become any action the variant does not already set
-    expect([...action.options].map((o) => o.value)).toEqual(["lab.veth_queues", "lab.rps", "lab.threaded_napi"]);
+    expect([...action.options].map((o) => o.value)).toEqual(["lab.veth_queues", "lab.rps", "lab.threaded_napi", "lab.coredns_config"]);
     expect(action.tagName).toBe("SELECT");
     const gro = screen.getByLabelText("lab.gro value") as HTMLSelectElement;
     expect([...gro.options].map((o) => o.value)).toEqual(["on", "off"]);

@@ -8,6 +8,7 @@ import PercentileChart from "../charts/PercentileChart";
 import ScalabilityChart from "../charts/ScalabilityChart";
 import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
 import AttemptsNote from "../components/campaign/AttemptsNote";
+import HostSharingNotice from "../components/campaign/HostSharingNotice";
 import BaselinePin from "../components/campaign/BaselinePin";
 import CampaignActions from "../components/campaign/CampaignActions";
 import CampaignNotes from "../components/campaign/CampaignNotes";
@@ -152,6 +153,7 @@ export default function CampaignPage() {
       )}
       <BaselinePin campaign={c} />
       <AttemptsNote campaign={c} points={allPoints} />
+      <HostSharingNotice campaign={c} />
       {Number.isInteger(rerunOf) && rerunOf > 0 && rerunOf !== c.id && <RerunNote campaign={c} originalId={rerunOf} />}
 
       {active ? (

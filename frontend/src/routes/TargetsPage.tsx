@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useExporterPacks } from "../api/exporters";
 import { useCreateTarget, useDeleteTarget, useTargets, useUpdateTarget } from "../api/targets";
 import type { Target } from "../api/types";
 import DeleteDialog, { DeleteButton } from "../components/common/DeleteDialog";
@@ -13,6 +14,7 @@ export default function TargetsPage() {
   const create = useCreateTarget();
   const update = useUpdateTarget();
   const del = useDeleteTarget();
+  const packs = useExporterPacks().data ?? [];
   const [editing, setEditing] = useState<Target | null>(null);
   const [deleting, setDeleting] = useState<Target | null>(null);
   const [formKey, setFormKey] = useState(0);
@@ -55,6 +57,7 @@ export default function TargetsPage() {
           {editing ? (
             <TargetForm
               target={editing}
+              packs={packs}
               busy={update.isPending}
               error={update.error}
               onCancel={() => setEditing(null)}
@@ -63,6 +66,7 @@ export default function TargetsPage() {
           ) : (
             <TargetForm
               key={formKey}
+              packs={packs}
               busy={create.isPending}
               error={create.error}
               onSubmit={(body) => create.mutate(body, { onSuccess: () => setFormKey((k) => k + 1) })}

@@ -8,11 +8,11 @@ either scrape gives none either; the first scrape only opens the first interval.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from kneeboard.tools import units
 from kneeboard.tools.base import Sample
+from kneeboard.tools.exporter import series
 
 CPU_FIELDS = {"usr": "user", "sys": "system", "irq": "irq", "soft": "softirq", "idle": "idle",
               "iowait": "iowait", "steal": "steal"}  # our field (mpstat's name) → node_exporter's mode
@@ -24,23 +24,7 @@ MAX_SERIES_NAME = 60  # the samples table's series column
 
 def read_lines(stdout: str) -> tuple[list[dict[str, Any]], list[str]]:
     """The scraper's lines → (successful scrapes in time order, error messages)."""
-    scrapes, errors = [], []
-    for line in (stdout or "").splitlines():
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            errors.append(f"not a scraper line: {line[:80]!r}")
-            continue
-        if not isinstance(data, dict) or not units.is_number(data.get("t")):
-            errors.append(f"not a scraper line: {line[:80]!r}")
-        elif data.get("error"):
-            errors.append(str(data["error"]))
-        elif isinstance(data.get("cpu"), dict):
-            scrapes.append(data)
-    scrapes.sort(key=lambda s: s["t"])
-    return scrapes, errors
+    return series.read_lines(stdout, payload="cpu")
 
 
 def interval_samples(before: dict[str, Any], after: dict[str, Any]) -> list[Sample]:

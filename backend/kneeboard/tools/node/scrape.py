@@ -10,21 +10,16 @@ SIGINT/SIGTERM (how the worker ends a monitor when its point ends).
 
 from __future__ import annotations
 
-import json
-import signal
 import sys
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from kneeboard.tools.exporter.fetch import ScrapeError, fetch
+from kneeboard.tools.exporter.scrape import beat, beat_times, until_stopped
 from kneeboard.validators import check_metrics_url
 
-MAX_BYTES = 4 * 1_048_576  # a node_exporter page is ~60 KB on a 2-CPU box, a few MB on a very large one
-TIMEOUT_SHARE = 0.8  # a scrape gives up after this share of the interval, so scrapes never pile up
-MAX_DURATION_S = 86_400.0
 
 _NET = {  # node_exporter counter → our field
     "node_network_receive_packets_total": "rx_packets",
@@ -37,10 +32,6 @@ _SOFTNET = {
     "node_softnet_dropped_total": "dropped",
     "node_softnet_times_squeezed_total": "squeezed",
 }
-
-
-class ScrapeError(RuntimeError):
-    """A scrape that gave no counters (refused, timed out, not 200, too big, not Prometheus text)."""
 
 
 def read_counters(text: str) -> dict[str, Any]:
@@ -69,33 +60,6 @@ def _keep(counters: dict[str, Any], name: str, labels: dict[str, str], value: fl
         counters["softnet"].setdefault(labels["cpu"], {})[_SOFTNET[name]] = value
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect is answered as an error: the policy checked the metrics URL's host, not where it points."""
-
-    def redirect_request(self, *_args, **_kwargs) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect)  # no proxy, no redirect
-
-
-def fetch(url: str, timeout_s: float, max_bytes: int = MAX_BYTES) -> str:
-    """The page at url (at most max_bytes, within timeout_s), never following a redirect nor a proxy setting;
-    ScrapeError naming what went wrong."""
-    request = urllib.request.Request(url, headers={"Accept": "text/plain;version=0.0.4"})
-    try:
-        with _OPENER.open(request, timeout=timeout_s) as response:  # noqa: S310 - http:// only, checked
-            body = response.read(max_bytes + 1)
-    except urllib.error.HTTPError as exc:
-        moved = " (a redirect: not followed, the target policy checked this URL only)" if 300 <= exc.code < 400 else ""
-        raise ScrapeError(f"answered HTTP {exc.code}{moved}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        raise ScrapeError(str(getattr(exc, "reason", exc))) from None
-    if len(body) > max_bytes:
-        raise ScrapeError(f"the page is larger than {max_bytes} bytes")
-    return body.decode("utf-8", errors="replace")
-
-
 def scrape_once(url: str, timeout_s: float) -> dict[str, Any]:
     """One scrape as the JSON-able line the adapter reads; t is the middle of the request."""
     began = time.time()
@@ -108,18 +72,7 @@ def scrape_once(url: str, timeout_s: float) -> dict[str, Any]:
 
 def run(url: str, interval_s: float, duration_s: float) -> None:
     """Scrape on a fixed beat (interval_s apart) until duration_s has passed; one line each."""
-    start = time.monotonic()
-    beat = 0
-    while time.monotonic() - start <= duration_s:
-        print(json.dumps(scrape_once(url, interval_s * TIMEOUT_SHARE), separators=(",", ":")), flush=True)
-        beat += 1
-        pause = start + beat * interval_s - time.monotonic()
-        if pause > 0:
-            time.sleep(pause)
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    beat(lambda timeout_s: scrape_once(url, timeout_s), interval_s, duration_s)
 
 
 def main(argv: list[str]) -> int:
@@ -129,18 +82,11 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         url = check_metrics_url(argv[0])
-        interval_s, duration_s = float(argv[1]), float(argv[2])
-        if not (0.1 <= interval_s <= 60 and 0 < duration_s <= MAX_DURATION_S):
-            raise ValueError(f"interval must be 0.1..60 s and duration 0..{MAX_DURATION_S:g} s")
+        interval_s, duration_s = beat_times(argv[1], argv[2])
     except ValueError as exc:
         print(f"node scrape: {exc}", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _stop)
-    try:
-        run(url, interval_s, duration_s)
-    except (KeyboardInterrupt, BrokenPipeError):
-        pass
-    return 0
+    return until_stopped(lambda: run(url, interval_s, duration_s))
 
 
 if __name__ == "__main__":

@@ -91,10 +91,13 @@ function SettingRow({
         {!action && <option value={setting.action}>{setting.action} (unknown)</option>}
       </select>
       <span aria-hidden="true">=</span>
-      {action?.type === "bool" ? (
+      {action?.type === "bool" || action?.choices ? (
         <select name={`variant-${vi}-value-${si}`} aria-label={`${setting.action} value`} value={setting.value} onChange={(e) => onChange({ value: e.target.value })}>
-          <option value="on">on</option>
-          <option value="off">off</option>
+          {(action.choices ?? ["on", "off"]).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
         </select>
       ) : (
         <input

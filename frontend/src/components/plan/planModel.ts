@@ -88,7 +88,8 @@ export const DEFAULT_SLO_LIMIT_MS = "3";
 
 export interface LabAction {
   name: string;
-  type: "int" | "bool";
+  type: "int" | "bool" | "enum";
+  choices?: string[]; // an enum's values
   label: string;
   description: string;
 }
@@ -99,6 +100,7 @@ export const LAB_ACTIONS: LabAction[] = [
   { name: "lab.rps", type: "bool", label: "RPS", description: "receive packet steering over all CPUs on the lab side" },
   { name: "lab.gro", type: "bool", label: "GRO", description: "GRO with UDP GRO forwarding on both ends" },
   { name: "lab.threaded_napi", type: "bool", label: "threaded NAPI", description: "threaded NAPI on both ends" },
+  { name: "lab.coredns_config", type: "enum", choices: ["minimal", "log_discard", "log_file"], label: "CoreDNS configuration", description: "the lab's CoreDNS (lab-coredns) restarted with a named configuration; minimal is the default, set where a variant does not and after the campaign" },
 ];
 
 /** A registered lab action by name. */
@@ -118,7 +120,8 @@ export interface VariantDraft {
 
 /** A new setting of a variant: the action with a neutral value. */
 export function blankSetting(action: string = LAB_ACTIONS[0].name): SettingDraft {
-  return { key: newKey(), action, value: actionOf(action)?.type === "bool" ? "on" : "1" };
+  const a = actionOf(action);
+  return { key: newKey(), action, value: a?.type === "bool" ? "on" : (a?.choices?.[0] ?? "1") };
 }
 
 /** A new variant row: the next veth queue count (1 queue, 2 queues, …), the single- vs multi-queue comparison. */
@@ -135,6 +138,7 @@ export function nextAction(v: VariantDraft): string | null {
 function settingValueToApi(s: SettingDraft): unknown {
   const a = actionOf(s.action);
   if (a?.type === "bool") return s.value === "on" || s.value === "true";
+  if (a?.choices) return s.value; // a name: num() would drop its underscores
   return num(s.value) ?? s.value;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TOOLS, tool } from "../../tools/__fixtures__";
-import { LAB_ACTIONS, blankDraft, blankVariant, draftFromPlan, draftToBody, nextAction } from "./planModel";
+import { LAB_ACTIONS, blankDraft, blankSetting, blankVariant, draftFromPlan, draftToBody, nextAction } from "./planModel";
 
 describe("variants and monitors in the plan draft", () => {
   const plan = {
@@ -55,6 +55,14 @@ describe("variants and monitors in the plan draft", () => {
     expect(nextAction(a)).toBe("lab.rps");
     const all = { ...a, settings: LAB_ACTIONS.map((x, i) => ({ key: String(i), action: x.name, value: "on" })) };
     expect(nextAction(all)).toBeNull();
-    expect(LAB_ACTIONS.map((x) => x.name)).toEqual(["lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi"]);
+    expect(LAB_ACTIONS.map((x) => x.name)).toEqual(["lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config"]);
+  });
+
+  it("sets CoreDNS's configuration by name, its first choice by default", () => {
+    const v = { ...blankVariant([]), label: "logging", settings: [{ ...blankSetting("lab.coredns_config") }] };
+    expect(v.settings[0].value).toBe("minimal");
+    v.settings[0].value = "log_file";
+    const body = draftToBody({ ...blankDraft(tool("dnsperf")), variants: [v] }, TOOLS) as unknown as { variants: unknown };
+    expect(body.variants).toEqual([{ label: "logging", set: { "lab.coredns_config": "log_file" } }]);
   });
 });

@@ -4,6 +4,7 @@ import type { CampaignOut, Point } from "../../api/types";
 import { variantLabels } from "../../charts/pointData";
 import { findTool } from "../../tools/catalog";
 import FactsTable from "../campaign/FactsTable";
+import HostSharingNotice from "../campaign/HostSharingNotice";
 import ReportBody from "../campaign/ReportBody";
 import ReportHeading from "../campaign/ReportHeading";
 
@@ -18,6 +19,7 @@ export default function SharedCampaign({ report }: { report: SharedReport & { ca
   return (
     <div className="page campaign-page shared" data-status={c.status}>
       <ReportHeading campaign={c} tool={tool} />
+      <HostSharingNotice campaign={c} />
       {variant != null && (
         <div className="tabs" role="tablist" aria-label="Variants">
           {labels.map((l) => (

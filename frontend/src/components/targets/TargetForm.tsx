@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { errorsOf, messagesFor } from "../../api/errors";
-import { TARGET_KINDS, type Target, type TargetCreate, type TargetKind } from "../../api/types";
+import { TARGET_KINDS, type ExporterPack, type Target, type TargetCreate, type TargetKind } from "../../api/types";
 import Field, { FormErrors, InputField } from "../common/Field";
+import ExportersEditor, { type ExporterDraft } from "./ExportersEditor";
 
 const DEFAULT_PORTS: Record<TargetKind, string> = { dns: "53", http: "80", net: "5201", device: "9000" };
 
@@ -13,12 +14,16 @@ interface Draft {
   tags: string;
   notes: string;
   metricsUrl: string;
+  exporters: ExporterDraft[];
 }
 
 const fromTarget = (t?: Target | null): Draft =>
   t
-    ? { name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "", metricsUrl: t.metrics_url ?? "" }
-    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "" };
+    ? {
+        name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "", metricsUrl: t.metrics_url ?? "",
+        exporters: (t.exporters ?? []).map((e) => ({ name: e.name, url: e.url, packs: [...e.packs] })),
+      }
+    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "", exporters: [] };
 
 /** Create or edit a target; the API's 422s appear beside the fields they name. */
 export default function TargetForm({
@@ -27,12 +32,15 @@ export default function TargetForm({
   onCancel,
   busy,
   error,
+  packs = [],
 }: {
   target?: Target | null;
   onSubmit: (body: TargetCreate) => void;
   onCancel?: () => void;
   busy?: boolean;
   error?: unknown;
+  /** the query packs an exporter may name (GET /api/v1/exporters/packs) */
+  packs?: ExporterPack[];
 }) {
   const [d, setD] = useState<Draft>(() => fromTarget(target));
   useEffect(() => setD(fromTarget(target)), [target]);
@@ -50,6 +58,7 @@ export default function TargetForm({
       notes: d.notes,
       tags: d.tags.split(/[\s,]+/).filter(Boolean),
       metrics_url: d.metricsUrl.trim() || null,
+      exporters: d.exporters.map((e) => ({ name: e.name.trim(), url: e.url.trim(), packs: e.packs })),
     });
   };
 
@@ -85,6 +94,7 @@ export default function TargetForm({
         value={d.metricsUrl}
         onValue={(v) => set("metricsUrl", v)}
       />
+      <ExportersEditor value={d.exporters} onChange={(v) => set("exporters", v)} packs={packs} errors={errors} />
       <InputField label="Tags" name="tags" errors={errors} hint="comma-separated, e.g. lab, 2-core" value={d.tags} onValue={(v) => set("tags", v)} />
       <Field label="Notes" errors={messagesFor(errors, "notes")}>
         <textarea name="notes" rows={2} value={d.notes} onChange={(e) => set("notes", e.target.value)} />

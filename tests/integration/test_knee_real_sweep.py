@@ -1,0 +1,37 @@
+"""The knee of a real sweep: dnsperf against the suite's unbound (one thread) from well below its saturation to well
+past it. Its latency stays sub-millisecond until it saturates; the knee must lie where the achieved rate stops
+following the offered load, not at the first doubling of a ~0.05 ms baseline (the rule before Kneedle). Real worker,
+real dnsperf, real unbound; 1.5 s points."""
+
+from __future__ import annotations
+
+from kneeboard.analysis.points import efficiency
+from tests.support.campaigns import launch_and_wait
+
+RATES = [10_000, 20_000, 40_000, 60_000, 80_000, 110_000, 140_000, 180_000]  # unbound's one thread saturates near 60-90k here
+
+
+def test_the_knee_of_a_sub_millisecond_server_is_where_it_saturates(stack, dns_target):
+    plan = {"name": "knee of a real sweep", "tool": "dnsperf", "target_id": dns_target["id"], "pause_s": 0,
+            "params": {"names": ["www.example.lab"], "timeout_s": 1, "latency_capture": False, "max_outstanding": 4000},
+            "phases": [{"kind": "saturation", "concurrency": 4, "rate": RATES, "duration_s": 1.5}]}  # fmt: skip
+    campaign, points = launch_and_wait(stack, plan, timeout_s=120)
+    assert campaign["status"] == "completed", campaign
+    rows = [(p["offered_rate"], p["metrics"]["achieved_rate"], p["metrics"]["latency_avg_ms"], p["extra"]["generator"]["limited"])
+            for p in points]  # fmt: skip
+    print("\nsweep (offered, achieved, mean ms, generator-limited):", rows)
+    sent = [{"offered_rate": o, "achieved_rate": a, "latency_avg_ms": lat} for o, a, lat, limited in rows if not limited]
+    kept_up = [p for p in sent if efficiency(p) >= 0.95]
+    fell_short = [p for p in sent if efficiency(p) < 0.95]
+    assert kept_up and fell_short, f"the sweep must run from below to past saturation: {rows}"
+    assert max(p["latency_avg_ms"] for p in kept_up) < 1.0, f"sub-millisecond until saturation: {rows}"
+    knee = campaign["analysis"]["knee"]
+    print("knee:", knee)
+    assert knee["rule"] == "saturation", knee
+    # where throughput stops following: between the last load that kept up and the first that fell short
+    first_short = min(p["offered_rate"] for p in fell_short)
+    last_kept = max(p["offered_rate"] for p in kept_up if p["offered_rate"] < first_short)
+    assert last_kept <= knee["offered_rate"] <= first_short, (knee, rows)
+    base = min(p["latency_avg_ms"] for p in kept_up)
+    doubled = next((p["offered_rate"] for p in sorted(sent, key=lambda p: p["offered_rate"]) if p["latency_avg_ms"] > 2 * base), None)
+    print(f"R0 {base:.3f} ms; the old 2 × R0 rule broke first at {doubled}")
