@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from kneeboard.analysis.hdr import without_intervals
-from kneeboard.search.schemas import SearchProgress, SearchResult
+from kneeboard.search.schemas import CriterionCapacity, SearchProgress, SearchResult
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.inputs import MAX_ID
@@ -129,15 +129,10 @@ class RequestsInFlight(BaseModel):
     at_knee: float | None = Field(default=None, description="the knee's achieved rate × its mean latency")
 
 
-class SearchedCapacity(BaseModel):
+class SearchedCapacity(CriterionCapacity):
     """A search criterion's capacity over the search's repetitions: the mean, its interval and each repetition's."""
 
-    criterion: str
     label: str = Field(description='the criterion as said: "p99 latency ≤ 10 ms"')
-    metric: str
-    limit: float
-    kind: Literal["between", "at_least", "below"]
-    value: float | None
     ci_low: float | None = None
     ci_high: float | None = None
     repeats: int

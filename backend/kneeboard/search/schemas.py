@@ -16,16 +16,21 @@ class LimitedTrial(BaseModel):
     suggestion: str | None = None
 
 
-class SearchCapacity(BaseModel):
-    """One criterion's capacity: `value` is the highest load that met it (RFC 2544's throughput) with `kind`
-    "between" (`low` met it, `high` did not: the interval, known to `resolution_pct`), "at_least" (met at the top
-    of the range) or "below" (missed at its bottom)."""
+class CriterionCapacity(BaseModel):
+    """A criterion and the capacity found for it: `kind` says what `value` is (between: measured; at_least, below: a bound)."""
 
     criterion: str = Field(description='"latency_p99_ms ≤ 10"')
     metric: str
     limit: float
     kind: Literal["between", "at_least", "below"]
     value: float | None
+
+
+class SearchCapacity(CriterionCapacity):
+    """One criterion's capacity: `value` is the highest load that met it (RFC 2544's throughput) with `kind`
+    "between" (`low` met it, `high` did not: the interval, known to `resolution_pct`), "at_least" (met at the top
+    of the range) or "below" (missed at its bottom)."""
+
     low: float | None = None
     high: float | None = None
     trials: int = Field(description="trials this criterion asked for (others' trials are shared)")

@@ -4270,7 +4270,10 @@ export interface components {
             ci_high?: number | null;
             /** Ci Low */
             ci_low?: number | null;
-            /** Criterion */
+            /**
+             * Criterion
+             * @description "latency_p99_ms ≤ 10"
+             */
             criterion: string;
             /**
              * Kind

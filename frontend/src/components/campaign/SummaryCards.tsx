@@ -23,6 +23,16 @@ export function capacityText(cap: Pick<Capacity, "kind" | "value">, unit: string
   return cap.kind === "at_least" ? `≥ ${figure}` : cap.kind === "below" ? `< ${figure}` : figure;
 }
 
+/** A capacity's interval beside its figure: "[14,500–15,100]". */
+function Interval({ of, unit, title }: { of: { value: number | null; ci_low?: number | null; ci_high?: number | null }; unit: string; title: string }) {
+  return (
+    <span className="stat-interval" data-testid="capacity-interval" title={title}>
+      {" "}
+      [{fmtRange(of.ci_low, of.ci_high, unit, fmtUnit(of.value, unit))}]
+    </span>
+  );
+}
+
 const SLO_SOURCE: Record<string, string> = { plan: "the plan's SLO", settings: "SLO from the analysis settings", default: "default SLO: the plan sets none" };
 
 /** A searched capacity as a card: the mean of the search's repetitions with its interval, labelled with its criterion. */
@@ -33,14 +43,7 @@ function SearchedCard({ found, unit, lead }: { found: SearchedCapacity; unit: st
     <Card
       label={`Capacity at ${found.label}`}
       value={capacityText(found, unit)}
-      extra={
-        hasCi ? (
-          <span className="stat-interval" data-testid="capacity-interval" title={found.repeats > 1 ? `95 % bootstrap interval over ${found.repeats} repetitions` : "the search's last bracket"}>
-            {" "}
-            [{fmtRange(found.ci_low, found.ci_high, unit, fmtUnit(found.value, unit))}]
-          </span>
-        ) : undefined
-      }
+      extra={hasCi ? <Interval of={found} unit={unit} title={found.repeats > 1 ? `95 % bootstrap interval over ${found.repeats} repetitions` : "the search's last bracket"} /> : undefined}
       sub={
         <span data-testid="capacity-kind" data-kind={found.kind}>
           found by the search{found.resolution_pct != null ? `, to ${found.resolution_pct} %` : ""}
@@ -84,14 +87,7 @@ export function CapacityCard({ analysis, tool, active }: { analysis: Analysis | 
     <Card
       label={label}
       value={capacityText(cap, unit)}
-      extra={
-        hasCi ? (
-          <span className="stat-interval" data-testid="capacity-interval" title={`95 % bootstrap interval over ${cap.repeats} repetitions per load`}>
-            {" "}
-            [{fmtRange(cap.ci_low, cap.ci_high, unit, fmtUnit(cap.value, unit))}]
-          </span>
-        ) : undefined
-      }
+      extra={hasCi ? <Interval of={cap} unit={unit} title={`95 % bootstrap interval over ${cap.repeats} repetitions per load`} /> : undefined}
       sub={
         <span data-testid="capacity-kind" data-kind={cap.kind}>
           {cap.how}
