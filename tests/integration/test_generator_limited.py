@@ -47,7 +47,7 @@ def test_a_load_the_generator_cannot_send_is_marked_left_out_and_sent_once_the_c
     assert analysis["generator_limited"][-1]["suggestion"] == verdict["suggestion"]
     top = max(p["metrics"]["achieved_rate"] for p in judged)
     # the ceiling is the server's: the highest of the points it was sent (the limited point's own rate, 0.7-8 % of 40,000
-    # here, may be above or below it; tests/unit/test_analysis_generator.py holds the case where it is above)
+    # here, may be above or below it; tests/unit/test_analysis_generator.py holds both cases)
     assert analysis["ceiling"]["achieved_rate"] == top, "the ceiling is the server's, not the generator's"
     assert capped["summary"]["max_achieved_rate"] == top
     assert analysis["knee"] is None or analysis["knee"]["offered_rate"] < HIGH

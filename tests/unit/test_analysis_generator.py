@@ -134,3 +134,10 @@ def test_a_search_whose_failing_bound_the_generator_did_not_send_says_so():
     for p in points:  # the same trials, every one sent: nothing to flag
         p.extra = {"generator": {"limited": False}}
     assert "generator_limited" not in search_report([phase], points, "qps")[0]["criteria"][0]
+
+
+def test_a_limited_point_above_the_others_does_not_set_the_ceiling():
+    points = [point(1000, 1000, 0.1), point(2000, 2000, 0.1), point(4000, 3990, 0.12), point(16000, 5200, 0.9, limited=True)]
+    result = analyse(points)
+    assert result["ceiling"]["achieved_rate"] == 3990 and result["ceiling"]["bound"] is True  # the 4,000 load kept up: "≥"
+    assert analyse([{**p, "generator_limited": False, "generator": None} for p in points])["ceiling"]["achieved_rate"] == 5200
