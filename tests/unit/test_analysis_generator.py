@@ -106,6 +106,7 @@ def test_the_analysis_leaves_generator_limited_points_out_and_lists_them():
                          "cause": "outstanding", "detail": "d", "suggestion": "raise it"}]
     result = analyse(points)
     assert result["generator_limited"] == left_out
+    assert result["conclusion"].startswith("The load generator did not send 1 load(s)") and "raise it" in result["conclusion"]
     assert result["ceiling"]["achieved_rate"] == 3990, "the ceiling is the server's, not the generator's 3,300 at 8,000 offered"
     assert analyse(points[:3])["ceiling"] == result["ceiling"] and analyse(points[:3])["zones"] == result["zones"]
 

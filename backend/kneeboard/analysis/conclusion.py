@@ -45,6 +45,13 @@ def _searched(searched: list[dict], unit: str) -> str:
     return f"The capacity search found ({how}, each criterion searched alone) " + "; ".join(parts) + "."
 
 
+def _not_sent(left_out: list[dict], unit: str) -> str:
+    loads = ", ".join(f"{rate_text(p['offered_rate'], unit)} offered ({p['sent_pct']:g} % sent, {p['cause']})"
+                      for p in left_out if p.get("offered_rate") is not None)
+    return (f"The load generator did not send {len(left_out)} load(s), left out of every figure below: {loads}; "
+            f"to measure the server there, {left_out[-1]['suggestion']}.")
+
+
 def _capacity(capacity: dict) -> str:
     source = SLO_SOURCES.get(capacity.get("slo_source") or "default", SLO_SOURCES["default"])
     eff = capacity.get("min_efficiency")
@@ -158,7 +165,7 @@ def conclusion(
     searched: list[dict] | None = None,
     load_axis: str = "offered",
 ) -> str:
-    """One English paragraph: the search's capacities first when it ran one, then capacity at SLO, ceiling, knee, zones,
+    """One English paragraph: the loads the generator did not send, the search's capacities when it ran one, then capacity at SLO, ceiling, knee, zones,
     USL, requests in flight, stability and oscillation, each naming its metric and rule.
 
     `result` has the keys of :func:`kneeboard.analysis.analyse` (without "conclusion"); `searched` the search's
@@ -166,6 +173,8 @@ def conclusion(
     or "achieved" for a closed-loop sweep). A missing figure drops or replaces its sentence.
     """
     parts: list[str] = []
+    if left_out := result.get("generator_limited") or []:
+        parts.append(_not_sent(left_out, unit))
     if searched:
         parts.append(_searched(searched, unit))
     capacity = result.get("capacity")

@@ -102,6 +102,7 @@ def analyse(
                                                  min_efficiency=min_efficiency, unit=unit), slo_source),
         "stability": stability,
         "oscillation": oscillation(points),
+        "generator_limited": generator_limited,
     }
     result = json_safe(result)
     result["conclusion"] = conclusion(
@@ -116,7 +117,6 @@ def analyse(
         searched=searched,
         load_axis="offered" if any(finite(p.get("offered_rate")) is not None for p in sweep) else "achieved",
     )
-    result["generator_limited"] = json_safe(generator_limited)
     return result
 
 

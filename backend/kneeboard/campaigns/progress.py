@@ -10,6 +10,9 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from kneeboard.analysis.generator import server_judged
+from kneeboard.analysis.knee import ceiling
+from kneeboard.analysis.points import low_load
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE
 from kneeboard.db import as_utc, utcnow
@@ -136,10 +139,6 @@ def summary(points: Sequence[Any]) -> dict:
     rate, repetitions averaged, generator-limited points left out), the mean latency at low load (the baseline phase,
     else the lowest load of the sweep) and the overall loss. `points` need a status and metrics; phase, load,
     repetition, variant and extra are read where present."""
-    from kneeboard.analysis.generator import server_judged
-    from kneeboard.analysis.knee import ceiling
-    from kneeboard.analysis.points import low_load
-
     done = [p for p in points if p.status == PointStatus.COMPLETED]
     judged, _ = server_judged([_analysed(p) for p in done])
     sent = sum(p.metrics.get("sent") or 0 for p in done)
