@@ -152,6 +152,17 @@ def _stability(st: dict, sp: dict | None, unit: str) -> str:
     return s + "."
 
 
+def _bottleneck(evidence: dict, unit: str) -> str:
+    """The server evidence's bottleneck (kneeboard.evidence.assess), where it was judged, or why none is named."""
+    found, at = evidence.get("bottleneck"), evidence.get("at") or {}
+    if not found:
+        return f"Bottleneck: {evidence.get('missing') or 'no server evidence'}."
+    where = at.get("where", "")
+    load = f", {at['offered_rate']:,.0f} {unit} offered" if at.get("offered_rate") is not None else ""
+    also = f" Also over its threshold: {'; '.join(found['evidence'])}." if found["resource"] and found.get("evidence") else ""
+    return f"Bottleneck ({where}{load}): {found['text']}.{also}"
+
+
 def conclusion(
     result: dict,
     *,
@@ -165,7 +176,7 @@ def conclusion(
     searched: list[dict] | None = None,
     load_axis: str = "offered",
 ) -> str:
-    """One English paragraph: the loads the generator did not send, the search's capacities when it ran one, then capacity at SLO, ceiling, knee, zones,
+    """One English paragraph: the loads the generator did not send, the bottleneck the server's metrics name, the search's capacities when it ran one, then capacity at SLO, ceiling, knee, zones,
     USL, requests in flight, stability and oscillation, each naming its metric and rule.
 
     `result` has the keys of :func:`kneeboard.analysis.analyse` (without "conclusion"); `searched` the search's
@@ -175,6 +186,8 @@ def conclusion(
     parts: list[str] = []
     if left_out := result.get("generator_limited") or []:
         parts.append(_not_sent(left_out, unit))
+    if evidence := result.get("evidence"):
+        parts.append(_bottleneck(evidence, unit))
     if searched:
         parts.append(_searched(searched, unit))
     capacity = result.get("capacity")

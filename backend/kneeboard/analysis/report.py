@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kneeboard.evidence.assess import assess
+
 from .conclusion import conclusion
 from .generator import server_judged
 from .knee import FLOOR_MS, ceiling, find_knee, requests_in_flight
@@ -46,6 +48,8 @@ def analyse(
     slo_source: str = "default",
     unit: str = "ops/s",
     searched: list[dict] | None = None,
+    work: tuple[str, float] = ("1,000 operations", 1000.0),
+    host_shared: str | None = None,
 ) -> dict:
     """Analyse one campaign (one variant): knee, ceiling, USL, zones, stability, conclusion.
 
@@ -54,11 +58,13 @@ def analyse(
     green_ms, yellow_ms: the latency thresholds of the SLA zones; slo_ms: the latency target
     of the capacity at SLO (default yellow_ms), read on `slo_metric` (default: p99 when
     measured, else the mean), `slo_source` where that target came from ("plan", "settings" or "default"); unit: the rate unit
-    named in the conclusion; searched: the campaign's search capacities (searched.py), which the conclusion leads with. Points of several variants must be split first
+    named in the conclusion; searched: the campaign's search capacities (searched.py), which the conclusion leads with;
+    work: the unit the server's cost is given per (the tool's work_unit); host_shared: where the generator shared the
+    server's host (environment.host_sharing), said beside host CPU figures. Points of several variants must be split first
     (:func:`kneeboard.analysis.points.split_by_variant`): mixing them raises ValueError.
 
     Returns {"knee", "ceiling", "requests_in_flight", "usl", "zones", "capacity", "stability",
-    "oscillation", "conclusion"} with None for what a missing phase cannot tell, and
+    "oscillation", "generator_limited", "evidence", "conclusion"} with None for what a missing phase cannot tell, and
     only JSON-safe values (no NaN or infinity).
     """
     points, generator_limited = server_judged(points)  # the generator judged first: a load it did not send judges no server
@@ -103,6 +109,7 @@ def analyse(
         "stability": stability,
         "oscillation": oscillation(points),
         "generator_limited": generator_limited,
+        "evidence": assess(points, work=work, knee_rate=finite(knee["offered_rate"]) if knee else None, host_shared=host_shared),
     }
     result = json_safe(result)
     result["conclusion"] = conclusion(

@@ -14,14 +14,17 @@ from kneeboard.analysis.knee import FLOOR_MS
 from kneeboard.analysis.searched import search_capacities
 from kneeboard.analysis.stability import INTERVAL_LATENCY
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
+from kneeboard.environment import host_sharing
 from kneeboard.errors import invalid
+from kneeboard.evidence.assess import figures
 from kneeboard.search.report import search_report
+from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
 from kneeboard.states import PointStatus
 
 
 
-ANALYSIS_VERSION = 2  # stored analyses of an older version are computed again when read (campaigns.service)
+ANALYSIS_VERSION = 3  # stored analyses of an older version are computed again when read (campaigns.service)
 
 
 class Thresholds(BaseModel):
@@ -48,10 +51,15 @@ class Thresholds(BaseModel):
 
 
 def point_dict(point: Point) -> dict[str, Any]:
-    """A stored point in the analysis package's shape."""
+    """A stored point in the analysis package's shape, with its monitors' summaries and the server evidence's figures."""
     metrics = point.metrics or {}
+    monitors = (point.extra or {}).get("monitors") or {}
+    found = {**metrics, "monitors": monitors, "achieved_rate": metrics.get("achieved_rate")}
     return {
         **metrics,
+        "id": point.id,
+        "monitors": monitors,
+        **(figures(found, _work_unit(point.campaign.tool)) if monitors else {}),
         "unsteady": bool(((point.extra or {}).get("steady") or {}).get("unsteady")),
         "generator_limited": bool(((point.extra or {}).get("generator") or {}).get("limited")), "generator": (point.extra or {}).get("generator"),
         "phase": point.phase,
@@ -81,6 +89,13 @@ def _rate_unit(tool: str) -> str:
         return adapter(tool).rate_unit
     except KeyError:
         return "ops/s"
+
+
+def _work_unit(tool: str) -> tuple[str, float]:
+    try:
+        return adapter(tool).work_unit
+    except KeyError:
+        return ToolAdapter.work_unit
 
 
 def _whole_seconds(tool: str) -> bool:
@@ -129,11 +144,12 @@ def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -
     unit = _rate_unit(campaign.tool)
     searches = search_report(campaign.plan["phases"], campaign.points, unit, _whole_seconds(campaign.tool), float(campaign.plan.get("pause_s", 0)))
     options = {**settings.model_dump(), **_slo(settings, campaign.plan)}
+    shared = (host_sharing(campaign.environment or {}) or {}).get("shares_host")
     by_variant = {}
     for variant, points in groups.items():
         searched = search_capacities(searches, unit, variant=variant, first_variant=False)
         by_variant[variant] = analyse([point_dict(p) for p in points], _stability_samples(points), unit=unit,
-                                      searched=searched, **options)
+                                      searched=searched, work=_work_unit(campaign.tool), host_shared=shared, **options)
         if searched:
             by_variant[variant]["searched"] = searched
     first = next(iter(by_variant.values()))

@@ -93,5 +93,7 @@ class Comparison(BaseModel):
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]
+    bottlenecks: dict[str, dict[str, Any] | None] = Field(
+        default_factory=dict, description="each selection's bottleneck as its analysis names it (evidence.bottleneck), by selector")
     point_verdicts: dict[str, PointVerdicts]
     differences: Differences

@@ -43,7 +43,9 @@ HEADLINES = (
     ("loss_pct", "Loss (all points)", "%", "lower", "loss_pct"),
     ("knee_rate", "Knee (offered load; Kneedle, see the report)", "rate", "higher", None),
     ("usl_peak_rate", "USL predicted peak throughput", "rate", "higher", None),
+    ("server_cost", "Server CPU per {work} (its process counter; mean of points)", "CPU-s per {work}", "lower", "server_cost"),
 )
+SHOWN_WHEN_MEASURED = {"server_cost"}  # rows left out when no campaign has the figure (no exporter read the server)
 LOW_LOAD = {"baseline_latency_ms"}  # rows read at low load, whose verdict is taken there too
 PERCENTILES = ("latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms")  # a headline row each, when measured
 
@@ -106,12 +108,15 @@ def headline_values(described: dict) -> dict[str, float | None]:
         "loss_pct": summary["loss_pct"],
         "knee_rate": (analysis.get("knee") or {}).get("offered_rate"),
         "usl_peak_rate": (analysis.get("usl") or {}).get("peak_rate"),
+        "server_cost": ((analysis.get("evidence") or {}).get("cost") or {}).get("value"),
     }
 
 
 def _directions(tool: str) -> dict[str, int]:
-    """Which way is better for each of the tool's metrics (+1 higher, −1 lower), from the tool contract."""
-    return {m.name: +1 if m.better == "higher" else -1 for m in adapter(tool).all_metrics() if m.better is not None}
+    """Which way is better for each of the tool's metrics (+1 higher, −1 lower), from the tool contract, and for the
+    server evidence's (its CPU per unit of work: lower)."""
+    return {**{m.name: +1 if m.better == "higher" else -1 for m in adapter(tool).all_metrics() if m.better is not None},
+            "server_cost": -1}
 
 
 def margin_of(campaign: Campaign) -> float:
@@ -227,7 +232,11 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     for key in keys:
         values[key].update({row[0]: low_load(dicts[key], row[0]) for row in rows[len(HEADLINES):]})
     low = {row[0] for row in rows[len(HEADLINES):]} | LOW_LOAD
+    work = adapter(selections[0].campaign.tool).work_unit[0]
     for metric, label, unit_name, better, point_metric in rows:
+        if metric in SHOWN_WHEN_MEASURED and all(values[k][metric] is None for k in keys):
+            continue
+        label, unit_name = label.format(work=work), unit_name.format(work=work)
         if metric in low:  # a figure at low load takes its verdict from the low-load points alone
             tests = {keys[0]: None, **{k: metric_overall(verdicts_by[k]["points"], point_metric, directions.get(point_metric),
                                                          at=_low_load_keys(dicts[keys[0]], dicts[k], point_metric), margin_pct=margin)
@@ -245,6 +254,7 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
         "campaigns": described,
         "points": {s.key: s.points for s in selections},
         "headline": headline,
+        "bottlenecks": {key: ((d.get("analysis") or {}).get("evidence") or {}).get("bottleneck") for key, d in zip(keys, described)},
         "point_verdicts": verdicts_by,
         "differences": {
             "plan": differences({s.key: _plan_of(s) for s in selections}),

@@ -3,7 +3,8 @@
 A pack names the Prometheus metrics it reads and how: a counter becomes a rate per second, a gauge is kept,
 a histogram is read as quantiles. Each query's series is `server.<pack>.<query>`; its values are keyed by the
 `by` labels' values (joined with "."), or "value", and for a histogram suffixed with the quantile ("p50", "p99").
-Adding a query is editing a file: no code changes (docs/exporters.md).
+Adding a query is editing a file: no code changes (docs/exporters.md). A query's `role` tells the server evidence
+(kneeboard.evidence) what it counts: requests, the process's CPU, a drop or an error.
 """
 
 from __future__ import annotations
@@ -40,6 +41,13 @@ class Query(BaseModel):
     unit: str = Field(min_length=1, max_length=20, description="after scale; a counter's is per second")
     scale: float = Field(default=1.0, gt=0, description="multiplies every value (seconds → ms: 1000; a ratio → %: 100)")
     better: Literal["higher", "lower"] | None = None
+    role: Literal["requests", "process_cpu", "cpu", "drop", "errors", "gc_pause"] | None = Field(
+        default=None, description="what the server evidence reads it as (kneeboard.evidence): the server's request count, its "
+        "process CPU (%), every CPU's time by mode (% keyed CPU.mode), a place requests are dropped, error answers, "
+        "or GC pause time (%)")
+    explains: str = Field(default="", max_length=120, description="a drop's or an error's place, in words the report uses")
+    ok_values: list[str] = Field(default_factory=list, max_length=8,
+                                 description="an errors query's `by` values that are not errors (NOERROR, NXDOMAIN)")
 
     @field_validator("quantiles")
     @classmethod

@@ -80,6 +80,7 @@ class ToolAdapter(ABC):
     warmup_s: ClassVar[float] = 1.0  # the start of a point left out of its steady window (connections, caches)
     live_samples: ClassVar[bool] = False  # prints per-interval lines that parse_interval reads (else: progress only)
     output_limit: ClassVar[int | None] = None  # None: the configured RAW_OUTPUT_LIMIT
+    work_unit: ClassVar[tuple[str, float]] = ("1,000 operations", 1000.0)  # what the server's cost is given per (of the rate's unit)
     parser_version: ClassVar[str] = "1"
 
     # --- what the plan may ask for ------------------------------------------------
@@ -224,7 +225,7 @@ class ToolAdapter(ABC):
             "max_concurrency": self.max_concurrency, "takes_rate": self.takes_rate,
             "rate_per_concurrency": self.rate_per_concurrency, "whole_seconds": self.whole_seconds,
             "ramp_allowed": self.ramp_allowed, "monitors": self.role is Role.LOAD, "live_samples": self.live_samples, "warmup_s": self.warmup_s,
-            "rate_unit": self.rate_unit,
+            "rate_unit": self.rate_unit, "work_unit": self.work_unit[0],
         }  # fmt: skip
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from kneeboard.tools.contract import Role
 
@@ -39,3 +39,4 @@ class ToolOut(BaseModel):
     live_samples: bool
     warmup_s: float
     rate_unit: str
+    work_unit: str = Field(description="what the server's cost per unit of work is given per (\"1,000 queries\")")

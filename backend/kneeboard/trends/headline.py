@@ -19,6 +19,7 @@ METRICS: dict[str, tuple[str, int]] = {
     "latency_p50_ms": ("latency_p50_ms", -1),
     "latency_p99_ms": ("latency_p99_ms", -1),
     "loss_pct": ("loss_pct", -1),
+    "server_cost": ("server_cost", -1),
 }
 
 
@@ -37,7 +38,8 @@ def capacity_of(analysis: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def entry_of(campaign: Campaign) -> TrendEntry:
-    """The campaign's trend row: capacity at SLO with its interval, max achieved rate, low-load p50/p99 and loss."""
+    """The campaign's trend row: capacity at SLO with its interval, max achieved rate, low-load p50/p99, loss and the
+    server's CPU per unit of work."""
     values = headline_values({"analysis": campaign.analysis, "summary": stored_summary(campaign)})
     points, _ = server_judged([point_dict(p) for p in campaign.points])
     capacity = capacity_of(campaign.analysis)
@@ -45,6 +47,6 @@ def entry_of(campaign: Campaign) -> TrendEntry:
         campaign_id=campaign.id, plan_id=campaign.plan_id, target_id=campaign.target_id, tool=campaign.tool, name=campaign.name[:200],
         ended_at=campaign.ended_at or campaign.created_at, capacity=capacity["value"], capacity_low=capacity["low"],
         capacity_high=capacity["high"], capacity_kind=capacity["kind"], capacity_bound=capacity["bound"],
-        max_achieved_rate=values["max_achieved_rate"], loss_pct=values["loss_pct"],
+        max_achieved_rate=values["max_achieved_rate"], loss_pct=values["loss_pct"], server_cost=values["server_cost"],
         latency_p50_ms=low_load(points, "latency_p50_ms"), latency_p99_ms=low_load(points, "latency_p99_ms"),
     )  # fmt: skip

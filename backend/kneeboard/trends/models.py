@@ -32,6 +32,7 @@ class TrendEntry(Base):
     latency_p50_ms: Mapped[float | None] = mapped_column(Float, nullable=True)
     latency_p99_ms: Mapped[float | None] = mapped_column(Float, nullable=True)
     loss_pct: Mapped[float | None] = mapped_column(Float, nullable=True)
+    server_cost: Mapped[float | None] = mapped_column(Float, nullable=True)  # the server's CPU-s per unit of work
 
 
 class ChangePoint(Base):

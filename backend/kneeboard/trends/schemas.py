@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-Metric = Literal["capacity_at_slo", "max_achieved_rate", "latency_p50_ms", "latency_p99_ms", "loss_pct"]
+Metric = Literal["capacity_at_slo", "max_achieved_rate", "latency_p50_ms", "latency_p99_ms", "loss_pct", "server_cost"]
 
 
 class Capacity(BaseModel):
@@ -31,6 +31,7 @@ class TrendPoint(BaseModel):
     latency_p50_ms: float | None
     latency_p99_ms: float | None
     loss_pct: float | None
+    server_cost: float | None = None  # the server's CPU-s per unit of work (server evidence), when an exporter read it
 
 
 class Differences(BaseModel):

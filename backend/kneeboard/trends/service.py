@@ -104,7 +104,7 @@ def point_out(entry: Row) -> dict:
             "capacity": {"value": e["capacity"], "low": e["capacity_low"], "high": e["capacity_high"], "kind": e["capacity_kind"],
                          "bound": e["capacity_bound"]},
             "max_achieved_rate": e["max_achieved_rate"], "latency_p50_ms": e["latency_p50_ms"], "latency_p99_ms": e["latency_p99_ms"],
-            "loss_pct": e["loss_pct"]}  # fmt: skip
+            "loss_pct": e["loss_pct"], "server_cost": e["server_cost"]}  # fmt: skip
 
 
 def describe(scope: Scope, *, metric: str, since: datetime | None, limit: int, session: Session) -> dict:

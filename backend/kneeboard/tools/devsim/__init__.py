@@ -113,6 +113,7 @@ class Devsim(ToolAdapter):
     """devsim: `concurrency` = devices, a phase's `rate` = reports/s per device (a point offers the total)."""
 
     name, title, target_kinds = "devsim", "Devices (devsim)", ("device",)
+    work_unit = ("1,000 reports", 1000.0)
     Params = DevsimParams
     concurrency_label, max_concurrency = "devices", 1_000_000
     rate_per_concurrency = True

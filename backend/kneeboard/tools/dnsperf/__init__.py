@@ -102,6 +102,7 @@ class Dnsperf(ToolAdapter):
     """dnsperf: `rate` is queries/s (-Q), `concurrency` its clients (-c)."""
 
     name, title, target_kinds = "dnsperf", "DNS (dnsperf)", ("dns",)
+    work_unit = ("1,000 queries", 1000.0)
     Params = DnsperfParams
     concurrency_label = "clients"
     line_buffered = live_samples = True  # -S 1 lines reach the browser as printed, not in 4 kB blocks

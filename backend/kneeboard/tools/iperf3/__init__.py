@@ -27,6 +27,7 @@ class Iperf3(ToolAdapter):
     """iperf3: `concurrency` = parallel streams (-P), `rate` = total bits/s (-b is per stream)."""
 
     name, title, target_kinds = "iperf3", "Network (iperf3)", ("net",)
+    work_unit = ("Gbit", 1e9)
     Params = Iperf3Params
     concurrency_label, max_concurrency = "streams", MAX_STREAMS
     whole_seconds = True

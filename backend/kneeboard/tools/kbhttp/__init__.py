@@ -166,6 +166,7 @@ class Kbhttp(ToolAdapter):
     """kbhttp: open loop, `rate` = requests/s in all (required), `concurrency` = connections."""
 
     name, title, target_kinds = "kbhttp", "HTTP open loop (kbhttp)", ("http",)
+    work_unit = ("1,000 requests", 1000.0)
     Params = KbhttpParams
     concurrency_label = "connections"
     live_samples = True  # each interval line is written (and flushed) on its own

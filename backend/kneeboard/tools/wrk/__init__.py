@@ -219,6 +219,7 @@ class Wrk(ToolAdapter):
     """wrk: closed loop, `concurrency` = connections, no offered rate."""
 
     name, title, target_kinds = "wrk", "HTTP (wrk)", ("http",)
+    work_unit = ("1,000 requests", 1000.0)
     Params = WrkParams
     concurrency_label = "connections"
     takes_rate, whole_seconds, ramp_allowed = False, True, True

@@ -1,0 +1,1 @@
+"""Server evidence: what the server's own metrics say of each point (kneeboard.evidence.assess). Pure."""
