@@ -7,11 +7,13 @@ import io
 import json
 from typing import Any
 
+from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.tools.registry import adapter
 
 POINT_COLUMNS = ("seq", "variant", "phase", "concurrency", "offered_rate", "duration_s", "repeat", "status", "error")
 CLOSING_COLUMNS = ("extra", "warnings")
+SERVER_COLUMNS = ("server_rate", "server_cost")  # the server evidence's figures (kneeboard.evidence.assess.figures)
 EVIDENCE_COLUMNS = ("argv", "tool_version", "exit_code", "parser_version", "agent", "started_at", "ended_at")
 
 
@@ -37,18 +39,19 @@ def csv_columns(tool: str) -> tuple[list[str], list[str]]:
     """
     fixed = ("campaign_id", *POINT_COLUMNS)
     metrics = [m for m in dict.fromkeys(m.name for m in adapter(tool).all_metrics()) if m not in fixed and m not in CLOSING_COLUMNS]
-    return [*fixed, *metrics, *CLOSING_COLUMNS], metrics
+    return [*fixed, *metrics, *SERVER_COLUMNS, *CLOSING_COLUMNS], metrics
 
 
 def to_csv(campaign: Campaign) -> str:
-    """One row per point: parameters, each of the tool's metrics once, extras, warnings."""
+    """One row per point: parameters, each of the tool's metrics once, the server's count and cost, extras, warnings."""
     header, names = csv_columns(campaign.tool)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(header)
     for point in campaign.points:
+        figures = point_dict(point)
         writer.writerow(
             [campaign.id, *(getattr(point, c) for c in POINT_COLUMNS), *(point.metrics.get(m) for m in names),
-             json.dumps(point.extra, default=str, sort_keys=True), "; ".join(point.warnings)]
+             *(figures.get(c) for c in SERVER_COLUMNS), json.dumps(point.extra, default=str, sort_keys=True), "; ".join(point.warnings)]
         )  # fmt: skip
     return buffer.getvalue()
