@@ -2040,7 +2040,7 @@ export interface components {
              * Metric
              * @enum {string}
              */
-            metric: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct";
+            metric: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct" | "server_cost";
             /** Pvalue */
             pvalue: number;
         };
@@ -2049,6 +2049,15 @@ export interface components {
          * @description Two or more campaigns side by side.
          */
         Comparison: {
+            /**
+             * Bottlenecks
+             * @description each selection's bottleneck as its analysis names it (evidence.bottleneck), by selector
+             */
+            bottlenecks?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                } | null;
+            };
             /** Campaigns */
             campaigns: components["schemas"]["CampaignOut"][];
             differences: components["schemas"]["kneeboard__compare__schemas__Differences"];
@@ -4759,6 +4768,11 @@ export interface components {
             warmup_s: number;
             /** Whole Seconds */
             whole_seconds: boolean;
+            /**
+             * Work Unit
+             * @description what the server's cost per unit of work is given per ("1,000 queries")
+             */
+            work_unit: string;
         };
         /**
          * Trend
@@ -4773,7 +4787,7 @@ export interface components {
              * Metric
              * @enum {string}
              */
-            metric: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct";
+            metric: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct" | "server_cost";
             /** Points */
             points: components["schemas"]["TrendPoint"][];
             scope: components["schemas"]["Scope"];
@@ -4798,6 +4812,8 @@ export interface components {
             max_achieved_rate: number | null;
             /** Name */
             name: string;
+            /** Server Cost */
+            server_cost?: number | null;
         };
         /**
          * UserCreate
@@ -7717,7 +7733,7 @@ export interface operations {
                 /** @description the campaigns with this tag */
                 tag?: string | null;
                 /** @description whose change points to show */
-                metric?: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct";
+                metric?: "capacity_at_slo" | "max_achieved_rate" | "latency_p50_ms" | "latency_p99_ms" | "loss_pct" | "server_cost";
                 /** @description only campaigns that ended at or after this time */
                 since?: string | null;
                 /** @description the newest this many campaigns */

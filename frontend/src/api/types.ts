@@ -151,3 +151,78 @@ export interface SearchEvent {
   /** why it ended before its resolution (its time budget), with the bracket it had reached */
   stopped?: string;
 }
+
+// --- server evidence (`analysis.evidence`, each variant's too): the server's own metrics per point, read by the analysis ---
+/** The resource closest to saturation by the USE method, with the lines that show it; kind "none" says nothing was near. */
+export interface Bottleneck {
+  /** null when nothing was judged near saturation (kind "none") */
+  resource: string | null;
+  kind: "utilisation" | "saturation" | "errors" | "none";
+  text: string;
+  evidence: string[];
+  value: number | null;
+  threshold: number | null;
+}
+
+/** Where the difference went: a counter that explains requests the server did not count (kernel drops, refusals…). */
+export interface AgreementPart {
+  what: string;
+  rate: number;
+  share_pct: number | null;
+}
+
+/** The server's request count beside the client's at one point; `agree` is false past the tolerance (2 %). */
+export interface Agreement {
+  server_rate: number;
+  sent_rate: number | null;
+  answered_rate: number | null;
+  lost_rate: number | null;
+  difference_pct: number;
+  agree: boolean;
+  source: string;
+  where: AgreementPart[];
+  text: string;
+}
+
+/** The server process's own CPU per unit of work ("CPU-s per 1,000 queries"), from its counter. */
+export interface ServerCost {
+  value: number;
+  unit: string;
+  cpu_pct: number;
+  source: string;
+}
+
+/** One point's server evidence. */
+export interface EvidencePoint {
+  point_id: number;
+  phase: string;
+  offered_rate: number | null;
+  concurrency: number | null;
+  repeat: number;
+  variant: string | null;
+  agreement: Agreement | null;
+  cost: ServerCost | null;
+  bottleneck: Bottleneck | null;
+}
+
+/** An analysis' server evidence: the bottleneck it leads with, where it was judged, each point's, notes, or why there is none. */
+export interface ServerEvidence {
+  bottleneck: Bottleneck | null;
+  /** the point it was judged at, and how that point was chosen ("at the knee", "at the highest load judged") */
+  at: { point_id: number; offered_rate: number | null; achieved_rate?: number | null; where?: string } | null;
+  points: EvidencePoint[];
+  notes: string[];
+  missing: string | null;
+}
+
+/** An analysis' (or a variant's) server evidence, or null when it has none (analyses from before it). */
+export function evidenceOf(analysis: unknown): ServerEvidence | null {
+  const e = analysis && typeof analysis === "object" ? (analysis as { evidence?: unknown }).evidence : null;
+  return e && typeof e === "object" ? (e as ServerEvidence) : null;
+}
+
+/** A comparison's bottleneck per selector (`bottlenecks`), or {} when the response has none. */
+export function bottlenecksOf(comparison: unknown): Record<string, Bottleneck | null> {
+  const b = comparison && typeof comparison === "object" ? (comparison as { bottlenecks?: unknown }).bottlenecks : null;
+  return b && typeof b === "object" ? (b as Record<string, Bottleneck | null>) : {};
+}

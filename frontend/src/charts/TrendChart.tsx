@@ -9,6 +9,7 @@ export const METRIC_LABELS: Record<TrendMetric, string> = {
   latency_p50_ms: "Latency p50 at low load (ms)",
   latency_p99_ms: "Latency p99 at low load (ms)",
   loss_pct: "Loss (%)",
+  server_cost: "Server CPU per unit of work (CPU-s, the server process's own)",
 };
 
 export interface TrendRow {

@@ -3,10 +3,7 @@ import { Link, useParams, useSearchParams } from "react-router-dom";
 import { exportUrl, useCampaign, useCancelCampaign } from "../api/campaigns";
 import { useCampaignPoints } from "../api/points";
 import { analysisOf, isActive, isCancellable } from "../api/types";
-import KneeChart from "../charts/KneeChart";
-import PercentileChart from "../charts/PercentileChart";
-import ScalabilityChart from "../charts/ScalabilityChart";
-import { compareVariantsUrl, summaryOf, variantLabels } from "../charts/pointData";
+import { compareVariantsUrl, variantLabels } from "../charts/pointData";
 import AttemptsNote from "../components/campaign/AttemptsNote";
 import HostSharingNotice from "../components/campaign/HostSharingNotice";
 import BaselinePin from "../components/campaign/BaselinePin";
@@ -15,18 +12,14 @@ import CampaignNotes from "../components/campaign/CampaignNotes";
 import { TimelineCard } from "../components/campaign/CampaignTimeline";
 import FactsTable, { VariantFactsTable } from "../components/campaign/FactsTable";
 import LiveSection from "../components/campaign/LiveSection";
-import PointsTable from "../components/campaign/PointsTable";
 import RerunActions, { RERUN_OF, RerunNote } from "../components/campaign/RerunActions";
-import SteadyNote from "../components/campaign/SteadyNote";
 import ShareButton from "../components/share/ShareButton";
-import StabilityChart, { variantAnalysis } from "../components/campaign/StabilityChart";
-import SummaryCards from "../components/campaign/SummaryCards";
+import ReportBody from "../components/campaign/ReportBody";
 import ThresholdsForm from "../components/campaign/ThresholdsForm";
 import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
-import SearchPanel from "../components/campaign/SearchPanel";
 import ConfirmDialog from "../components/common/ConfirmDialog";
 import CopyLinkButton from "../components/common/CopyLinkButton";
-import { Empty, ErrorState, isNotFound, Loading } from "../components/common/States";
+import { ErrorState, isNotFound, Loading } from "../components/common/States";
 import { useTitle } from "../components/common/useTitle";
 import NotFoundPage from "./NotFoundPage";
 import StatusBadge from "../components/common/StatusBadge";
@@ -64,9 +57,6 @@ export default function CampaignPage() {
   const wanted = params.get("variant");
   const variant = labels.length ? (wanted != null && labels.includes(wanted) ? wanted : labels[0]) : null;
   const pts = variant != null ? allPoints.filter((p) => p.variant === variant) : allPoints;
-  const fullAnalysis = analysisOf(c);
-  const analysis = variantAnalysis(fullAnalysis, variant, labels[0] ?? null);
-  const summary = variant != null ? { ...c.summary, ...summaryOf(pts) } : c.summary;
   const envVariants = (c.environment as { variants?: Record<string, Record<string, unknown>> }).variants;
   const rerunOf = Number(params.get(RERUN_OF));
   const cancelled = c.progress.cancelled ?? Math.max(0, c.progress.total - c.summary.points_completed - c.summary.points_failed);
@@ -171,8 +161,6 @@ export default function CampaignPage() {
         </section>
       )}
 
-      <SearchPanel events={searches} results={active ? null : analysisOf(c)?.search} />
-
       {variant != null && (
         <div className="tabs" role="tablist" aria-label="Variants" data-testid="variant-tabs">
           {labels.map((l) => (
@@ -199,45 +187,26 @@ export default function CampaignPage() {
         </div>
       )}
 
-      <div id="variant-panel" role={variant != null ? "tabpanel" : undefined} aria-labelledby={variant != null ? `variant-tab-${labels.indexOf(variant)}` : undefined} className="stack">
-      <SummaryCards campaign={{ ...c, summary }} analysis={analysis} tool={tool} />
-
-      {analysis?.conclusion && (
-        <section className="card conclusion" aria-label="Conclusion">
-          <h2>Conclusion{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
-          <p>{analysis.conclusion}</p>
-        </section>
-      )}
-      {variant != null && !analysis && c.summary.points_completed > 0 && <div className="banner warn">No analysis for variant “{variant}” yet.</div>}
-      {analysis?.error && <div className="banner warn">{analysis.error}</div>}
-      {!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={fullAnalysis} tool={tool} />}
-
-      {points.isPending ? (
-        <Loading what="Loading points" />
-      ) : points.isError && !points.data ? (
-        <ErrorState error={points.error} retry={() => points.refetch()} what="the campaign's points" />
-      ) : pts.length === 0 ? (
-        <Empty>{variant != null && allPoints.length ? `No points of variant “${variant}” yet.` : "No points yet."}</Empty>
-      ) : (
-        <>
-          <div className="chart-grid">
-            <section className="card">
-              <ScalabilityChart points={pts} tool={tool} usl={analysis?.usl} />
-            </section>
-            <section className="card">
-              <KneeChart points={pts} tool={tool} analysis={analysis} />
-            </section>
-          </div>
-          <PercentileChart points={pts} tool={tool} />
-          <StabilityChart points={pts} tool={tool} />
+      <div id="variant-panel" role={variant != null ? "tabpanel" : undefined} aria-labelledby={variant != null ? `variant-tab-${labels.indexOf(variant)}` : undefined}>
+        <ReportBody
+          campaign={c}
+          points={allPoints}
+          variant={variant}
+          labels={labels}
+          tool={tool}
+          searchEvents={searches}
+          pointEvidence
+          controls={!active && c.summary.points_completed > 0 && <ThresholdsForm key={c.id} campaignId={c.id} analysis={analysisOf(c)} tool={tool} />}
+          placeholder={
+            points.isPending ? (
+              <Loading what="Loading points" />
+            ) : points.isError && !points.data ? (
+              <ErrorState error={points.error} retry={() => points.refetch()} what="the campaign's points" />
+            ) : undefined
+          }
+        >
           {!active && c.source === "live" && <TimelineCard points={allPoints} tool={tool} />}
-          <section className="card flush" aria-label="Points">
-            <h2 className="pad">Points{variant != null ? <span className="muted"> · {variant}</span> : null}</h2>
-            <SteadyNote points={pts} />
-            <PointsTable points={pts} tool={tool} showAttempt={c.attempt > 1} />
-          </section>
-        </>
-      )}
+        </ReportBody>
       </div>
 
       <CampaignNotes key={c.id} campaign={c} />

@@ -4,7 +4,7 @@ import { useLaunchCampaign } from "../api/campaigns";
 import { errorsOf, messagesFor, type FieldErrors } from "../api/errors";
 import { usePlan, usePlanPreview, useSavePlan } from "../api/plans";
 import { useTargets, useTargetsOfKind } from "../api/targets";
-import type { PhaseKind, PlanBody } from "../api/types";
+import type { PhaseKind, PlanBody, Target } from "../api/types";
 import { findTool, latencyLabel, loadTools, monitorTools, sloMetricsOf, targetKindOf, type ToolInfo } from "../tools/catalog";
 import { useTools } from "../tools/useTools";
 import Field, { FormErrors } from "../components/common/Field";
@@ -17,7 +17,7 @@ import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
 import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
 import type { PlanCopyState } from "../components/campaign/RerunActions";
-import { blankDraft, blankPhase, DEFAULT_SLO_LIMIT_MS, draftFromPlan, draftGaps, draftToBody, movePhase, phaseKindsFor, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
+import { blankDraft, blankPhase, DEFAULT_SLO_LIMIT_MS, draftFromPlan, draftGaps, draftToBody, movePhase, phaseKindsFor, withTargetExporters, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
 
 export default function PlanEditorPage() {
@@ -129,11 +129,20 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
   const previewErrors = !complete ? gaps : preview.isError ? errorsOf(preview.error, errorContext) : {};
   const errors: FieldErrors = Object.keys(saveErrors).length ? saveErrors : previewErrors;
 
+  // picking a target (the default one, or the user's) ticks every exporter it lists when the tool takes monitors; a stored
+  // plan's own choice is kept as loaded
+  const pickTarget = (x: PlanDraft, t: Target | undefined): PlanDraft => ({
+    ...x,
+    targetId: t ? String(t.id) : "",
+    monitors: t && tool?.monitors ? withTargetExporters(x.monitors, tools, t.exporters ?? []) : x.monitors,
+  });
+
   // a default target of the right kind once targets are known
   useEffect(() => {
     if (d.targetId || !targets.data) return;
     const match = targets.data[0];
-    if (match) setD((x) => ({ ...x, targetId: String(match.id) }));
+    if (match) setD((x) => pickTarget(x, match));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [targets.data, d.targetId]);
 
   const update = (patch: Partial<PlanDraft>) => {
@@ -174,6 +183,7 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
   // a stored plan may point at a target of another kind (or one deleted since): keep it visible so the API's message explains
   const current = d.targetId && !sameKind.some((t) => String(t.id) === d.targetId) ? allTargets.data?.find((t) => String(t.id) === d.targetId) : undefined;
   const err = (p: string) => messagesFor(errors, p);
+  const target = sameKind.find((t) => String(t.id) === d.targetId) ?? current;
 
   return (
     <form className="editor-layout" onSubmit={onSubmit} aria-label="Plan" noValidate>
@@ -203,7 +213,15 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
               </select>
             </Field>
             <Field label="Target" errors={err("target_id")} hint={targets.data && sameKind.length === 0 ? `no ${kind} target yet` : undefined}>
-              <select name="target_id" value={d.targetId} onChange={(e) => update({ targetId: e.target.value })}>
+              <select
+                name="target_id"
+                value={d.targetId}
+                onChange={(e) => {
+                  const picked = sameKind.find((t) => String(t.id) === e.target.value);
+                  setSaveErrors({});
+                  setD((x) => (picked ? pickTarget(x, picked) : { ...x, targetId: e.target.value }));
+                }}
+              >
                 <option value="">— choose a target —</option>
                 {sameKind.length > 0 && (
                   <optgroup label={`${kind} targets`}>
@@ -292,7 +310,7 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
               <input name="slo_limit_ms" value={d.sloLimit} onChange={(e) => update({ sloLimit: e.target.value })} inputMode="decimal" />
             </Field>
           </div>
-          {tool?.monitors && <MonitorsEditor monitors={d.monitors} available={monitorTools(tools)} errors={errors} onChange={(monitors) => update({ monitors })} />}
+          {tool?.monitors && <MonitorsEditor monitors={d.monitors} available={monitorTools(tools)} exporters={target ? target.exporters ?? [] : undefined} errors={errors} onChange={(monitors) => update({ monitors })} />}
         </section>
 
         <section className="card">

@@ -1,33 +1,56 @@
 import type { ReactNode } from "react";
-import { analysisOf, type CampaignOut, type Point } from "../../api/types";
+import { analysisOf, evidenceOf, isActive, type CampaignOut, type Point, type SearchEvent } from "../../api/types";
 import KneeChart from "../../charts/KneeChart";
 import { HostCpuChart } from "../../charts/MonitorCharts";
 import PercentileChart from "../../charts/PercentileChart";
 import ScalabilityChart from "../../charts/ScalabilityChart";
 import { summaryOf } from "../../charts/pointData";
 import type { ToolInfo } from "../../tools/catalog";
+import { Empty } from "../common/States";
 import PointsTable from "./PointsTable";
 import SearchPanel from "./SearchPanel";
+import ServerEvidence from "./ServerEvidence";
 import StabilityChart, { variantAnalysis } from "./StabilityChart";
 import SteadyNote from "./SteadyNote";
 import SummaryCards from "./SummaryCards";
 
 /**
- * One variant's report (or the whole campaign's, `variant` null), read-only: the cards, the conclusion, its searches, the charts and
- * the points table, as a share link and an exported file show it. `children` go between the charts and the table.
+ * One variant's report (or the whole campaign's, `variant` null): the cards, the conclusion, the server's evidence, its searches,
+ * the charts and the points table. The app's campaign page, a share link and an exported file all render it, so what is added
+ * here shows in all three. The app adds its own parts through the props: `controls` under the conclusion and the server's evidence (the analysis settings),
+ * `children` between the charts and the table (the timeline), `placeholder` instead of the charts and table while the points
+ * load, `searchEvents` for a search running live, `pointEvidence` for the table's evidence buttons.
  */
-export default function ReportBody({ campaign: c, points, variant, labels, tool, children }: {
+export default function ReportBody({
+  campaign: c,
+  points,
+  variant,
+  labels,
+  tool,
+  controls,
+  children,
+  placeholder,
+  searchEvents,
+  pointEvidence = false,
+}: {
   campaign: CampaignOut;
   points: Point[];
   variant: string | null;
   labels: string[];
   tool: ToolInfo | undefined;
+  controls?: ReactNode;
   children?: ReactNode;
+  placeholder?: ReactNode;
+  searchEvents?: Record<string, SearchEvent[]>;
+  pointEvidence?: boolean;
 }) {
   const pts = variant != null ? points.filter((p) => p.variant === variant) : points;
   const analysis = variantAnalysis(analysisOf(c), variant, labels[0] ?? null);
   const summary = variant != null ? { ...c.summary, ...summaryOf(pts) } : c.summary;
   const suffix = variant != null ? <span className="muted"> · {variant}</span> : null;
+  // while a search runs its bracket comes live; its stored result once the campaign has ended
+  const live = searchEvents && isActive(c.status);
+  const events = live ? Object.fromEntries(Object.entries(searchEvents).filter(([, e]) => variant == null || e[0]?.variant === variant)) : undefined;
   return (
     <div className="stack">
       <SummaryCards campaign={{ ...c, summary }} analysis={analysis} tool={tool} />
@@ -37,25 +60,35 @@ export default function ReportBody({ campaign: c, points, variant, labels, tool,
           <p>{analysis.conclusion}</p>
         </section>
       )}
+      {variant != null && !analysis && c.summary.points_completed > 0 && <div className="banner warn">No analysis for variant “{variant}” yet.</div>}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
-      <SearchPanel results={analysis?.search} />
-      <div className="chart-grid">
-        <section className="card">
-          <ScalabilityChart points={pts} tool={tool} usl={analysis?.usl} />
-        </section>
-        <section className="card">
-          <KneeChart points={pts} tool={tool} analysis={analysis} />
-        </section>
-      </div>
-      <PercentileChart points={pts} tool={tool} />
-      <StabilityChart points={pts} tool={tool} />
-      <HostCpuChart points={pts} />
-      {children}
-      <section className="card flush" aria-label="Points">
-        <h2 className="pad">Points{suffix}</h2>
-        <SteadyNote points={pts} />
-        <PointsTable points={pts} tool={tool} evidence={false} showAttempt={c.attempt > 1} />
-      </section>
+      <ServerEvidence evidence={evidenceOf(analysis)} tool={tool} suffix={suffix} />
+      {controls}
+      <SearchPanel events={events} results={live ? null : analysis?.search} />
+      {placeholder ??
+        (pts.length === 0 ? (
+          <Empty>{variant != null && points.length ? `No points of variant “${variant}” yet.` : "No points yet."}</Empty>
+        ) : (
+          <>
+            <div className="chart-grid">
+              <section className="card">
+                <ScalabilityChart points={pts} tool={tool} usl={analysis?.usl} />
+              </section>
+              <section className="card">
+                <KneeChart points={pts} tool={tool} analysis={analysis} />
+              </section>
+            </div>
+            <PercentileChart points={pts} tool={tool} />
+            <StabilityChart points={pts} tool={tool} />
+            <HostCpuChart points={pts} />
+            {children}
+            <section className="card flush" aria-label="Points">
+              <h2 className="pad">Points{suffix}</h2>
+              <SteadyNote points={pts} />
+              <PointsTable points={pts} tool={tool} evidence={pointEvidence} showAttempt={c.attempt > 1} />
+            </section>
+          </>
+        ))}
     </div>
   );
 }

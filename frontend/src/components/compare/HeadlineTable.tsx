@@ -1,8 +1,39 @@
 import { verdictClass, type Comparison } from "../../api/compare";
+import { bottlenecksOf } from "../../api/types";
 import { fmtRange, fmtSignedPct, fmtUnit } from "../../format";
 import { colourAt } from "../../charts/palette";
 import { resolveUnit, type ToolInfo } from "../../tools/catalog";
 import { capacityText } from "../campaign/SummaryCards";
+
+/**
+ * Each campaign's bottleneck (the API's `bottlenecks`, by selector), a line each, and whether it moved: the resources
+ * named differ. Nothing when the comparison has none (older servers, no server evidence).
+ */
+export function Bottlenecks({ data }: { data: Comparison }) {
+  const found = bottlenecksOf(data);
+  const keys = data.selectors.filter((k) => k in found);
+  if (!keys.length) return null;
+  const named = keys.filter((k) => found[k]?.resource);
+  const moved = new Set(named.map((k) => found[k]?.resource)).size > 1;
+  return (
+    <div className="bottlenecks-line pad" data-testid="bottlenecks">
+      <strong>Bottleneck</strong>
+      {moved && (
+        <span data-testid="bottleneck-moved">
+          {" "}
+          · the bottleneck moved: {named.map((k) => `${found[k]?.resource} (#${k})`).join(" → ")}
+        </span>
+      )}
+      <ul className="plain">
+        {keys.map((k) => (
+          <li key={k}>
+            <span className="swatch" style={{ background: colourAt(data.selectors.indexOf(k)) }} /> #{k}: {found[k]?.text ?? <span className="muted">no server evidence</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /**
  * The headline metrics side by side, each labelled by the API with its metric and rule, capacities first (with their intervals); deltas are against the first
@@ -91,6 +122,7 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
           ))}
         </tbody>
       </table>
+      <Bottlenecks data={data} />
       {data.method && (
         <p className="muted small pad" data-testid="verdict-method">
           Verdicts: {data.method}.

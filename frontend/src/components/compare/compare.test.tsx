@@ -80,6 +80,38 @@ describe("compare headline", () => {
   });
 });
 
+describe("compare: the server's evidence", () => {
+  const bn = (resource: string | null, text: string) => ({ resource, kind: resource ? "utilisation" : "none", text, evidence: [], value: null, threshold: null });
+  const cost = { metric: "server_cost", label: "Server CPU per 1,000 queries", unit: "CPU-s per 1,000 queries", better: "lower", values: { 1: 0.05, 2: 0.0705 }, intervals: null,
+    deltas: { 1: null, 2: { abs: 0.0205, pct: 41 } }, verdicts: { 1: null, 2: "worse" }, verdict_texts: { 1: null, 2: "worse" } }; // prettier-ignore
+  it("renders the server_cost row like any other, in the unit the API gives", () => {
+    render(<HeadlineTable data={{ ...data, headline: [...data.headline, cost] } as unknown as Comparison} tool={tool("dnsperf")} />);
+    const row = screen.getAllByRole("row").find((r) => r.getAttribute("data-metric") === "server_cost")!;
+    expect(within(row).getByRole("rowheader").textContent).toMatch(/^Server CPU per 1,000 queries \(lower is better\)/);
+    expect([...row.querySelectorAll(".value")].map((v) => v.textContent)).toEqual(["0.05 CPU-s per 1,000 queries", "0.071 CPU-s per 1,000 queries"]);
+    expect(row.querySelector(".delta")?.textContent).toBe("+0.021 CPU-s per 1,000 queries · +41 %");
+  });
+  it("gives each campaign's bottleneck a line, and says when it moved", () => {
+    const moved = { ...data, bottlenecks: { 1: bn("cpu1.softirq", "CPU1's softirq ≥ 95 %: one receive queue"), 2: bn("disk", "the disk is 97 % busy") } } as unknown as Comparison;
+    const { unmount } = render(<HeadlineTable data={moved} tool={tool("dnsperf")} />);
+    const lines = within(screen.getByTestId("bottlenecks")).getAllByRole("listitem").map((l) => l.textContent?.trim());
+    expect(lines).toEqual(["#1: CPU1's softirq ≥ 95 %: one receive queue", "#2: the disk is 97 % busy"]);
+    expect(screen.getByTestId("bottleneck-moved").textContent).toContain("the bottleneck moved: cpu1.softirq (#1) → disk (#2)");
+    unmount();
+    const same = { ...data, bottlenecks: { 1: bn("cpu", "both CPUs ≥ 97 % busy: CPU-bound"), 2: bn("cpu", "both CPUs ≥ 98 % busy: CPU-bound") } } as unknown as Comparison;
+    const second = render(<HeadlineTable data={same} tool={tool("dnsperf")} />);
+    expect(screen.queryByTestId("bottleneck-moved")).toBeNull();
+    second.unmount();
+    const none = { ...data, bottlenecks: { 1: null, 2: bn(null, "nothing near saturation") } } as unknown as Comparison;
+    const third = render(<HeadlineTable data={none} tool={tool("dnsperf")} />);
+    expect(within(screen.getByTestId("bottlenecks")).getAllByRole("listitem").map((l) => l.textContent?.trim())).toEqual(["#1: no server evidence", "#2: nothing near saturation"]);
+    expect(screen.queryByTestId("bottleneck-moved")).toBeNull();
+    third.unmount();
+    render(<HeadlineTable data={data} tool={tool("dnsperf")} />);
+    expect(screen.queryByTestId("bottlenecks")).toBeNull();
+  });
+});
+
 describe("per-point verdicts", () => {
   it("lists each matched point with change, CI of the difference, adjusted p and verdict, under a collapsed section", () => {
     render(<PointVerdictsTable data={data} tool={tool("dnsperf")} />);

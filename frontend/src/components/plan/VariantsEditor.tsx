@@ -3,32 +3,98 @@ import Field from "../common/Field";
 import type { ToolInfo } from "../../tools/catalog";
 import type { ParamValue } from "../../tools/schemaFields";
 import ParamsEditor from "./ParamsEditor";
-import { LAB_ACTIONS, actionOf, blankSetting, blankVariant, nextAction, withMonitor, type MonitorDraft, type SettingDraft, type VariantDraft } from "./planModel";
+import type { TargetExporter } from "../../api/types";
+import { EXPORTER_FIELD, namesExporter } from "../../tools/targetExporters";
+import { LAB_ACTIONS, actionOf, blankSetting, blankVariant, nextAction, withExporter, withMonitor, type MonitorDraft, type SettingDraft, type VariantDraft } from "./planModel";
+
+/** A params schema without one of its fields (the exporter's name, chosen by its checkbox instead). */
+function withoutField(schema: unknown, name: string): unknown {
+  const s = (schema ?? {}) as { properties?: Record<string, unknown>; required?: string[] };
+  const properties = Object.fromEntries(Object.entries(s.properties ?? {}).filter(([k]) => k !== name));
+  return { ...s, properties, required: (s.required ?? []).filter((r) => r !== name) };
+}
+
+/**
+ * A monitor that names one of the target's exporters: a checkbox per exporter the target lists (each ticked one its own
+ * monitor), plus any the plan names that the target does not list, so the API's message about it has a place.
+ */
+function ExporterMonitors({
+  tool,
+  monitors,
+  exporters,
+  errors,
+  onChange,
+  setParam,
+}: {
+  tool: ToolInfo;
+  monitors: MonitorDraft[];
+  exporters: readonly TargetExporter[] | undefined;
+  errors: FieldErrors;
+  onChange: (monitors: MonitorDraft[]) => void;
+  setParam: (index: number, key: string, value: ParamValue) => void;
+}) {
+  const named = monitors.filter((m) => m.kind === tool.name).map((m) => String(m.params[EXPORTER_FIELD] ?? ""));
+  const choices = [...(exporters ?? []).map((e) => e.name), ...named.filter((n) => !exporters?.some((e) => e.name === n))];
+  const schema = withoutField(tool.params_schema, EXPORTER_FIELD);
+  return (
+    <div className="monitor exporter-monitors" role="group" aria-label={tool.title}>
+      <span title={tool.metrics.map((m) => m.title).join(", ")}>{tool.title}:</span>
+      {choices.length === 0 && <span className="muted small"> {exporters ? "the target lists no exporters (add them on the Targets page)" : "choose a target first"}</span>}
+      {choices.map((name) => {
+        const index = monitors.findIndex((m) => m.kind === tool.name && m.params[EXPORTER_FIELD] === name);
+        const listed = exporters?.find((e) => e.name === name);
+        return (
+          <div key={name} className="monitor">
+            <label title={listed ? `${listed.url} · packs: ${listed.packs.join(", ")}` : undefined}>
+              <input type="checkbox" name={`monitor-${tool.name}-${name}`} checked={index >= 0} onChange={(e) => onChange(withExporter(monitors, tool, name, e.target.checked))} /> {name}
+              {listed ? <span className="muted small"> ({listed.packs.join(", ")})</span> : <span className="warn-text small"> (not an exporter of this target)</span>}
+            </label>
+            {index >= 0 && (
+              <>
+                <ParamsEditor schema={schema} values={monitors[index].params} errors={errors} path={`monitors.${index}`} inputName={(f) => `${tool.name}_${name}_${f}`} onChange={(k, v) => setParam(index, k, v)} />
+                {messagesFor(errors, `monitors.${index}.${EXPORTER_FIELD}`).map((m) => (
+                  <p key={m} className="field-errors">
+                    {m}
+                  </p>
+                ))}
+              </>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
 
 /**
  * Monitors beside every point: a checkbox per registered monitor (GET /tools, role "monitor"), and the
- * ticked ones' own parameters (ping's host…) as fields beside it, with the API's messages.
+ * ticked ones' own parameters (ping's host…) as fields beside it, with the API's messages. A monitor that names one of
+ * the target's exporters gets a checkbox per exporter (`exporters`: the target's).
  */
 export function MonitorsEditor({
   monitors,
   available,
+  exporters,
   errors,
   onChange,
 }: {
   monitors: MonitorDraft[];
   available: ToolInfo[];
+  exporters?: readonly TargetExporter[];
   errors: FieldErrors;
   onChange: (monitors: MonitorDraft[]) => void;
 }) {
   const general = messagesFor(errors, "monitors", { exact: true });
-  const setParam = (kind: string, key: string, value: ParamValue) =>
-    onChange(monitors.map((m) => (m.kind === kind ? { ...m, params: { ...m.params, [key]: value } } : m)));
+  // the body lists monitors in the draft's order: errors name them by that index
+  const setParam = (index: number, key: string, value: ParamValue) =>
+    onChange(monitors.map((m, i) => (i === index ? { ...m, params: { ...m.params, [key]: value } } : m)));
   return (
     <fieldset className="monitors" aria-label="Monitors">
       <legend className="label">Monitors beside every point</legend>
       <div className="monitor-row">
         {available.map((tool) => {
-          // the body lists monitors in the draft's order: errors name them by that index
+          if (namesExporter(tool))
+            return <ExporterMonitors key={tool.name} tool={tool} monitors={monitors} exporters={exporters} errors={errors} onChange={onChange} setParam={setParam} />;
           const index = monitors.findIndex((m) => m.kind === tool.name);
           const on = index >= 0;
           return (
@@ -43,7 +109,7 @@ export function MonitorsEditor({
                   errors={errors}
                   path={`monitors.${index}`}
                   inputName={(f) => `${tool.name}_${f}`}
-                  onChange={(k, v) => setParam(tool.name, k, v)}
+                  onChange={(k, v) => setParam(index, k, v)}
                 />
               )}
             </div>

@@ -4,8 +4,9 @@
 import type { components as Components } from "../../api/schema";
 import type { PhaseKind, PlanBody } from "../../api/types";
 import type { FieldErrors } from "../../api/errors";
-import { findTool, sloMetricsOf, type ToolInfo } from "../../tools/catalog";
+import { findTool, monitorTools, sloMetricsOf, type ToolInfo } from "../../tools/catalog";
 import { defaultParams, fieldsOf, num, paramsFromApi, paramsToApi, type ParamValues } from "../../tools/schemaFields";
+import { EXPORTER_FIELD, namesExporter } from "../../tools/targetExporters";
 
 export { num };
 
@@ -406,6 +407,27 @@ export function withMonitor(monitors: MonitorDraft[], tool: ToolInfo, on: boolea
   const has = monitors.some((m) => m.kind === tool.name);
   if (on === has) return monitors;
   return on ? [...monitors, { kind: tool.name, params: defaultParamsOf(tool) }] : monitors.filter((m) => m.kind !== tool.name);
+}
+
+const isExporter = (m: MonitorDraft, tool: ToolInfo, name: string) => m.kind === tool.name && m.params[EXPORTER_FIELD] === name;
+
+/** Tick or untick one of the target's exporters: each ticked one is a monitor of its own naming it, with the monitor's defaults. */
+export function withExporter(monitors: MonitorDraft[], tool: ToolInfo, name: string, on: boolean): MonitorDraft[] {
+  const has = monitors.some((m) => isExporter(m, tool, name));
+  if (on === has) return monitors;
+  return on ? [...monitors, { kind: tool.name, params: { ...defaultParamsOf(tool), [EXPORTER_FIELD]: name } }] : monitors.filter((m) => !isExporter(m, tool, name));
+}
+
+/**
+ * Every exporter of the plan's target ticked, as a load tool's plan starts when it picks its target: an exporter already
+ * ticked keeps its parameters, one the target does not list (another target's) is dropped.
+ */
+export function withTargetExporters(monitors: MonitorDraft[], tools: readonly ToolInfo[], exporters: readonly { name: string }[]): MonitorDraft[] {
+  const tool = monitorTools(tools).find(namesExporter);
+  if (!tool) return monitors;
+  const names = exporters.map((e) => e.name);
+  const kept = monitors.filter((m) => m.kind !== tool.name || names.includes(String(m.params[EXPORTER_FIELD])));
+  return names.reduce((all, name) => withExporter(all, tool, name, true), kept);
 }
 
 /** Move a phase from one place to another (out-of-range moves change nothing). */

@@ -1,10 +1,8 @@
 // The plan editor asks /plans/preview only about a complete draft: loading a template logs no 422.
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import PlanEditorPage from "../../routes/PlanEditorPage";
 import { TOOLS } from "../../tools/__fixtures__";
+import { openTemplate } from "./__fixtures__/editor";
 import { draftFromPlan, draftGaps } from "./planModel";
 
 // the typed client, pointed at a mock fetch (openapi-fetch keeps the fetch it was made with)
@@ -69,16 +67,7 @@ describe("plan editor preview", () => {
     return calls;
   }
 
-  async function loadTemplate() {
-    const router = createMemoryRouter([{ path: "/plans/new", element: <PlanEditorPage /> }], { initialEntries: ["/plans/new"] });
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
-    fireEvent.click(await screen.findByRole("button", { name: "Use this template" }));
-    await act(() => new Promise((r) => setTimeout(r, 800)));
-  }
+  const loadTemplate = () => openTemplate(800);
 
   it("sends no preview while the template has no target, and says what is missing", async () => {
     const calls = stubApi([]);

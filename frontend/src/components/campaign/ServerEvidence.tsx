@@ -1,0 +1,142 @@
+import type { ReactNode } from "react";
+import type { Agreement, Bottleneck, EvidencePoint, ServerEvidence as Evidence } from "../../api/types";
+import ServerCostChart from "../../charts/ServerCostChart";
+import { fmtNumber, fmtPct, fmtSignedPct, fmtUnit } from "../../format";
+import { concurrencyUnit, rateUnitOf, type ToolInfo } from "../../tools/catalog";
+import Table from "../common/Table";
+
+/** The bottleneck's sentence (bold) and the lines that show it. */
+function BottleneckText({ of, at }: { of: Bottleneck; at: ReactNode }) {
+  return (
+    <div className="bottleneck" data-testid="bottleneck" data-kind={of.kind} data-resource={of.resource ?? undefined}>
+      <p>
+        <strong>{of.text}</strong>
+        {at}
+      </p>
+      {of.evidence.length > 0 && (
+        <ul className="evidence-lines">
+          {of.evidence.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Where a difference between the server's count and the client's went, else the analysis' sentence when it could not tell. */
+function WhereItWent({ agreement }: { agreement: Agreement | null }) {
+  if (!agreement) return <>—</>;
+  if (agreement.where.length)
+    return (
+      <ul className="plain" title={agreement.text}>
+        {agreement.where.map((w) => (
+          <li key={w.what}>
+            {w.what}: {fmtNumber(w.rate)}/s{w.share_pct != null ? ` (${fmtPct(w.share_pct, 0)} of the difference)` : ""}
+          </li>
+        ))}
+      </ul>
+    );
+  return agreement.agree ? <span className="muted">—</span> : <span className="small">{agreement.text}</span>;
+}
+
+/** One point's row: its load, the server's count against the client's, where the difference went, its cost, its bottleneck (units in the headers). */
+function PointRow({ p, tool }: { p: EvidencePoint; tool: ToolInfo | undefined }) {
+  const a = p.agreement;
+  const load = p.offered_rate != null ? fmtNumber(p.offered_rate) : p.concurrency != null ? `${fmtNumber(p.concurrency)} ${concurrencyUnit(tool)}` : "—";
+  return (
+    <tr data-point={p.point_id} className={a && !a.agree ? "disagree" : undefined}>
+      <td>
+        <span className="nowrap">{load}</span>
+        <span className="muted small">
+          {" "}
+          {p.phase}
+          {p.repeat > 0 ? ` · repetition ${p.repeat + 1}` : ""}
+        </span>
+      </td>
+      <td className="num" title={a?.source}>{a ? fmtNumber(a.server_rate) : "—"}</td>
+      <td className="num">
+        {a ? (
+          <>
+            {fmtNumber(a.sent_rate)} / {fmtNumber(a.answered_rate)}
+            {a.lost_rate ? <span className="muted small"> · {fmtNumber(a.lost_rate)} lost</span> : null}
+          </>
+        ) : (
+          "—"
+        )}
+      </td>
+      <td className="num" data-testid="difference">
+        {a ? <span className={a.agree ? "" : "warn-text"}>{fmtSignedPct(a.difference_pct)}</span> : "—"}
+      </td>
+      <td>
+        <WhereItWent agreement={a} />
+      </td>
+      <td className="num" title={p.cost ? `${p.cost.source}; the process used ${fmtPct(p.cost.cpu_pct, 1)} of one CPU` : undefined} data-unit={p.cost?.unit}>
+        {p.cost ? fmtNumber(p.cost.value) : "—"}
+      </td>
+      <td title={p.bottleneck?.text}>{p.bottleneck?.resource ?? <span className="muted">{p.bottleneck ? "none" : "—"}</span>}</td>
+    </tr>
+  );
+}
+
+/**
+ * What the server's own metrics say about the campaign (`analysis.evidence`): the bottleneck the conclusion leads with and its
+ * evidence, the notes on reading it (host CPU shared with the generator…), then per point the server's count beside the client's,
+ * where a difference went, the cost per unit of work (its unit from the analysis) and the point's bottleneck. Nothing for an
+ * analysis without evidence (older ones); a muted line when there is none and the analysis says why.
+ */
+export default function ServerEvidence({ evidence, tool, suffix }: { evidence: Evidence | null; tool: ToolInfo | undefined; suffix?: ReactNode }) {
+  if (!evidence) return null;
+  const { bottleneck, at, points, notes, missing } = evidence;
+  const unit = rateUnitOf(tool);
+  // one analysis, one unit of work: the points' cost unit, as the analysis gives it
+  const costUnit = points.find((p) => p.cost)?.cost?.unit;
+  if (!points.length && !bottleneck) {
+    return missing ? (
+      <p className="muted small" data-testid="server-evidence-missing">
+        No server evidence: {missing}
+      </p>
+    ) : null;
+  }
+  const judged = [at?.where, at?.offered_rate != null ? `${fmtUnit(at.offered_rate, unit)} offered` : null].filter(Boolean).join(", ");
+  const where = judged ? <span className="muted small"> · {judged}</span> : null;
+  return (
+    <section className="card server-evidence" aria-label="Server evidence" data-testid="server-evidence">
+      <h2>Server evidence{suffix}</h2>
+      {bottleneck ? <BottleneckText of={bottleneck} at={where} /> : <p className="muted">No bottleneck named{missing ? `: ${missing}` : "."}</p>}
+      {notes.length > 0 && (
+        <ul className="muted small notes">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+      {points.length > 0 && (
+        <>
+          <p className="muted small" data-testid="server-evidence-units">
+            Rates in {unit}
+            {costUnit ? `; cost in ${costUnit}` : ""}.
+          </p>
+          <Table
+            columns={[
+              "Load",
+              { label: "Server counted", className: "num" },
+              { label: "Client sent / answered", className: "num" },
+              { label: "Difference", className: "num" },
+              "Where it went",
+              { label: "Cost", className: "num" },
+              "Bottleneck",
+            ]}
+            label="Server evidence per point"
+            data-testid="server-evidence-points"
+          >
+            {points.map((p) => (
+              <PointRow key={p.point_id} p={p} tool={tool} />
+            ))}
+          </Table>
+          <ServerCostChart points={points} rateUnit={unit} />
+        </>
+      )}
+    </section>
+  );
+}
