@@ -57,8 +57,8 @@ def _cpu_modes(values: dict[str, Any]) -> dict[str, dict[str, float]]:
     cpus: dict[str, dict[str, float]] = {}
     for key, value in values.items():
         cpu, _, mode = key.partition(".")
-        if mode and (number := number(value)) is not None:
-            cpus.setdefault(cpu, {})[mode] = number
+        if mode and (share := number(value)) is not None:
+            cpus.setdefault(cpu, {})[mode] = share
     return cpus
 
 
