@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from kneeboard.analysis.hdr import without_intervals
+from kneeboard.evidence.schemas import Evidence
 from kneeboard.search.schemas import CriterionCapacity, SearchProgress, SearchResult
 from kneeboard.plans.schemas import PointPreview
 from kneeboard.states import CampaignStatus, PointStatus
@@ -238,6 +239,7 @@ class VariantAnalysis(BaseModel):
     stability: Stability | None = None
     oscillation: list[float] = Field(default_factory=list)
     generator_limited: list[GeneratorLimited] = Field(default_factory=list, description="points left out: the generator did not send their load")
+    evidence: Evidence | None = Field(default=None, description="the server's own metrics per point and the bottleneck (docs/exporters.md)")
     conclusion: str = ""
     error: str | None = None
 

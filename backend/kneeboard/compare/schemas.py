@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from kneeboard.campaigns.schemas import CampaignOut, PointOut
+from kneeboard.evidence.schemas import Bottleneck
 
 Verdict = Literal["better", "worse", "no detectable difference", "equivalent", "not enough data", "mixed"]
 CapacityKind = Literal["between", "at_least", "below"]
@@ -93,7 +94,7 @@ class Comparison(BaseModel):
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]
-    bottlenecks: dict[str, dict[str, Any] | None] = Field(
+    bottlenecks: dict[str, Bottleneck | None] = Field(
         default_factory=dict, description="each selection's bottleneck as its analysis names it (evidence.bottleneck), by selector")
     point_verdicts: dict[str, PointVerdicts]
     differences: Differences

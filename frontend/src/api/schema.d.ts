@@ -1515,6 +1515,36 @@ export interface components {
          */
         AgentStatus: "alive" | "silent";
         /**
+         * Agreement
+         * @description The server's request count beside the client's, per second.
+         */
+        Agreement: {
+            /**
+             * Agree
+             * @description within ±2 %
+             */
+            agree: boolean;
+            /** Answered Rate */
+            answered_rate: number | null;
+            /**
+             * Difference Pct
+             * @description (server − sent) / sent
+             */
+            difference_pct: number;
+            /** Lost Rate */
+            lost_rate: number | null;
+            /** Sent Rate */
+            sent_rate: number | null;
+            /** Server Rate */
+            server_rate: number;
+            /** Source */
+            source: string;
+            /** Text */
+            text: string;
+            /** Where */
+            where?: components["schemas"]["DropRate"][];
+        };
+        /**
          * AllowList
          * @description Where webhooks may go: networks (CIDR) and host names (or `*.suffix`); empty by default (nowhere).
          */
@@ -1552,6 +1582,8 @@ export interface components {
             conclusion: string;
             /** Error */
             error?: string | null;
+            /** @description the server's own metrics per point and the bottleneck (docs/exporters.md) */
+            evidence?: components["schemas"]["Evidence"] | null;
             /**
              * Generator Limited
              * @description points left out: the generator did not send their load
@@ -1712,6 +1744,30 @@ export interface components {
             name?: string | null;
             /** Target Id */
             target_id?: number | null;
+        };
+        /**
+         * Bottleneck
+         * @description The resource closest to saturation by the USE rules (evidence/bottleneck.py), or kind "none" saying why none.
+         */
+        Bottleneck: {
+            /**
+             * Evidence
+             * @description the other rules over their thresholds, or the closest one
+             */
+            evidence?: string[];
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "utilisation" | "saturation" | "errors" | "none";
+            /** Resource */
+            resource: string | null;
+            /** Text */
+            text: string;
+            /** Threshold */
+            threshold?: number | null;
+            /** Value */
+            value?: number | null;
         };
         /**
          * Bucket
@@ -2054,9 +2110,7 @@ export interface components {
              * @description each selection's bottleneck as its analysis names it (evidence.bottleneck), by selector
              */
             bottlenecks?: {
-                [key: string]: {
-                    [key: string]: unknown;
-                } | null;
+                [key: string]: components["schemas"]["Bottleneck"] | null;
             };
             /** Campaigns */
             campaigns: components["schemas"]["CampaignOut"][];
@@ -2096,6 +2150,23 @@ export interface components {
              * @description lifetime of the link in seconds (1 s to 90 days)
              */
             expires_in_s: number;
+        };
+        /**
+         * Cost
+         * @description The server process's CPU-seconds per unit of work (the tool's work_unit).
+         */
+        Cost: {
+            /**
+             * Cpu Pct
+             * @description the process's CPU, % of one CPU
+             */
+            cpu_pct: number;
+            /** Source */
+            source: string;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number;
         };
         /**
          * CredentialCreate
@@ -2569,6 +2640,65 @@ export interface components {
             variants?: components["schemas"]["Variant"][];
         };
         /**
+         * DropRate
+         * @description Where part of a difference between the client's and the server's counts went.
+         */
+        DropRate: {
+            /**
+             * Rate
+             * @description per second
+             */
+            rate: number;
+            /**
+             * Share Pct
+             * @description of the requests the server did not count
+             */
+            share_pct?: number | null;
+            /** What */
+            what: string;
+        };
+        /**
+         * Evidence
+         * @description What the server's own metrics say: the bottleneck the conclusion leads with, and every watched point's evidence.
+         */
+        Evidence: {
+            at: components["schemas"]["JudgedAt"] | null;
+            bottleneck: components["schemas"]["Bottleneck"] | null;
+            cost?: components["schemas"]["MeanCost"] | null;
+            /**
+             * Missing
+             * @description why no bottleneck is named
+             */
+            missing?: string | null;
+            /** Notes */
+            notes?: string[];
+            /** Points */
+            points: components["schemas"]["EvidencePoint"][];
+        };
+        /**
+         * EvidencePoint
+         * @description One point's server evidence.
+         */
+        EvidencePoint: {
+            agreement: components["schemas"]["Agreement"] | null;
+            bottleneck: components["schemas"]["Bottleneck"];
+            /** Concurrency */
+            concurrency: number | null;
+            cost: components["schemas"]["Cost"] | null;
+            /** Exporters */
+            exporters?: string[];
+            /** Offered Rate */
+            offered_rate: number | null;
+            /** Phase */
+            phase: string | null;
+            /** Point Id */
+            point_id: number | null;
+            /** Repeat */
+            repeat: number | null;
+            /** Variant */
+            variant: string | null;
+        };
+        /**
          * Exporter
          * @description One Prometheus endpoint of the target and the packs that read it.
          */
@@ -2926,6 +3056,21 @@ export interface components {
             variants?: components["schemas"]["Variant"][];
         };
         /**
+         * JudgedAt
+         * @description The point the campaign's bottleneck was read at.
+         */
+        JudgedAt: {
+            /** Offered Rate */
+            offered_rate: number | null;
+            /** Point Id */
+            point_id: number | null;
+            /**
+             * Where
+             * @description "at the knee" or "at the highest load judged"
+             */
+            where: string;
+        };
+        /**
          * kbhttp parameters
          * @description kbhttp's own parameters (the point's rate is requests/s in all, its concurrency the connections).
          */
@@ -3241,6 +3386,18 @@ export interface components {
             username: string;
             /** Via */
             via: string;
+        };
+        /**
+         * MeanCost
+         * @description The mean of the points' costs: what comparisons and trends read as server_cost.
+         */
+        MeanCost: {
+            /** Points */
+            points: number;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number;
         };
         /**
          * MetricOut
@@ -4922,6 +5079,8 @@ export interface components {
             conclusion: string;
             /** Error */
             error?: string | null;
+            /** @description the server's own metrics per point and the bottleneck (docs/exporters.md) */
+            evidence?: components["schemas"]["Evidence"] | null;
             /**
              * Generator Limited
              * @description points left out: the generator did not send their load

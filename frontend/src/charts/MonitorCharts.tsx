@@ -2,29 +2,47 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { fmtNumber } from "../format";
 import type { ReactNode } from "react";
 import type { Point, Sample } from "../api/types";
-import { axisUnit, fmtUnit } from "../format";
-import { monitorCharts } from "../tools/monitorCharts";
+import { axisUnit, fmtTick, fmtUnit } from "../format";
+import { MAX_SERVER_CHARTS, monitorCharts, serverCharts, type ServerChart } from "../tools/monitorCharts";
 import { useTools } from "../tools/useTools";
 import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS } from "./common";
 import { downsample } from "./downsample";
 import { colourAt } from "./palette";
 
-/** Group monitor samples by time: one row per t with one column per series. */
-export function pivot(samples: Sample[], field: string, filter: (series: string) => boolean): { rows: Record<string, number | null>[]; series: string[] } {
+/** Samples by time: one row per t (its `s` seconds since the first sample of all) with a column per cell `cells` reads
+ * from a sample ([column, value] pairs), and the columns found, in numeric-aware order. */
+function pivotCells(samples: readonly Sample[], cells: (s: Sample) => [string, number][]): { rows: Record<string, number | null>[]; columns: string[] } {
   const byT = new Map<number, Record<string, number | null>>();
   const names = new Set<string>();
   const t0 = samples.length ? Math.min(...samples.map((s) => s.t)) : 0;
   for (const s of samples) {
-    if (!filter(s.series)) continue;
-    const v = s.values[field];
-    if (v == null) continue;
-    names.add(s.series);
-    const row = byT.get(s.t) ?? { s: Number((s.t - t0).toFixed(2)) };
-    row[s.series] = v;
-    byT.set(s.t, row);
+    for (const [column, v] of cells(s)) {
+      names.add(column);
+      const row = byT.get(s.t) ?? { s: Number((s.t - t0).toFixed(2)) };
+      row[column] = v;
+      byT.set(s.t, row);
+    }
   }
   const rows = [...byT.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-  return { rows: downsample(rows), series: [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })) };
+  return { rows: downsample(rows), columns: [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })) };
+}
+
+/** Group monitor samples by time: one row per t with one column per series. */
+export function pivot(samples: Sample[], field: string, filter: (series: string) => boolean): { rows: Record<string, number | null>[]; series: string[] } {
+  const { rows, columns } = pivotCells(samples, (s) => {
+    const v = s.values[field];
+    return filter(s.series) && v != null ? [[s.series, v]] : [];
+  });
+  return { rows, series: columns };
+}
+
+/** One exporter chart's rows and lines: a column per drawn key with a value, named by its place in `chart.keys` ("k0"…:
+ * a key such as "0.softirq" would read as a path where a chart looks a column up), and its legend name. */
+export function pivotServer(samples: readonly Sample[], chart: ServerChart): { rows: Record<string, number | null>[]; lines: { column: string; label: string }[] } {
+  const { rows, columns } = pivotCells(samples, (s) =>
+    s.series !== chart.series ? [] : chart.keys.flatMap((k, i): [string, number][] => (s.values[k] != null ? [[`k${i}`, s.values[k]]] : [])),
+  );
+  return { rows, lines: columns.map((column) => ({ column, label: chart.label(chart.keys[Number(column.slice(1))]) })) };
 }
 
 /** A line chart over seconds since the start; `children` are its y axis, tooltip and lines. */
@@ -42,25 +60,51 @@ function SecondsChart({ title, rows, children }: { title: string; rows: Record<s
   );
 }
 
-/** Monitors beside a point: one chart per registered monitor with samples (which metric, from the tools module). */
+/** The y axis, tooltip and legend of a monitor chart in `unit` (a share: 0 to 100 %, or more for a process on several CPUs). */
+function unitAxis(unit: string, lines: number) {
+  const pct = unit === "%";
+  return [
+    <YAxis key="y" domain={pct ? [0, (max: number) => Math.max(100, Math.ceil(max / 100) * 100)] : undefined} tick={AXIS_STYLE} width={44} tickFormatter={pct ? (v) => `${v}%` : fmtTick} label={{ value: axisUnit(unit), angle: -90, position: "insideLeft", fontSize: 11 }} />,
+    <Tooltip key="tip" formatter={(v) => fmtUnit(Number(v), unit)} labelFormatter={(l) => `t = ${l} s`} />,
+    lines > 1 && <Legend key="legend" />,
+  ];
+}
+
+/** Monitors beside a point: one chart per registered monitor with samples (which metric, from the tools module), and one per
+ * exporter series (`server.<pack>.<query>`, at most MAX_SERVER_CHARTS; the others named below them). */
 export default function MonitorCharts({ samples }: { samples: Sample[] }) {
-  const charts = monitorCharts(useTools().data)
+  const tools = useTools().data;
+  const charts = monitorCharts(tools)
     .map((c) => ({ ...c, data: pivot(samples, c.metric.name, c.series) }))
     .filter((c) => c.data.rows.length > 0);
-  if (!charts.length) return null;
+  const server = serverCharts(tools, samples);
+  if (!charts.length && !server.charts.length && !server.zero.length) return null;
   return (
-    <div className="chart-grid monitors">
-      {charts.map(({ tool, metric, seriesLabel, data }) => (
-        <SecondsChart key={tool.name} title={`${tool.title}: ${metric.title}`} rows={data.rows}>
-          <YAxis domain={metric.unit === "%" ? [0, 100] : undefined} tick={AXIS_STYLE} width={44} tickFormatter={metric.unit === "%" ? (v) => `${v}%` : undefined} label={{ value: axisUnit(metric.unit), angle: -90, position: "insideLeft", fontSize: 11 }} />
-          <Tooltip formatter={(v) => fmtUnit(Number(v), metric.unit)} labelFormatter={(l) => `t = ${l} s`} />
-          {data.series.length > 1 && <Legend />}
-          {data.series.map((name, i) => (
-            <Line key={name} dataKey={name} name={seriesLabel(name)} stroke={colourAt(i)} dot={false} isAnimationActive={false} connectNulls />
-          ))}
-        </SecondsChart>
-      ))}
-    </div>
+    <>
+      <div className="chart-grid monitors">
+        {charts.map(({ tool, metric, seriesLabel, data }) => (
+          <SecondsChart key={tool.name} title={`${tool.title}: ${metric.title}`} rows={data.rows}>
+            {unitAxis(metric.unit, data.series.length)}
+            {data.series.map((name, i) => (
+              <Line key={name} dataKey={name} name={seriesLabel(name)} stroke={colourAt(i)} dot={data.rows.length === 1} isAnimationActive={false} connectNulls />
+            ))}
+          </SecondsChart>
+        ))}
+        {server.charts.map((chart) => {
+          const data = pivotServer(samples, chart);
+          return (
+            <SecondsChart key={chart.id} title={chart.title} rows={data.rows}>
+              {unitAxis(chart.unit, data.lines.length)}
+              {data.lines.map(({ column, label }, i) => (
+                <Line key={column} dataKey={column} name={label} stroke={colourAt(i)} dot={data.rows.length === 1} isAnimationActive={false} connectNulls />
+              ))}
+            </SecondsChart>
+          );
+        })}
+      </div>
+      {server.zero.length > 0 && <p className="muted small" data-testid="server-zero">Zero throughout: {server.zero.join(", ")}.</p>}
+      {server.more.length > 0 && <p className="muted small" data-testid="server-more">Not drawn (over {MAX_SERVER_CHARTS} charts): {server.more.join(", ")}.</p>}
+    </>
   );
 }
 

@@ -5,10 +5,8 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { monitorTools } from "../../tools/catalog";
-import type { ToolInfo } from "../../tools/catalog";
-import { TOOLS as REGISTERED } from "../../tools/__fixtures__";
+import { TOOLS, tool } from "../../tools/__fixtures__";
 import { openTemplate } from "./__fixtures__/editor";
-import exporterTool from "./__fixtures__/exporterTool.json";
 import { draftFromPlan, draftToBody, withTargetExporters, type MonitorDraft } from "./planModel";
 import { MonitorsEditor } from "./VariantsEditor";
 
@@ -19,9 +17,8 @@ vi.mock("../../api/client", async (importOriginal) => {
   return { ...orig, api: createClient({ baseUrl: "http://kb.test", fetch: (req: Request) => fetchMock(req) }) };
 });
 
-// GET /tools with the exporter monitor (its description as the backend's registry gives it)
-const EXPORTER = exporterTool as unknown as ToolInfo;
-const TOOLS = [...REGISTERED, EXPORTER];
+// GET /tools's exporter monitor (the shared fixture is the backend registry's dump)
+const EXPORTER = tool("exporter");
 const EXPORTERS = [
   { name: "coredns", url: "http://10.77.0.2:9153/metrics", packs: ["coredns", "process", "go"] },
   { name: "node", url: "http://10.77.0.2:9100/metrics", packs: ["node"] },

@@ -1,6 +1,9 @@
-// The real GET /api/v1/tools answer (tools.json, dumped from the backend's registry) for tests.
+// The real GET /api/v1/tools answer (tools.json, dumped from the backend's registry) and real monitor samples
+// (monitor-samples.json) for tests; both written by scripts/frontend_fixtures.py.
 import type { PlanErrorContext } from "../../api/errors";
+import type { Sample } from "../../api/types";
 import type { ToolInfo } from "../catalog";
+import samples from "./monitor-samples.json";
 import raw from "./tools.json";
 
 /** Every registered tool, as the API describes them. */
@@ -17,3 +20,8 @@ export function tool(name: string): ToolInfo {
 export function planContext(name: string): PlanErrorContext {
   return { tool: name, names: TOOLS.map((t) => t.name) };
 }
+
+/** A point's monitor samples as GET /points/{id}/samples gives them, made by the monitors' own parsers from captured output:
+ * CoreDNS's :9153 read by the coredns, process and go packs (one interval), a real node_exporter read by the node, process
+ * and go packs (three intervals), mpstat on the lab. */
+export const MONITOR_SAMPLES = samples as unknown as Record<"coredns" | "node_exporter" | "mpstat", Sample[]>;

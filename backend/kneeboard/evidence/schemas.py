@@ -1,0 +1,91 @@
+"""The server evidence's shape in the API (an analysis' `evidence`, kneeboard.evidence.assess)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Bottleneck(BaseModel):
+    """The resource closest to saturation by the USE rules (evidence/bottleneck.py), or kind "none" saying why none."""
+
+    resource: str | None
+    kind: Literal["utilisation", "saturation", "errors", "none"]
+    text: str
+    evidence: list[str] = Field(default_factory=list, description="the other rules over their thresholds, or the closest one")
+    value: float | None = None
+    threshold: float | None = None
+
+
+class DropRate(BaseModel):
+    """Where part of a difference between the client's and the server's counts went."""
+
+    what: str
+    rate: float = Field(description="per second")
+    share_pct: float | None = Field(default=None, description="of the requests the server did not count")
+
+
+class Agreement(BaseModel):
+    """The server's request count beside the client's, per second."""
+
+    server_rate: float
+    sent_rate: float | None
+    answered_rate: float | None
+    lost_rate: float | None
+    difference_pct: float = Field(description="(server − sent) / sent")
+    agree: bool = Field(description="within ±2 %")
+    source: str
+    where: list[DropRate] = Field(default_factory=list)
+    text: str
+
+
+class Cost(BaseModel):
+    """The server process's CPU-seconds per unit of work (the tool's work_unit)."""
+
+    value: float
+    unit: str
+    cpu_pct: float = Field(description="the process's CPU, % of one CPU")
+    source: str
+
+
+class EvidencePoint(BaseModel):
+    """One point's server evidence."""
+
+    point_id: int | None
+    phase: str | None
+    offered_rate: float | None
+    concurrency: int | None
+    repeat: int | None
+    variant: str | None
+    agreement: Agreement | None
+    cost: Cost | None
+    bottleneck: Bottleneck
+    exporters: list[str] = Field(default_factory=list)
+
+
+class JudgedAt(BaseModel):
+    """The point the campaign's bottleneck was read at."""
+
+    point_id: int | None
+    offered_rate: float | None
+    where: str = Field(description='"at the knee" or "at the highest load judged"')
+
+
+class MeanCost(BaseModel):
+    """The mean of the points' costs: what comparisons and trends read as server_cost."""
+
+    value: float
+    unit: str
+    points: int
+
+
+class Evidence(BaseModel):
+    """What the server's own metrics say: the bottleneck the conclusion leads with, and every watched point's evidence."""
+
+    bottleneck: Bottleneck | None
+    at: JudgedAt | None
+    points: list[EvidencePoint]
+    notes: list[str] = Field(default_factory=list)
+    cost: MeanCost | None = None
+    missing: str | None = Field(default=None, description="why no bottleneck is named")
