@@ -47,14 +47,20 @@ def agreement(point: Point, r: Readings) -> dict | None:
     elif difference > 0:
         text = f"{said}: more than was sent (other clients, or retries)"
     elif where:
-        text = f"{said}; " + "; ".join(f"{w['what']}: {w['rate']:,.0f}/s" + (f" ({w['share_pct']:.0f} % of the difference)" if w["share_pct"] is not None else "")
-                                       for w in where)  # fmt: skip
+        text = f"{said}; " + "; ".join(f"{w['what']}: {w['rate']:,.0f}/s{_share(w['share_pct'])}" for w in where)
     elif any(d.what for d in r.drops):
         text = f"{said}; no drop counter read here explains it (" + ", ".join(d.what for d in r.drops) + " read 0)"
     else:
         text = f"{said}; no exporter reads the kernel's drop counters (scrape a node_exporter on the server to see where they went)"
     return {"server_rate": server, **rates, "difference_pct": difference, "agree": agree, "source": r.requests.source,
             "where": where, "text": text}
+
+
+def _share(pct: float | None) -> str:
+    """A drop's share of the difference in words; past 100 % the counts' windows differ, and it accounts for all of it."""
+    if pct is None:
+        return ""
+    return " (all of the difference)" if pct >= 95 else f" ({pct:.0f} % of the difference)"
 
 
 def cost(point: Point, r: Readings, work: tuple[str, float]) -> dict | None:

@@ -14,7 +14,7 @@ from .readings import Readings
 
 SOFTIRQ_PCT = 90.0  # one CPU's softirq at least this…
 IDLE_ELSEWHERE_PCT = 25.0  # …while another CPU is at least this idle: one receive queue does the network stack's work
-BUSY_PCT = 95.0  # a CPU (or every CPU) this busy is saturated
+BUSY_PCT = 95.0  # a CPU this busy (or the CPUs on average) is saturated
 DROP_SHARE_PCT = 1.0  # drops (or error answers) at least this share of the requests sent
 GC_PAUSE_PCT = 5.0  # GC pauses stop the server at least this share of the time
 PROCESS_CPU_SHARE = 0.95  # the server process uses this share of every CPU
@@ -66,14 +66,18 @@ def one_queue(r: Readings) -> Candidate | None:
 
 
 def cpu_bound(r: Readings) -> Candidate | None:
-    """Every CPU busy: CPU-bound (seed 000)."""
-    loads = [b for b in (busy(m) for m in r.cpus.values()) if b is not None]
-    if len(loads) < 1:
+    """The CPUs busy on average: CPU-bound (seed 000; seed 003 once its receive queues were spread)."""
+    loads = {cpu: b for cpu, m in r.cpus.items() if (b := busy(m)) is not None}
+    if not loads:
         return None
-    low = min(loads)
-    which = "both CPUs" if len(loads) == 2 else f"all {len(loads)} CPUs" if len(loads) > 2 else "the CPU"
-    return Candidate("CPU", "utilisation", low / BUSY_PCT, low, BUSY_PCT,
-                     f"{which} ≥ {low:.0f} % busy: CPU-bound")
+    mean, least = sum(loads.values()) / len(loads), min(loads, key=loads.get)
+    if len(loads) == 1:
+        words = f"the CPU is {mean:.0f} % busy"
+    elif loads[least] >= BUSY_PCT:
+        words = f"{'both' if len(loads) == 2 else f'all {len(loads)}'} CPUs ≥ {loads[least]:.0f} % busy"
+    else:
+        words = f"the {len(loads)} CPUs are {mean:.0f} % busy on average (the least busy, {_cpu_name(least)}, {loads[least]:.0f} %)"
+    return Candidate("CPU", "utilisation", mean / BUSY_PCT, mean, BUSY_PCT, f"{words}: CPU-bound")
 
 
 def one_cpu_busy(r: Readings) -> Candidate | None:
@@ -130,7 +134,10 @@ def gc(r: Readings) -> Candidate | None:
 
 def candidates(r: Readings, sent_rate: float | None) -> list[Candidate]:
     """Every rule's candidate for one point, closest to its threshold first."""
-    found = [c for c in (one_queue(r), cpu_bound(r), one_cpu_busy(r), process_cpu(r), gc(r)) if c is not None]
+    queue, busiest = one_queue(r), one_cpu_busy(r)
+    if queue and busiest and queue.resource.startswith(f"{busiest.resource} "):
+        busiest = None  # the same CPU, busy with the softirq: the receive queue is the finding
+    found = [c for c in (queue, cpu_bound(r), busiest, process_cpu(r), gc(r)) if c is not None]
     found += drops(r, sent_rate) + errors(r, sent_rate)
     return sorted(found, key=lambda c: c.score, reverse=True)
 
