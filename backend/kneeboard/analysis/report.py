@@ -67,7 +67,8 @@ def analyse(
     "oscillation", "generator_limited", "evidence", "conclusion"} with None for what a missing phase cannot tell, and
     only JSON-safe values (no NaN or infinity).
     """
-    points, generator_limited = server_judged(points)  # the generator judged first: a load it did not send judges no server
+    every = list(points)
+    points, generator_limited = server_judged(every)  # the generator judged first: a load it did not send judges no server
     variants = {p.get("variant") for p in points}
     if len(variants) > 1:
         raise ValueError(f"points of several variants {sorted(map(str, variants))}: analyse each alone")
@@ -109,7 +110,7 @@ def analyse(
         "stability": stability,
         "oscillation": oscillation(points),
         "generator_limited": generator_limited,
-        "evidence": assess(points, work=work, knee_rate=finite(knee["offered_rate"]) if knee else None, host_shared=host_shared),
+        "evidence": assess(every, work=work, knee_rate=finite(knee["offered_rate"]) if knee else None, host_shared=host_shared),
     }
     result = json_safe(result)
     result["conclusion"] = conclusion(

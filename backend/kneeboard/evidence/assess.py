@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kneeboard.states import PointStatus
+
 from . import bottleneck
 from .readings import Readings, number, read
 
@@ -94,21 +96,24 @@ def point_evidence(point: Point, work: tuple[str, float]) -> dict:
 
 def assess(points: list[Point], *, work: tuple[str, float], knee_rate: float | None = None,
            host_shared: str | None = None) -> dict | None:
-    """A campaign's (one variant's) evidence: every completed point's, and the bottleneck the conclusion leads with,
-    judged at the knee's load, else at the highest load the server was judged on, with the lowest load from which
+    """A campaign's (one variant's) evidence: every completed point's (a generator-limited one too, marked: what the
+    server counted is still set against what was sent), and the bottleneck the conclusion leads with, judged on the
+    points the generator sent, at the knee's load, else at the highest load the server was judged on, with the lowest load from which
     the same resource was over its threshold; "cost": the mean of the points' costs (what a comparison's and a trend's
     server_cost reads). None when no point was watched by any monitor."""
-    watched = [p for p in points if p.get("monitors")]
+    watched = [p for p in points if p.get("monitors") and p.get("status") == PointStatus.COMPLETED]
     if not watched:
         return None
-    per_point = [point_evidence(p, work) for p in sorted(watched, key=_load_order)]
+    per_point = [{**point_evidence(p, work), "generator_limited": bool(p.get("generator_limited"))}
+                 for p in sorted(watched, key=_load_order)]
     notes = []
     if host_shared:
         notes.append(f"host CPU includes the load generator's: it shares this host ({host_shared}); the server process's "
                      "own CPU (its exporter's process pack) does not")
     costs = [e["cost"]["value"] for e in per_point if e["cost"]]
     mean_cost = {"value": sum(costs) / len(costs), "unit": f"CPU-s per {work[0]}", "points": len(costs)} if costs else None
-    judged = [e for e in per_point if e["bottleneck"]["kind"] != "none" or e["bottleneck"]["value"] is not None]
+    judged = [e for e in per_point if not e["generator_limited"]
+              and (e["bottleneck"]["kind"] != "none" or e["bottleneck"]["value"] is not None)]
     if not judged:
         return {"bottleneck": None, "at": None, "points": per_point, "notes": notes, "cost": mean_cost,
                 "missing": per_point[-1]["bottleneck"]["text"]}

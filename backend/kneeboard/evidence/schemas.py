@@ -62,6 +62,7 @@ class EvidencePoint(BaseModel):
     cost: Cost | None
     bottleneck: Bottleneck
     exporters: list[str] = Field(default_factory=list)
+    generator_limited: bool = Field(default=False, description="the generator did not send this load: no bottleneck is judged on it")
 
 
 class JudgedAt(BaseModel):
