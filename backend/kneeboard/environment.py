@@ -13,7 +13,7 @@ import re
 import socket
 from typing import Iterable
 
-from kneeboard.lab import coredns, ethtool
+from kneeboard.lab import adguard, coredns, ethtool
 from kneeboard.lab.system import CommandFailed, cpu_count, in_netns, is_root, list_sysfs, read_sysfs, run, which
 
 UNAVAILABLE = "unavailable"
@@ -33,6 +33,7 @@ SERVER_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
     "unbound": (["unbound", "-V"], r"^Version\s+(\S+)"),
     "nginx": (["nginx", "-v"], r"nginx/(\S+)"),
     "coredns": ([str(coredns.BINARY), "-version"], r"^CoreDNS-(\S+)"),  # built into .cache/servers by install-deps.sh
+    "adguardhome": ([str(adguard.BINARY), "--version"], r"AdGuard Home, version v?(\S+)"),  # the same
     "ethtool": (["ethtool", "--version"], r"ethtool version\s+(\S+)"),
     "ip": (["ip", "-V"], r"iproute2-(\S+?),?\s"),
 }

@@ -7,9 +7,10 @@ name → (validator, apply, read). `validate_setting` raises ActionError (the AP
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Callable, Iterable
 
-from kneeboard.lab import coredns, ethtool, namespace
+from kneeboard.lab import adguard, coredns, ethtool, namespace
 from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, LabError, current_queues, status
 from kneeboard.lab.system import CommandFailed, cpu_count, list_sysfs, read_sysfs, which, write_sysfs
 
@@ -81,16 +82,28 @@ def _as_choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------- apply / read
 
 
-def _apply_coredns(config: str) -> None:
-    try:
-        namespace.restart_service(coredns.SERVICE, config)
-    except LabError as exc:
-        raise CommandFailed(str(exc)) from exc
+def _config_action(name: str, what: str, server: ModuleType, read: Callable[[], str | None]) -> Action:
+    """The enum action that restarts a lab server (a module with SERVICE, CONFIGS, DEFAULT, describe) with one of its
+    named configurations."""
+
+    def apply(config: str) -> None:
+        try:
+            namespace.restart_service(server.SERVICE, config)
+        except LabError as exc:
+            raise CommandFailed(str(exc)) from exc
+
+    return Action(name, "enum", f"{what} ({server.SERVICE}) restarted with a named configuration: "
+                  + "; ".join(map(server.describe, server.CONFIGS)), apply, read, choices=tuple(server.CONFIGS),
+                  default=server.DEFAULT, needs=None, held=lambda: namespace.setter_alive(server.SERVICE))
 
 
 def _read_coredns() -> str | None:
     record = namespace.service_record(coredns.SERVICE)
     return coredns.running_config(record.get("pid"), record.get("started"))
+
+
+def _read_adguard() -> str | None:
+    return adguard.running_config(namespace.LAB_ADDR, namespace.lab_workdir() / "adguard")
 
 
 def _queue_dirs(dev: str, netns: str | None) -> list[str]:
@@ -183,10 +196,8 @@ _ACTIONS = {
                _apply_gro, _read_gro),
         Action("lab.threaded_napi", "bool", "threaded NAPI on both ends (/sys/class/net/DEV/threaded)",
                _apply_threaded, _read_threaded),
-        Action("lab.coredns_config", "enum", "the lab's CoreDNS (lab-coredns) restarted with a named configuration: "
-               + "; ".join(map(coredns.describe, coredns.CONFIGS)), _apply_coredns, _read_coredns,
-               choices=tuple(coredns.CONFIGS), default=coredns.DEFAULT, needs=None,
-               held=lambda: namespace.setter_alive(coredns.SERVICE)),
+        _config_action("lab.coredns_config", "the lab's CoreDNS", coredns, _read_coredns),
+        _config_action("lab.adguard_config", "the lab's AdGuard Home", adguard, _read_adguard),
     )
 }
 

@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from kneeboard.lab import dns, processes
+from kneeboard.lab import builds, dns, processes
 
 VERSION = "v1.15.0"
 SERVICE = "lab-coredns"
@@ -31,16 +31,12 @@ DEFAULT = "minimal"
 
 def binary() -> str | None:
     """The built CoreDNS binary, None when it is not built."""
-    return str(BINARY) if BINARY.is_file() and os.access(BINARY, os.X_OK) else None
+    return builds.built(BINARY)
 
 
 def missing_reason() -> str:
     """Why the lab has no CoreDNS: the install step's recorded build error, or that it was not built."""
-    try:
-        why = (BUILD_DIR / "build-error.txt").read_text().strip()
-    except OSError:
-        why = ""
-    return f"CoreDNS {VERSION} not built: {why or 'run scripts/install-deps.sh (it builds it with Go >= 1.26)'}"
+    return builds.missing_reason(f"CoreDNS {VERSION}", BUILD_DIR, "1.26")
 
 
 def zone_file() -> str:

@@ -1,5 +1,5 @@
 """`kneeboard lab up | down | status`: a network namespace joined to the host by a multi-queue veth pair,
-running unbound, CoreDNS (when built), nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
+running unbound, CoreDNS and AdGuard Home (when built), nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
 and a node_exporter on the lab address, which the node monitor scrapes (its targets' metrics_url).
 Inside the namespace /proc/net is the namespace's own, but /proc/stat is the whole machine's: the
 per-CPU softirq it reports is the box's, which is the truth of one box where load and server share it.
@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kneeboard.lab import coredns, dns, nginx, processes
+from kneeboard.lab import adguard, coredns, dns, nginx, processes
 from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ METRICS_PORT = 9100
 METRICS_URL = f"http://{LAB_ADDR}:{METRICS_PORT}/metrics"
 DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/var/lib/kneeboard-lab"))  # on disk: /run is a tmpfs, query logs would fill memory
 STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json"))
-SERVER_NAMES = ("unbound", "coredns", "nginx", "iperf3", "devsim", "prometheus-node")  # comm names (15 chars) of processes the lab starts
+SERVER_NAMES = ("unbound", "coredns", "AdGuardHome", "nginx", "iperf3", "devsim", "prometheus-node")  # comm names (15 chars) of processes the lab starts
 METRICS_SERVICE = "lab-node-exporter"
 COREDNS_METRICS_URL = f"http://{LAB_ADDR}:{coredns.METRICS_PORT}/metrics"
 
@@ -87,6 +87,12 @@ _SERVICE_TABLE = (
                                            f"h0000..h0499), not forwarding; its prometheus plugin at {COREDNS_METRICS_URL}. "
                                            "Configurations (variant action lab.coredns_config, default "
                                            f"{coredns.DEFAULT}): " + "; ".join(map(coredns.describe, coredns.CONFIGS))),
+    ("dns", adguard.SERVICE, adguard.PORT, f"AdGuard Home {adguard.VERSION} in netns kblab forwarding to the lab's unbound "
+                                           f"({LAB_ADDR}:{DNS_PORT}): {adguard.COMMON}; its API at http://{LAB_ADDR}:"
+                                           f"{adguard.HTTP_PORT}/control/ (user {adguard.USER}, password in the lab's "
+                                           f"workdir, adguard/{adguard.PASSWORD_FILE}). Configurations (variant action "
+                                           f"lab.adguard_config, default {adguard.DEFAULT}): "
+                                           + "; ".join(map(adguard.describe, adguard.CONFIGS))),
     ("http", "lab-http", HTTP_PORT, "nginx in netns kblab: /index.html 590 B, /slow/3k.html at 1000 B/s"),
     ("http", "lab-https", HTTPS_PORT, f"the same nginx over TLS (scheme https): a self-signed certificate for {nginx.TLS_NAME} "
                                       f"and {LAB_ADDR}; its PEM is lab-http's ca_pem in GET /api/v1/lab (a plan's ca_pem)"),
@@ -141,6 +147,8 @@ def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
         {"kind": "dns", "name": "lab-dns", "port": DNS_PORT, "binary": dns.unbound_binary()},
         {"kind": "dns", "name": coredns.SERVICE, "port": coredns.PORT, "binary": coredns.binary(),
          "missing": coredns.missing_reason(), "config": coredns.DEFAULT},
+        {"kind": "dns", "name": adguard.SERVICE, "port": adguard.PORT, "binary": adguard.binary(),
+         "missing": adguard.missing_reason(), "config": adguard.DEFAULT},
         {"kind": "http", "name": "lab-http", "port": HTTP_PORT, "binary": which("nginx")},
         {"kind": "net", "name": "lab-iperf3", "port": IPERF3_PORT, "binary": which("iperf3")},
         {"kind": "metrics", "name": METRICS_SERVICE, "port": METRICS_PORT, "binary": which("prometheus-node-exporter")},
@@ -165,6 +173,8 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
     kind, binary, port = spec["kind"], spec["binary"], spec["port"]
     if spec["name"] == coredns.SERVICE:
         return coredns.start(binary, LAB_ADDR, workdir / "coredns", spec["config"], NETNS)
+    if spec["name"] == adguard.SERVICE:
+        return adguard.start(binary, LAB_ADDR, workdir / "adguard", spec["config"], f"{LAB_ADDR}:{DNS_PORT}", NETNS)
     if kind == "dns":
         proc = dns.start_unbound(LAB_ADDR, port, workdir / "dns", netns=NETNS)
         dns.wait_until_answering(LAB_ADDR, port, proc)
@@ -277,6 +287,11 @@ def setter_alive(name: str) -> bool:
     return processes.is_alive(setter.get("pid"), setter.get("started"))
 
 
+def lab_workdir() -> Path:
+    """The work directory of the lab that is up (its state file's), else the default."""
+    return Path(processes.load_state(STATE_FILE).get("workdir") or DEFAULT_WORKDIR)
+
+
 def service_record(name: str) -> dict:
     """The state file's record of one lab service ({} when the lab has none)."""
     return processes.load_state(STATE_FILE).get("services", {}).get(name) or {}
@@ -336,7 +351,7 @@ def down() -> None:
 
 def _remove_files(workdir: Path) -> None:
     """Remove only what up() wrote into workdir (configs, site, logs), then workdir itself if empty."""
-    for sub in ("dns", "coredns", "http"):
+    for sub in ("dns", "coredns", "adguard", "http"):
         shutil.rmtree(workdir / sub, ignore_errors=True)
     for name in [*(spec[1] for spec in _SERVICE_TABLE), METRICS_SERVICE]:
         (workdir / f"{name}.log").unlink(missing_ok=True)
