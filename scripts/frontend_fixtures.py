@@ -12,15 +12,20 @@ made by the monitors' own code paths from captured output.
   - "node_exporter": a real node_exporter scraped every second by the scraper, node, process and go packs
     (tests/fixtures/tool-output/exporter-scrape-node-1s.jsonl, see exporter-scrape.cmd), three intervals;
   and "mpstat": `mpstat.*` from mpstat's captured JSON on the lab (mpstat-12.6-json-veth-q4.json) read by its parser.
+- frontend/src/tools/__fixtures__/lab-actions.json: the lab's registered actions (LabAction, GET /api/v1/lab's `actions`)
+  as on a 2-CPU machine (lab.veth_queues' maximum is the CPU count).
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
+from unittest import mock
 
 from kneeboard.campaigns.schemas import SampleOut
 from kneeboard.exporters.packs import all_packs
+from kneeboard.lab.actions import list_actions
+from kneeboard.lab.router import LabAction
 from kneeboard.tools import mpstat
 from kneeboard.tools.exporter import series
 from kneeboard.tools.exporter.select import select
@@ -71,6 +76,12 @@ def monitor_samples() -> dict[str, list[dict]]:
             "mpstat": out(mpstat.parse(mpstat_json, "", 0).samples)}
 
 
+def lab_actions() -> list[dict]:
+    """GET /api/v1/lab's `actions` on a 2-CPU machine (the same fixture on any machine)."""
+    with mock.patch("os.sched_getaffinity", return_value={0, 1}):
+        return [LabAction.model_validate(a).model_dump(mode="json") for a in list_actions()]
+
+
 def write(name: str, data: object) -> None:
     """One fixture file, formatted as the others (indent 1, UTF-8)."""
     (OUT / name).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
@@ -79,3 +90,4 @@ def write(name: str, data: object) -> None:
 if __name__ == "__main__":
     write("tools.json", tools())
     write("monitor-samples.json", monitor_samples())
+    write("lab-actions.json", lab_actions())

@@ -14,6 +14,7 @@ import { VariantFactsTable } from "./campaign/FactsTable";
 import ProgressBar from "./campaign/ProgressBar";
 import VariantsEditor, { MonitorsEditor } from "./plan/VariantsEditor";
 import { blankVariant, type MonitorDraft } from "./plan/planModel";
+import { LAB_ACTIONS, LAB_STATE } from "./plan/__fixtures__/lab";
 import { mapValidationErrors } from "../api/errors";
 import { keys } from "../api/keys";
 import { monitorTools } from "../tools/catalog";
@@ -23,6 +24,12 @@ import ParamsEditor from "./plan/ParamsEditor";
 afterEach(() => vi.unstubAllGlobals());
 
 const wrap = (ui: ReactNode) => <QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>;
+/** `ui` under a query cache that already holds GET /api/v1/lab's answer. */
+function withLab(ui: ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+  client.setQueryData(keys.lab, LAB_STATE);
+  return <QueryClientProvider client={client}>{ui}</QueryClientProvider>;
+}
 
 describe("import", () => {
   it("posts the files as multipart `file` fields with the name and target", async () => {
@@ -117,18 +124,18 @@ describe("ProgressBar", () => {
 describe("plan editor: variants and monitors", () => {
   it("offers only the registered actions, with on/off for switches", () => {
     const onChange = vi.fn();
-    const v = blankVariant([]);
-    render(wrap(<VariantsEditor variants={[{ ...v, settings: [...v.settings, { key: "s2", action: "lab.gro", value: "on" }] }]} errors={{}} onChange={onChange} />));
+    const v = blankVariant([], LAB_ACTIONS);
+    render(withLab(<VariantsEditor variants={[{ ...v, settings: [...v.settings, { key: "s2", action: "lab.gro", kind: "bool", value: "on" }] }]} errors={{}} onChange={onChange} />));
     const action = screen.getByLabelText("Setting 1 of variant 1") as HTMLSelectElement;
     // the first setting may become any action the variant does not already set
-    expect([...action.options].map((o) => o.value)).toEqual(["lab.veth_queues", "lab.rps", "lab.threaded_napi", "lab.coredns_config"]);
+    expect([...action.options].map((o) => o.value)).toEqual(LAB_ACTIONS.map((a) => a.name).filter((n) => n !== "lab.gro"));
     expect(action.tagName).toBe("SELECT");
     const gro = screen.getByLabelText("lab.gro value") as HTMLSelectElement;
     expect([...gro.options].map((o) => o.value)).toEqual(["on", "off"]);
     fireEvent.change(screen.getByLabelText("lab.veth_queues value"), { target: { value: "4" } });
     expect(onChange.mock.calls[0][0][0].settings[0].value).toBe("4");
     fireEvent.click(screen.getByRole("button", { name: "+ variant" }));
-    expect(onChange.mock.calls[1][0].map((x: { label: string }) => x.label)).toEqual(["1 queue", "2 queues"]);
+    expect(onChange.mock.calls[1][0].map((x: { label: string }) => x.label)).toEqual(["lab.veth_queues=1", "lab.veth_queues=2"]);
   });
 
   it("shows the API's message beside the variant and the ping host", () => {
@@ -139,7 +146,7 @@ describe("plan editor: variants and monitors", () => {
       ],
       planContext("dnsperf"),
     );
-    render(wrap(<VariantsEditor variants={[blankVariant([])]} errors={errors} onChange={() => {}} />));
+    render(withLab(<VariantsEditor variants={[blankVariant([], LAB_ACTIONS)]} errors={errors} onChange={() => {}} />));
     expect(within(screen.getByTestId("variant-0")).getByText("lab.veth_queues: 99 is out of range 1…2")).toBeTruthy();
     const monitors: MonitorDraft[] = [
       { kind: "mpstat", params: { interval_s: "1" } },

@@ -5,7 +5,23 @@ import type { ParamValue } from "../../tools/schemaFields";
 import ParamsEditor from "./ParamsEditor";
 import type { TargetExporter } from "../../api/types";
 import { EXPORTER_FIELD, namesExporter } from "../../tools/targetExporters";
-import { LAB_ACTIONS, actionOf, blankSetting, blankVariant, nextAction, withExporter, withMonitor, type MonitorDraft, type SettingDraft, type VariantDraft } from "./planModel";
+import { useLab } from "../../api/lab";
+import {
+  actionOf,
+  blankSetting,
+  blankVariant,
+  kindOf,
+  nextAction,
+  nthValue,
+  SWITCH_VALUES,
+  valuesOf,
+  withExporter,
+  withMonitor,
+  type LabAction,
+  type MonitorDraft,
+  type SettingDraft,
+  type VariantDraft,
+} from "./planModel";
 
 /** A params schema without one of its fields (the exporter's name, chosen by its checkbox instead). */
 function withoutField(schema: unknown, name: string): unknown {
@@ -121,8 +137,44 @@ export function MonitorsEditor({
   );
 }
 
+/** The value input a setting's action takes: a count within its range, on/off, or one of its choices (its default marked). */
+function ValueInput({ setting, action, name, onChange }: { setting: SettingDraft; action: LabAction | undefined; name: string; onChange: (value: string) => void }) {
+  const label = `${setting.action} value`;
+  // an action the lab does not list keeps the input its stored value's type calls for
+  const options = action ? valuesOf(action) : setting.kind === "bool" ? SWITCH_VALUES : [];
+  if (options.length) {
+    const byDefault = action?.default == null ? null : nthValue(action, 0);
+    return (
+      <select name={name} aria-label={label} value={setting.value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((c) => (
+          <option key={c} value={c}>
+            {c === byDefault ? `${c} (default)` : c}
+          </option>
+        ))}
+        {!options.includes(setting.value) && <option value={setting.value}>{setting.value} (not a choice)</option>}
+      </select>
+    );
+  }
+  const int = action ? action.type === "int" : setting.kind === "int";
+  return (
+    <input
+      name={name}
+      aria-label={label}
+      type={int ? "number" : "text"}
+      min={int ? (action?.min ?? undefined) : undefined}
+      max={int ? (action?.max ?? undefined) : undefined}
+      step={int ? 1 : undefined}
+      size={5}
+      style={{ width: int ? "6rem" : "12rem" }}
+      value={setting.value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 function SettingRow({
   setting,
+  actions,
   used,
   vi,
   si,
@@ -130,14 +182,16 @@ function SettingRow({
   onRemove,
 }: {
   setting: SettingDraft;
+  actions: readonly LabAction[];
   used: string[];
   vi: number;
   si: number;
-  onChange: (patch: Partial<SettingDraft>) => void;
+  onChange: (setting: SettingDraft) => void;
   onRemove: () => void;
 }) {
-  const action = actionOf(setting.action);
-  const choices = LAB_ACTIONS.filter((a) => a.name === setting.action || !used.includes(a.name));
+  const action = actionOf(actions, setting.action);
+  const choices = actions.filter((a) => a.name === setting.action || !used.includes(a.name));
+  const range = action?.type === "int" && action.min != null && action.max != null ? ` (${action.min}…${action.max})` : "";
   return (
     <div className="setting-row" data-testid={`variant-${vi}-setting-${si}`}>
       <label className="sr-only" htmlFor={`v${vi}-s${si}-action`}>
@@ -147,50 +201,54 @@ function SettingRow({
         id={`v${vi}-s${si}-action`}
         name={`variant-${vi}-action-${si}`}
         value={setting.action}
-        onChange={(e) => onChange({ action: e.target.value, value: blankSetting(e.target.value).value })}
+        onChange={(e) => {
+          const picked = actionOf(actions, e.target.value);
+          if (picked) onChange({ ...blankSetting(picked), key: setting.key });
+        }}
       >
         {choices.map((a) => (
-          <option key={a.name} value={a.name}>
-            {a.name} ({a.label})
+          <option key={a.name} value={a.name} title={a.description}>
+            {a.name}
           </option>
         ))}
         {!action && <option value={setting.action}>{setting.action} (unknown)</option>}
       </select>
       <span aria-hidden="true">=</span>
-      {action?.type === "bool" || action?.choices ? (
-        <select name={`variant-${vi}-value-${si}`} aria-label={`${setting.action} value`} value={setting.value} onChange={(e) => onChange({ value: e.target.value })}>
-          {(action.choices ?? ["on", "off"]).map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <input
-          name={`variant-${vi}-value-${si}`}
-          aria-label={`${setting.action} value`}
-          type="number"
-          min={1}
-          step={1}
-          size={5}
-          style={{ width: "6rem" }}
-          value={setting.value}
-          onChange={(e) => onChange({ value: e.target.value })}
-        />
-      )}
+      <ValueInput
+        setting={setting}
+        action={action}
+        name={`variant-${vi}-value-${si}`}
+        onChange={(value) => onChange({ ...setting, value, kind: action ? kindOf(action) : setting.kind })}
+      />
       <button type="button" className="btn small icon" onClick={onRemove} aria-label={`Remove setting ${setting.action} from variant ${vi + 1}`}>
         ×
       </button>
-      {action && <span className="muted small">{action.description}</span>}
+      {action ? (
+        <span className="muted small">
+          {action.description}
+          {range}
+        </span>
+      ) : (
+        actions.length > 0 && <span className="warn-text small">not an action the lab lists</span>
+      )}
     </div>
   );
 }
 
-/** Variants: the phases repeated under each; a variant is a label and settings of registered lab actions. */
+/** Why the lab's actions are not there yet (loading, or the API's error); null once they are. */
+function actionsNote(lab: ReturnType<typeof useLab>): string | null {
+  if (lab.isPending) return "Loading the lab's actions…";
+  if (lab.isError) return `Could not load the lab's actions: ${lab.error instanceof Error ? lab.error.message : String(lab.error)}`;
+  return lab.data?.actions?.length ? null : "The lab lists no actions.";
+}
+
+/** Variants: the phases repeated under each; a variant is a label and settings of the lab's registered actions (GET /api/v1/lab). */
 export default function VariantsEditor({ variants, errors, onChange }: { variants: VariantDraft[]; errors: FieldErrors; onChange: (v: VariantDraft[]) => void }) {
+  const lab = useLab();
+  const actions = lab.data?.actions ?? [];
+  const note = actionsNote(lab);
   const set = (i: number, patch: Partial<VariantDraft>) => onChange(variants.map((v, j) => (j === i ? { ...v, ...patch } : v)));
-  const setSetting = (i: number, k: number, patch: Partial<SettingDraft>) =>
-    set(i, { settings: variants[i].settings.map((s, j) => (j === k ? { ...s, ...patch } : s)) });
+  const setSetting = (i: number, k: number, setting: SettingDraft) => set(i, { settings: variants[i].settings.map((s, j) => (j === k ? setting : s)) });
   const general = messagesFor(errors, "variants", { exact: true });
   return (
     <fieldset className="variants" aria-label="Variants">
@@ -199,11 +257,16 @@ export default function VariantsEditor({ variants, errors, onChange }: { variant
         Every phase runs once under each variant, after its settings are applied by the lab's registered actions (the lab must be up:{" "}
         <span className="mono">kneeboard lab up</span>). The report and compare page show the variants side by side.
       </p>
+      {note && (
+        <p className="muted small" data-testid="lab-actions-note">
+          {note}
+        </p>
+      )}
       {general.length > 0 && <ul className="field-errors">{general.map((m) => <li key={m}>{m}</li>)}</ul>}
       <div className="variant-rows">
         {variants.map((v, i) => {
           const setErrors = messagesFor(errors, `variants.${i}.set`);
-          const next = nextAction(v);
+          const next = nextAction(v, actions);
           return (
             <div className="variant-row" key={v.key} data-testid={`variant-${i}`}>
               <div className="variant-head">
@@ -222,10 +285,11 @@ export default function VariantsEditor({ variants, errors, onChange }: { variant
                 <SettingRow
                   key={s.key}
                   setting={s}
+                  actions={actions}
                   used={v.settings.map((x) => x.action)}
                   vi={i}
                   si={k}
-                  onChange={(patch) => setSetting(i, k, patch)}
+                  onChange={(setting) => setSetting(i, k, setting)}
                   onRemove={() => set(i, { settings: v.settings.filter((_, j) => j !== k) })}
                 />
               ))}
@@ -240,7 +304,7 @@ export default function VariantsEditor({ variants, errors, onChange }: { variant
           );
         })}
       </div>
-      <button type="button" className="btn small" disabled={variants.length >= 10} onClick={() => onChange([...variants, blankVariant(variants)])}>
+      <button type="button" className="btn small" disabled={variants.length >= 10} onClick={() => onChange([...variants, blankVariant(variants, actions)])}>
         + variant
       </button>
     </fieldset>

@@ -1,6 +1,6 @@
 // The plan editor's form state: strings as the user typed them, turned into a plan body for the API.
 // Anything that does not parse is sent as typed, so the API's 422 names the field.
-// What each tool takes (its params, whether it takes a rate, ramps) comes from GET /tools.
+// What each tool takes (its params, whether it takes a rate, ramps) comes from GET /tools, the lab's actions from GET /lab.
 import type { components as Components } from "../../api/schema";
 import type { PhaseKind, PlanBody } from "../../api/types";
 import type { FieldErrors } from "../../api/errors";
@@ -87,30 +87,17 @@ export const DEFAULT_SLO_LIMIT_MS = "3";
 
 // --- variants: settings applied by the lab's registered actions (never a free-text action name) ---
 
-export interface LabAction {
-  name: string;
-  type: "int" | "bool" | "enum";
-  choices?: string[]; // an enum's values
-  label: string;
-  description: string;
-}
+/** A registered lab action a variant may set, as GET /api/v1/lab lists it: its type (int, bool, enum), range, choices, default. */
+export type LabAction = Components["schemas"]["LabAction"];
 
-/** The registered lab actions a variant may set (backend/kneeboard/lab/actions.py). */
-export const LAB_ACTIONS: LabAction[] = [
-  { name: "lab.veth_queues", type: "int", label: "veth queues", description: "queue count on both ends of the lab's veth (1 … CPU count)" },
-  { name: "lab.rps", type: "bool", label: "RPS", description: "receive packet steering over all CPUs on the lab side" },
-  { name: "lab.gro", type: "bool", label: "GRO", description: "GRO with UDP GRO forwarding on both ends" },
-  { name: "lab.threaded_napi", type: "bool", label: "threaded NAPI", description: "threaded NAPI on both ends" },
-  { name: "lab.coredns_config", type: "enum", choices: ["minimal", "log_discard", "log_file"], label: "CoreDNS configuration", description: "the lab's CoreDNS (lab-coredns) restarted with a named configuration; minimal is the default, set where a variant does not and after the campaign" },
-];
-
-/** A registered lab action by name. */
-export const actionOf = (name: string): LabAction | undefined => LAB_ACTIONS.find((a) => a.name === name);
+/** How a setting's value is sent: an integer (text that is not one goes as typed, for the API's 422), on/off, or a name as is. */
+export type SettingKind = "int" | "bool" | "name";
 
 export interface SettingDraft {
   key: string;
-  action: string; // one of LAB_ACTIONS (or a name a loaded plan already had)
-  value: string; // an integer as typed, or "on" / "off"
+  action: string; // an action the API lists (or a name a loaded plan already had)
+  kind: SettingKind;
+  value: string; // an integer as typed, "on" / "off", or an enum's name
 }
 
 export interface VariantDraft {
@@ -119,33 +106,64 @@ export interface VariantDraft {
   settings: SettingDraft[];
 }
 
-/** A new setting of a variant: the action with a neutral value. */
-export function blankSetting(action: string = LAB_ACTIONS[0].name): SettingDraft {
-  const a = actionOf(action);
-  return { key: newKey(), action, value: a?.type === "bool" ? "on" : (a?.choices?.[0] ?? "1") };
+/** A listed lab action by name. */
+export const actionOf = (actions: readonly LabAction[], name: string): LabAction | undefined => actions.find((a) => a.name === name);
+
+/** How a value of the action is sent. */
+export const kindOf = (a: LabAction): SettingKind => (a.type === "bool" ? "bool" : a.type === "int" ? "int" : "name");
+
+/** A value as the form holds it: on/off for a boolean, "" for none. */
+const valueText = (v: unknown): string => (typeof v === "boolean" ? (v ? "on" : "off") : v == null ? "" : String(v));
+
+/** A switch's values as the form holds them. */
+export const SWITCH_VALUES: readonly string[] = ["on", "off"];
+
+/** The values a switch or an enum takes, its default first when it has one (none for an int). */
+export function valuesOf(a: LabAction): string[] {
+  const values = a.type === "bool" ? SWITCH_VALUES : (a.choices ?? []);
+  const start = Math.max(0, values.indexOf(valueText(a.default)));
+  return [...values.slice(start), ...values.slice(0, start)];
 }
 
-/** A new variant row: the next veth queue count (1 queue, 2 queues, …), the single- vs multi-queue comparison. */
-export function blankVariant(existing: VariantDraft[] = []): VariantDraft {
-  const n = existing.length + 1;
-  return { key: newKey(), label: n === 1 ? "1 queue" : `${n} queues`, settings: [{ ...blankSetting("lab.veth_queues"), value: String(n) }] };
+/** The action's n-th value (from 0): its default or lowest count first, then the next (an int up to its maximum, the others in turn). */
+export function nthValue(a: LabAction, n: number): string {
+  if (a.type === "int") {
+    const next = (typeof a.default === "number" ? a.default : (a.min ?? 1)) + n;
+    return String(a.max == null ? next : Math.min(next, a.max));
+  }
+  const values = valuesOf(a);
+  return values.length ? values[n % values.length] : valueText(a.default);
 }
 
-/** The next action a variant could add (null when it already sets them all). */
-export function nextAction(v: VariantDraft): string | null {
-  return LAB_ACTIONS.find((a) => !v.settings.some((s) => s.action === a.name))?.name ?? null;
+/** A new setting of the action, at its default (an int at its lowest, a switch on when it has no default). */
+export function blankSetting(a: LabAction): SettingDraft {
+  return { key: newKey(), action: a.name, kind: kindOf(a), value: nthValue(a, 0) };
+}
+
+/** A new variant row: the first listed action at its next value (a queue count 1, 2, … up to its maximum), none when the lab lists none. */
+export function blankVariant(existing: readonly VariantDraft[], actions: readonly LabAction[]): VariantDraft {
+  const n = existing.length;
+  const a = actions[0];
+  if (!a) return { key: newKey(), label: `variant ${n + 1}`, settings: [] };
+  const setting = { ...blankSetting(a), value: nthValue(a, n) };
+  return { key: newKey(), label: `${a.name}=${setting.value}`, settings: [setting] };
+}
+
+/** The next listed action a variant could add (undefined when it already sets them all). */
+export function nextAction(v: VariantDraft, actions: readonly LabAction[]): LabAction | undefined {
+  return actions.find((a) => !v.settings.some((s) => s.action === a.name));
 }
 
 function settingValueToApi(s: SettingDraft): unknown {
-  const a = actionOf(s.action);
-  if (a?.type === "bool") return s.value === "on" || s.value === "true";
-  if (a?.choices) return s.value; // a name: num() would drop its underscores
-  return num(s.value) ?? s.value;
+  if (s.kind === "bool") return s.value === "on";
+  if (s.kind === "int") return num(s.value) ?? s.value;
+  return s.value; // a name: num() would drop its underscores
 }
 
-function settingValueFromApi(action: string, v: unknown): string {
-  if (actionOf(action)?.type === "bool" || typeof v === "boolean") return v === true || v === "on" || v === 1 || v === "true" ? "on" : "off";
-  return v == null ? "" : String(v);
+/** A stored setting → the form: its kind from the value's JSON type (the API stores them normalized). */
+function settingFromApi(action: string, v: unknown): SettingDraft {
+  const kind: SettingKind = typeof v === "boolean" ? "bool" : typeof v === "number" ? "int" : "name";
+  return { key: newKey(), action, kind, value: valueText(v) };
 }
 
 /** A variant of the form → the API's `{label, set}`. */
@@ -159,7 +177,7 @@ export function variantFromApi(v: unknown): VariantDraft {
   return {
     key: newKey(),
     label: o.label == null ? "" : String(o.label),
-    settings: Object.entries(o.set ?? {}).map(([action, value]) => ({ key: newKey(), action, value: settingValueFromApi(action, value) })),
+    settings: Object.entries(o.set ?? {}).map(([action, value]) => settingFromApi(action, value)),
   };
 }
 
