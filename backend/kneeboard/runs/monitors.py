@@ -1,7 +1,12 @@
-"""Monitors beside a point (mpstat, ping, node, exporter): started with it (no lead sleep), stopped with SIGINT after it."""
+"""Monitors beside a point (mpstat, ping, node, exporter): started with it (no lead sleep), stopped with SIGINT after it.
+
+The exporter monitors of a point share one scraper process (its `--each` form): one interpreter's start per point
+instead of one per exporter, which on a small host would take CPU from the load."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import signal
 import threading
 import time
@@ -9,8 +14,10 @@ from pathlib import Path
 
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
+from kneeboard.tools.exporter.adapter import SCRAPER
 from kneeboard.tools.registry import adapter
 
+EXPORTER = "exporter"
 TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is stopped as soon as the point ends
 FIRST_MARGIN_S = 0.4  # a monitor is stopped no sooner than its first interval and this much more: a short point still gets a sample
 
@@ -20,17 +27,29 @@ class MonitorSet:
 
     def __init__(self, monitors: list[dict], duration_s: float, workdir: Path, scraped: dict | None = None) -> None:
         self.stop_event = threading.Event()
-        self.runs: list[tuple[str, str, object, list]] = []
+        self.runs: list[tuple[str, dict[str | None, str], object, list]] = []  # kind, labels by exporter name (None: one)
         self.warnings: list[str] = []
         self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by label (label_of)
         self.samples: list[Sample] = []
         self.started = time.monotonic()
         self.first_interval_s = min(5.0, max((float(m.get("interval_s", 1)) for m in monitors), default=0.0))
         documents = {k: v for k, v in (scraped or {}).items() if v}  # the stored target's endpoints, never the plan's
+        exporters: dict[str, list[str]] = {}  # label → the scraper's arguments for it
         for monitor in monitors:
-            self._start(monitor, duration_s, workdir, documents)
+            if (built := self._build(monitor, duration_s, workdir, documents)) is None:
+                continue
+            if monitor["kind"] == EXPORTER:
+                exporters[label_of(monitor)] = built[len(SCRAPER):]
+            else:
+                self._run(monitor["kind"], {None: label_of(monitor)}, built, duration_s + TAIL_S)
+        if exporters:
+            first = next(iter(exporters.values()))
+            each = [arg for label, args in exporters.items() for arg in ("--each", label.partition(".")[2], *args)]
+            self._run(EXPORTER, {label.partition(".")[2]: label for label in exporters},
+                      [*SCRAPER, *(each if len(exporters) > 1 else first)], duration_s + TAIL_S)
 
-    def _start(self, monitor: dict, duration_s: float, workdir: Path, documents: dict) -> None:
+    def _build(self, monitor: dict, duration_s: float, workdir: Path, documents: dict) -> list[str] | None:
+        """The monitor's argv from its adapter (checked and pinned there), None with a warning when it cannot start."""
         kind, label = monitor["kind"], label_of(monitor)
         params = {k: v for k, v in monitor.items() if k != "kind"}
         spec = PointSpec(host=params.get("host", "127.0.0.1"), port=0, concurrency=1, rate=None, duration_s=duration_s + TAIL_S,
@@ -39,16 +58,20 @@ class MonitorSet:
             argv = adapter(kind).build(spec, workdir)
         except ToolInputError as exc:
             self.warnings.append(f"monitor {label} not started: {exc}")
-            return
+            return None
+        return argv
+
+    def _run(self, kind: str, labels: dict[str | None, str], argv: list[str], run_s: float) -> None:
+        """Run one monitor process in a thread of its own until stop()."""
         env = adapter(kind).env()
         box: list = []
         thread = threading.Thread(
-            target=lambda: box.append(runner.run(argv, timeout_s=spec.duration_s + 10, should_cancel=self.stop_event.is_set,
-                                                 env=env, stop_signal=signal.SIGINT, output_limit=8 * 1_048_576)),
+            target=lambda: box.append(runner.run(argv, timeout_s=run_s + 10, should_cancel=self.stop_event.is_set,
+                                                 env=env, stop_signal=signal.SIGINT, output_limit=8 * 1_048_576 * len(labels))),
             daemon=True,
         )  # fmt: skip
         thread.start()
-        self.runs.append((kind, label, thread, box))
+        self.runs.append((kind, labels, thread, box))
 
     def __enter__(self) -> MonitorSet:
         return self
@@ -65,20 +88,34 @@ class MonitorSet:
             time.sleep(max(0.0, self.started + self.first_interval_s + FIRST_MARGIN_S - time.monotonic()))
         self.stop_event.set()
         samples: list[Sample] = []
-        for kind, label, thread, box in self.runs:
+        for kind, labels, thread, box in self.runs:
             thread.join(timeout=15)
             if not box:
-                self.warnings.append(f"monitor {label} did not stop")
+                self.warnings += [f"monitor {label} did not stop" for label in labels.values()]
                 continue
-            outcome = box[0]
-            outcome.cancelled = False  # a monitor is always stopped by us: that is its normal end
-            result = adapter(kind).read(outcome)  # a monitor never fails the point: its errors become warnings
-            own = result.extra.pop("warnings", None) if result.extra else None
-            self.warnings += [f"monitor {label}: {w}" for w in [*(own or []), *([result.error] if result.error else [])]]
-            if result.extra:
-                self.summaries[label] = result.extra
-            samples += [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]
+            box[0].cancelled = False  # a monitor is always stopped by us: that is its normal end
+            for name, label in labels.items():
+                outcome = box[0] if name is None or len(labels) == 1 else _lines_of(box[0], name)
+                samples += self._file(kind, label, adapter(kind).read(outcome))  # a monitor never fails the point
         return samples
+
+    def _file(self, kind: str, label: str, result) -> list[Sample]:  # noqa: ANN001 - a PointResult
+        """A monitor's result: its errors become the point's warnings, its summary is filed under its label."""
+        own = result.extra.pop("warnings", None) if result.extra else None
+        self.warnings += [f"monitor {label}: {w}" for w in [*(own or []), *([result.error] if result.error else [])]]
+        if result.extra:
+            self.summaries[label] = result.extra
+        return [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]
+
+
+def _lines_of(outcome: runner.RunOutcome, name: str) -> runner.RunOutcome:
+    """The shared scraper's outcome with only one exporter's lines (they carry its name)."""
+    def mine(line: str) -> bool:
+        try:
+            return json.loads(line).get("exporter") == name
+        except (ValueError, AttributeError):
+            return False
+    return dataclasses.replace(outcome, stdout="\n".join(line for line in outcome.stdout.splitlines() if mine(line)))
 
 
 def label_of(monitor: dict) -> str:

@@ -23,6 +23,7 @@ from kneeboard.validators import check_metrics_url
 PARSER_VERSION = "1"
 WARMUP_S = 1.0  # the summary leaves out the point's first second, as a load tool's steady window does
 EXPORTER_NAME = r"^[a-z][a-z0-9_-]{0,19}$"
+SCRAPER = [sys.executable, "-m", "kneeboard.tools.exporter.scrape"]  # then one exporter's arguments (or --each groups)
 
 
 def parse(stdout: str, stderr: str, exit_code: int | None, packs: list | None = None) -> PointResult:
@@ -95,7 +96,7 @@ class Exporter(ToolAdapter):
         packs = [p for p in found.get("packs") or [] if p in all_packs()]
         if not packs:
             raise ToolInputError(f"exporter {params.exporter}: none of its packs is known")
-        return [sys.executable, "-m", "kneeboard.tools.exporter.scrape", url, found.get("host") or url.split("/")[2],
+        return [*SCRAPER, url, found.get("host") or url.split("/")[2],
                 str(params.interval_s), f"{spec.duration_s:g}", ",".join(packs)]
 
     parse_final = staticmethod(parse)
