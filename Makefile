@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim lab-up lab-down compose-check clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim bench-exporters lab-up lab-down compose-check compose-test clean
 
 up:
 	scripts/install-deps.sh run
@@ -61,11 +61,22 @@ bench-http:
 bench-history:
 	.venv/bin/python tests/bench/history.py $(if $(LIGHT),--light,)
 
+# A capacity search against the lab's CoreDNS, 3 times with 3 exporters scraped and 3 without (root): per-point overhead,
+# capacities and their spread; writes docs/performance/exporter-overhead.md.
+bench-exporters:
+	.venv/bin/python tests/bench/exporter_overhead.py
+
 lab-up:
 	.venv/bin/kneeboard lab up
 
 lab-down:
 	.venv/bin/kneeboard lab down
+
+# The team install for real (root): stand-in base images built offline, docker-compose.yml built and brought up, the
+# documented first run, a campaign on the agent container, the worker killed mid-point and resumed; each stage timed.
+compose-test:
+	scripts/install-deps.sh compose
+	.venv/bin/python scripts/compose/compose_test.py
 
 compose-check:
 	if docker compose version >/dev/null 2>&1; then docker compose config -q; else docker-compose config -q; fi
