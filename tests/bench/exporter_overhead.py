@@ -192,8 +192,8 @@ def report(runs: dict[str, list[dict]], order: list[str], load: list[float], cos
         "", "Where the time goes: the worker's own `MonitorSet` (kneeboard/runs/monitors.py) with the three exporter monitors",
         f"beside an idle {cost['point_s']:g} s point, run here {len(cost['samples'])} times: starting them took {cost['start']:.3f} s (median),",
         f"stopping and reading them **{cost['stop']:.3f} s** (the point's end waits for it: the runner polls its cancel every 0.1 s,",
-        f"then SIGINT and the scraper's exit), samples kept {cost['samples']}. Each scraper is a Python process of its own",
-        "(`python -m kneeboard.tools.exporter.scrape`) whose start costs CPU beside the load on a 2-CPU host. The lab's",
+        f"then SIGINT and the scraper's exit), samples kept {cost['samples']}. A point's exporters share one scraper process",
+        "(`python -m kneeboard.tools.exporter.scrape --each …`): one interpreter's start per point (~0.18 CPU-s here), not one per exporter. The lab's",
         f"node_exporter used {with_['exporter_cpu']:.2f} CPU-s per campaign with the exporters scraped and {without['exporter_cpu']:.2f} without.",
         "", "The monitors' warnings on the points (× how many points): "
         + ("; ".join(f"{w} (× {n})" for w, n in sorted(warnings.items())) if warnings else "none."),
