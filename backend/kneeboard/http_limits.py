@@ -7,6 +7,7 @@ import email.message
 import json
 from urllib.parse import parse_qsl
 
+import anyio
 from fastapi import FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
@@ -18,7 +19,10 @@ from kneeboard.errors import Invalid, NotFound
 from kneeboard.inputs import bad_char, check_json, id_in_range
 
 THREAD_ABOVE = 65_536  # JSON bodies larger than this are checked in a worker thread
-DRAIN_FACTOR = 4  # an oversize body is read and dropped up to this many caps, so the client is still reading when told 413
+# An oversize body is read and dropped up to DRAIN_BYTES or DRAIN_SECONDS, whichever comes first, so that a plain
+# client (which sends its whole body before it reads) is still there to read the 413; beyond that the connection is closed.
+DRAIN_BYTES = 32 * 1_048_576
+DRAIN_SECONDS = 10.0
 
 
 class _TooLarge(HTTPException):
@@ -57,20 +61,21 @@ def is_json(content_type: str | None) -> bool:
     return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
 
 
-async def drain(receive: Receive, headers: Headers, cap: int, *, more: bool = True) -> None:
-    """Read and drop what is left of a request body (up to DRAIN_FACTOR caps; a client that waits for
+async def drain(receive: Receive, headers: Headers, *, more: bool = True) -> None:
+    """Read and drop what is left of a request body, up to DRAIN_BYTES or DRAIN_SECONDS (a client that waits for
     `100-continue` has sent nothing), so that a plain client is still reading when it is refused."""
     if more and "100-continue" not in headers.get("expect", "").lower():
         dropped = 0
-        while more and dropped <= DRAIN_FACTOR * cap:
-            message = await receive()
-            dropped += len(message.get("body", b""))
-            more = message["type"] == "http.request" and message.get("more_body", False)
+        with anyio.move_on_after(DRAIN_SECONDS):
+            while more and dropped < DRAIN_BYTES:
+                message = await receive()
+                dropped += len(message.get("body", b""))
+                more = message["type"] == "http.request" and message.get("more_body", False)
 
 
 async def _too_large(receive: Receive, send: Send, cap: int, headers: Headers, *, more: bool = True) -> None:
     """Answer 413 so that a plain client reads it: drop the rest of the body first, then answer and close."""
-    await drain(receive, headers, cap, more=more)
+    await drain(receive, headers, more=more)
     await _send_json(send, 413, {"detail": f"request body over {cap} bytes"}, close=True)
 
 

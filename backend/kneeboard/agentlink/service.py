@@ -38,7 +38,8 @@ def _broker() -> redis.Redis:
 
 @lru_cache
 def _async_broker() -> aioredis.Redis:
-    return aioredis.from_url(get_settings().redis_url)
+    # a socket timeout above the work poll's BLPOP (5 s): redis-py 8 defaults to 5 s, which cut every idle poll off
+    return aioredis.from_url(get_settings().redis_url, socket_timeout=30)
 
 
 def hello(agent: str, body: Hello, *, session: Session) -> dict:

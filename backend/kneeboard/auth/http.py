@@ -18,7 +18,7 @@ from kneeboard.auth import resolve
 from kneeboard.auth.errors import Forbidden, Unauthenticated
 from kneeboard.auth.origin import same_origin
 from kneeboard.auth.principal import Principal
-from kneeboard.http_limits import body_cap, drain
+from kneeboard.http_limits import drain
 from kneeboard.auth.roles import API, SAFE_METHODS, allows, is_public, required_role
 from kneeboard.config import get_settings
 
@@ -38,7 +38,7 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, detai
     """Refuse before the app: a request that may carry a body has it drained first (as a 413 is), so a plain
     client reads the refusal instead of a reset, and the connection is closed."""
     if scope["method"] not in SAFE_METHODS:
-        await drain(receive, Headers(scope=scope), body_cap(scope.get("path", "")))
+        await drain(receive, Headers(scope=scope))
         headers["connection"] = "close"
     await _deny(status, detail, **headers)(scope, receive, send)
 
