@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,6 +63,25 @@ def _forwarding(dev: str, on: bool) -> None:
     Path(f"/proc/sys/net/ipv4/conf/{dev}/forwarding").write_text("1\n" if on else "0\n")
 
 
+def forward_rules() -> list[list[str]]:
+    """The FORWARD rules that let the two lab subnets reach each other whatever the chain's policy: a running dockerd
+    sets it to DROP, which would cut the agents off from the servers under test."""
+    return [["FORWARD", "-s", src, "-d", dst, "-m", "comment", "--comment", "kneeboard-lab", "-j", "ACCEPT"]
+            for src, dst in ((AGENT_SUBNET, LAB_SUBNET), (LAB_SUBNET, AGENT_SUBNET))]
+
+
+def _allow_forwarding(on: bool) -> None:
+    """Add the FORWARD rules (once) or remove them; nothing where iptables is not installed."""
+    if shutil.which("iptables") is None:
+        return
+    for rule in forward_rules():
+        present = _exists(["iptables", "-C", *rule])
+        if on and not present:
+            run(["iptables", "-I", *rule[:1], "1", *rule[1:]])
+        elif not on and present:
+            run(["iptables", "-D", *rule])
+
+
 def ensure(count: int) -> list[str]:
     """Make (or complete) the bridge and agent namespaces 1..count, routed to the lab; needs the lab's link up.
     Returns the namespaces' names. Raises CommandFailed."""
@@ -73,6 +93,7 @@ def ensure(count: int) -> list[str]:
     run(["ip", "link", "set", BRIDGE, "up"])
     for dev in (BRIDGE, HOST_IF):
         _forwarding(dev, True)
+    _allow_forwarding(True)
     run(["ip", "-n", NETNS, "route", "replace", AGENT_SUBNET, "via", HOST_ADDR])
     names = []
     for i in range(1, count + 1):
@@ -100,6 +121,7 @@ def remove() -> None:
         run(["ip", "link", "del", BRIDGE])
     if _exists(["ip", "link", "show", HOST_IF]):
         _forwarding(HOST_IF, False)
+    _allow_forwarding(False)
 
 
 def start_api(env: dict[str, str], rundir: Path) -> tuple[subprocess.Popen, str]:
