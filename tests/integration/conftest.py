@@ -6,6 +6,7 @@ import fcntl
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,13 @@ def lab():
     while the lab is up), so one run's teardown does not pull the link from under another's test.
     """
     skip_without_lab()
+    with lab_held() as held:
+        yield held
+
+
+@contextmanager
+def lab_held():
+    """The lock taken, the lab brought up in a throwaway folder, (workdir, status) given, the lab down after."""
     with open(LOCK_FILE, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         namespace.down()

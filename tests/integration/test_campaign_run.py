@@ -13,6 +13,7 @@ import time
 import httpx
 import pytest
 
+from kneeboard.tools import dnsperf
 from kneeboard.tools.dnsperf import latency
 from tests.support import outages
 
@@ -107,7 +108,7 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
         assert 0 < evidence["metrics"]["latency_p50_ms"] <= evidence["metrics"]["latency_p99_ms"] <= evidence["metrics"]["latency_p999_ms"]
     else:
         assert argv[:3] == ["stdbuf", "-oL", "dnsperf"] and evidence["warnings"][-1].startswith("latency capture was off")
-    assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == "2"
+    assert evidence["tool_version"] == "2.10.0" and evidence["exit_code"] == 0 and evidence["parser_version"] == dnsperf.PARSER_VERSION
     assert "Queries per second" in evidence["stdout"] and evidence["agent"] == "local"
     assert evidence["started_at"] < evidence["ended_at"]
     # a 2 s point has one or two `-S` intervals; dnsperf 2.10 now and then prints its first one as a count over the epoch

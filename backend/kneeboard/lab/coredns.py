@@ -1,6 +1,7 @@
 """CoreDNS in the lab: `example.lab` from a zone file Kneeboard writes (the names unbound answers, no forwarding, so
-its cost is its own), its `prometheus` plugin on :9153, and its named configurations, which a variant switches
-(`lab.coredns_config`). The binary is built by scripts/install-deps.sh, once per version."""
+its cost is its own) over UDP/TCP, DNS over TLS and DNS over HTTPS (each on its own port, with the lab's certificate),
+its `prometheus` plugin on :9153, and its named configurations, which a variant switches (`lab.coredns_config`).
+The binary is built by scripts/install-deps.sh, once per version."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import os
 import subprocess
 from pathlib import Path
 
-from kneeboard.lab import builds, dns, processes
+from kneeboard.lab import builds, dns, nginx, processes
 
 VERSION = "v1.15.0"
 SERVICE = "lab-coredns"
 PORT = 5300  # DNS on the lab address beside unbound's :53
+DOT_PORT = 853  # DNS over TLS, its standard port
+DOH_PORT = 8443  # DNS over HTTPS at /dns-query (nginx holds :443)
+DOH_PATH = "/dns-query"  # the only path CoreDNS's https server answers
 METRICS_PORT = 9153
+TLS_DIR = "tls"  # the certificate (cert.pem, self-signed: its own CA) and key.pem, in the service's folder
+CERT_RENEW_S = 86_400  # a certificate expiring within a day is made again at the next start
 ROOT = Path(__file__).resolve().parents[3]
 BUILD_DIR = Path(os.environ.get("KNEEBOARD_COREDNS_DIR", ROOT / ".cache" / "servers" / f"coredns-{VERSION}"))
 BINARY = BUILD_DIR / "coredns"
@@ -54,20 +60,24 @@ def zone_file() -> str:
 
 
 def corefile(host: str, workdir: Path, config: str) -> str:
-    """The Corefile of one named configuration: `example.lab` on host:PORT only (other names are REFUSED)."""
+    """The Corefile of one named configuration: `example.lab` on host:PORT (UDP and TCP), DOT_PORT and DOH_PORT, the same
+    plugins in each server block (other names are REFUSED)."""
     extra, _, _ = CONFIGS[config]
-    return "\n".join(
-        [
-            f"{dns.ZONE}:{PORT} {{",
+    tls = f"    tls {workdir / TLS_DIR / 'cert.pem'} {workdir / TLS_DIR / 'key.pem'}"
+    blocks = ((f"{dns.ZONE}:{PORT}", None), (f"tls://{dns.ZONE}:{DOT_PORT}", tls), (f"https://{dns.ZONE}:{DOH_PORT}", tls))
+    lines = []
+    for server, tls_line in blocks:
+        lines += [
+            f"{server} {{",
             f"    bind {host}",
+            *([tls_line] if tls_line else []),
             f"    file {workdir / 'db.example.lab'}",
             f"    prometheus {host}:{METRICS_PORT}",
             "    errors",
             *(f"    {plugin}" for plugin in extra),
             "}",
-            "",
         ]
-    )
+    return "\n".join(lines) + "\n"
 
 
 def describe(config: str) -> str:
@@ -76,16 +86,20 @@ def describe(config: str) -> str:
 
 
 def write_configs(host: str, workdir: Path) -> None:
-    """Write the zone file and one Corefile per configuration (Corefile.NAME) under workdir."""
+    """Write the zone file, one Corefile per configuration (Corefile.NAME) and the certificate (when it is missing or
+    expires within a day) under workdir."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "db.example.lab").write_text(zone_file())
+    if not _certificate_lasts(workdir / TLS_DIR / "cert.pem"):
+        nginx.generate_certificate(host, workdir / TLS_DIR)
     for config in CONFIGS:
         (workdir / f"Corefile.{config}").write_text(corefile(host, workdir, config))
 
 
 def start(binary_path: str, host: str, workdir: Path, config: str, netns: str | None = None) -> subprocess.Popen:
     """Start CoreDNS with `config` (in a process group of its own, see processes.spawn), wait until it answers DNS on
-    host:PORT and serves /metrics on :METRICS_PORT. Raises RuntimeError if it exits or does not answer in time."""
+    host:PORT, serves /metrics on :METRICS_PORT and accepts DoT and DoH connections. Raises RuntimeError if it exits
+    or does not answer in time."""
     write_configs(host, workdir)
     output = CONFIGS[config][1]
     log_path = workdir / output if output else Path(os.devnull)
@@ -94,8 +108,23 @@ def start(binary_path: str, host: str, workdir: Path, config: str, netns: str | 
     argv = [binary_path, "-conf", str(workdir / f"Corefile.{config}")]
     proc = processes.spawn(["ip", "netns", "exec", netns, *argv] if netns else argv, log_path)
     dns.wait_until_answering(host, PORT, proc)
-    processes.wait_tcp(host, METRICS_PORT, proc)
+    for port in (METRICS_PORT, DOT_PORT, DOH_PORT):
+        processes.wait_tcp(host, port, proc)
     return proc
+
+
+def certificate_pem(workdir: Path) -> str | None:
+    """The DoT and DoH listeners' certificate as PEM text (self-signed: the CA to trust), None before the first start."""
+    cert = workdir / TLS_DIR / "cert.pem"
+    return cert.read_text() if cert.is_file() else None
+
+
+def _certificate_lasts(cert: Path) -> bool:
+    """True when cert exists and is still valid a day from now."""
+    if not cert.is_file():
+        return False
+    check = ["openssl", "x509", "-checkend", str(CERT_RENEW_S), "-noout", "-in", str(cert)]
+    return subprocess.run(check, capture_output=True, timeout=30).returncode == 0
 
 
 def running_config(pid: int | None, started: int | None) -> str | None:

@@ -85,6 +85,9 @@ _SERVICE_TABLE = (
     ("dns", "lab-dns", DNS_PORT, "unbound in netns kblab, zone example.lab (www + h0000..h0499)"),
     ("dns", coredns.SERVICE, coredns.PORT, f"CoreDNS {coredns.VERSION} in netns kblab, zone example.lab from a zone file (www + "
                                            f"h0000..h0499), not forwarding; its prometheus plugin at {COREDNS_METRICS_URL}. "
+                                           f"DNS over TLS on port {coredns.DOT_PORT} and over HTTPS on {coredns.DOH_PORT} "
+                                           f"({coredns.DOH_PATH}) with a self-signed certificate for {nginx.TLS_NAME} and "
+                                           f"{LAB_ADDR} (dnsperf params mode dot/doh with that port). "
                                            "Configurations (variant action lab.coredns_config, default "
                                            f"{coredns.DEFAULT}): " + "; ".join(map(coredns.describe, coredns.CONFIGS))),
     ("dns", adguard.SERVICE, adguard.PORT, f"AdGuard Home {adguard.VERSION} in netns kblab forwarding to the lab's unbound "

@@ -18,7 +18,7 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
 from kneeboard.plans.schemas import PlanBody
-from kneeboard.runs import faults, harness_cpu, spool
+from kneeboard.runs import faults, harness_cpu, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
 from kneeboard.runs.pinning import pin
@@ -186,10 +186,14 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     workdir.mkdir(parents=True, exist_ok=True)
     pinned = retrying(lambda: pin(spec, monitors, scraped), "checking the target policy")
     refused, spec, monitors, scraped = refused or pinned.refused, pinned.spec, pinned.monitors, pinned.scraped
+    tls = tls_check.Checked() if refused else tls_check.check(tool, spec)  # the tool itself does not verify
+    refused = refused or tls.refused
     result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
-    result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings
+    result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings + tls.warnings
+    if tls.record:
+        result.extra["tls_check"] = tls.record
     spool.keep(workdir, result, outcome, point_id=point_id, attempt=run.attempt, owner=run.owner, tool=tool.name, rate=spec.rate)
     status = retrying(lambda: store_point(point_id, spec, outcome, result, tool, run), f"storing point {point_id}")
     if status is not None:

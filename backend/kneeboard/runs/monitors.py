@@ -14,6 +14,7 @@ from pathlib import Path
 
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
+from kneeboard.tools.exporter import series
 from kneeboard.tools.exporter.adapter import SCRAPER
 from kneeboard.tools.registry import adapter
 
@@ -32,6 +33,7 @@ class MonitorSet:
         self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by label (label_of)
         self.samples: list[Sample] = []
         self.started = time.monotonic()
+        self.load_ended: float | None = None
         self.first_interval_s = min(5.0, max((float(m.get("interval_s", 1)) for m in monitors), default=0.0))
         documents = {k: v for k, v in (scraped or {}).items() if v}  # the stored target's endpoints, never the plan's
         exporters: dict[str, list[str]] = {}  # label → the scraper's arguments for it
@@ -84,6 +86,7 @@ class MonitorSet:
         """Stop every monitor (SIGINT keeps mpstat's JSON whole) and return their samples."""
         if self.stop_event.is_set():
             return self.samples
+        self.load_ended = time.time()  # the point's tool has ended: a scrape after this reads no load
         if self.runs:  # a point as short as an interval ends before the monitor's first line
             time.sleep(max(0.0, self.started + self.first_interval_s + FIRST_MARGIN_S - time.monotonic()))
         self.stop_event.set()
@@ -100,7 +103,10 @@ class MonitorSet:
         return samples
 
     def _file(self, kind: str, label: str, result) -> list[Sample]:  # noqa: ANN001 - a PointResult
-        """A monitor's result: its errors become the point's warnings, its summary is filed under its label."""
+        """A monitor's result: its errors become the point's warnings, its summary is filed under its label (an
+        exporter's over the intervals that ended before the load did)."""
+        if kind == EXPORTER and result.samples and "steady_since" in (result.extra or {}):
+            result.extra.update(series.summarise(result.samples, result.extra["steady_since"], until=self.load_ended))
         own = result.extra.pop("warnings", None) if result.extra else None
         self.warnings += [f"monitor {label}: {w}" for w in [*(own or []), *([result.error] if result.error else [])]]
         if result.extra:

@@ -138,6 +138,11 @@ class ToolAdapter(ABC):
         """Extra environment variables for the tool's process (None: inherit)."""
         return None
 
+    def unverified_tls_port(self, spec: PointSpec) -> int | None:
+        """The port of a TLS connection the tool opens without verifying the server's certificate (dnsperf 2.10's dot
+        and doh), which Kneeboard verifies itself before the point (runs/tls_check.py); None: none."""
+        return None
+
     def setup_s(self, spec: PointSpec) -> float:
         """Seconds the tool may spend before its measured `duration_s` begins (devsim: the connection ramp)."""
         return 0.0

@@ -2485,6 +2485,16 @@ export interface components {
          */
         DnsperfParams: {
             /**
+             * DoH method
+             * @description doh: GET (default; the query in ?dns=) or POST
+             */
+            doh_method?: ("GET" | "POST") | null;
+            /**
+             * DoH path
+             * @description doh: the URI's path (default /dns-query); printable ASCII starting with '/', no spaces, '?' or '#', '%' only as %XX
+             */
+            doh_path?: string | null;
+            /**
              * Capture latency percentiles
              * @description dnsperf -v read by kblat into HDR histograms (p50..p99.9); costs some of dnsperf's top rate
              * @default true
@@ -2497,10 +2507,22 @@ export interface components {
              */
             max_outstanding: number;
             /**
+             * Transport
+             * @description dnsperf -m: udp, tcp, dot (DNS over TLS) or doh (DNS over HTTPS, HTTP/2); each client is a connection. dnsperf 2.10 neither verifies the server's certificate nor sends SNI: before a dot or doh point Kneeboard verifies it itself, and a certificate that fails fails the point
+             * @default udp
+             * @enum {string}
+             */
+            mode: "udp" | "tcp" | "dot" | "doh";
+            /**
              * Query names
              * @description Names queried in turn (dnsperf -d file)
              */
             names?: string[];
+            /**
+             * Port
+             * @description The server's port for this transport (default: the target's), e.g. the lab CoreDNS's DoT on 853 and DoH on 8443
+             */
+            port?: number | null;
             /**
              * Record type
              * @default A
@@ -2687,6 +2709,12 @@ export interface components {
             cost: components["schemas"]["Cost"] | null;
             /** Exporters */
             exporters?: string[];
+            /**
+             * Generator Limited
+             * @description the generator did not send this load: no bottleneck is judged on it
+             * @default false
+             */
+            generator_limited: boolean;
             /** Offered Rate */
             offered_rate: number | null;
             /** Phase */

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from kneeboard.validators import QueryName
+from kneeboard.validators import Port, QueryName
 
 MAX_OUTSTANDING = 65_536  # dnsperf's built-in maximum per thread (NQIDS; Kneeboard runs one thread)
 MAX_OUTSTANDING_DEFAULT = 1_000  # 100k q/s at 10 ms, or 30k q/s at 33 ms, before the cap binds; costs dnsperf no memory
+
+Mode = Literal["udp", "tcp", "dot", "doh"]
+TLS_MODES = ("dot", "doh")  # dnsperf 2.10 opens these without verifying the certificate, nor sending SNI
+DOH_PATH = "/dns-query"  # RFC 8484's example path, dnsperf's default and the only one CoreDNS answers
+DOH_METHOD = "GET"  # dnsperf 2.10's POST waits ~40 ms per query for its second segment (see docs/plans.md)
 
 QType = Literal["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SOA", "SRV", "TXT", "CAA", "DS", "DNSKEY", "HTTPS", "ANY"]
 
@@ -27,3 +32,23 @@ class DnsperfParams(BaseModel):
                                              "dnsperf's own default of 100 at 29k q/s when answers take 3.4 ms")
     latency_capture: bool = Field(default=True, title="Capture latency percentiles",
                                   description="dnsperf -v read by kblat into HDR histograms (p50..p99.9); costs some of dnsperf's top rate")
+    mode: Mode = Field(default="udp", title="Transport",
+                       description="dnsperf -m: udp, tcp, dot (DNS over TLS) or doh (DNS over HTTPS, HTTP/2); each client is a "
+                                   "connection. dnsperf 2.10 neither verifies the server's certificate nor sends SNI: before a "
+                                   "dot or doh point Kneeboard verifies it itself, and a certificate that fails fails the point")
+    port: Port | None = Field(default=None, title="Port",
+                              description="The server's port for this transport (default: the target's), e.g. the lab "
+                                          "CoreDNS's DoT on 853 and DoH on 8443")
+    doh_path: str | None = Field(default=None, max_length=2000, pattern=r"^/(?:[\x21\x22\x24\x26-\x3e\x40-\x7e]|%[0-9A-Fa-f]{2})*$",
+                                 title="DoH path", description=f"doh: the URI's path (default {DOH_PATH}); printable ASCII "
+                                                               "starting with '/', no spaces, '?' or '#', '%' only as %XX")
+    doh_method: Literal["GET", "POST"] | None = Field(default=None, title="DoH method",
+                                                      description="doh: GET (default; the query in ?dns=) or POST")
+
+    @model_validator(mode="after")
+    def _doh_settings_need_doh(self) -> DnsperfParams:
+        """The DoH path and method only mean something over DoH."""
+        for name in ("doh_path", "doh_method"):
+            if getattr(self, name) is not None and self.mode != "doh":
+                raise ValueError(f"{name} is for mode doh (mode is {self.mode})")
+        return self

@@ -101,10 +101,11 @@ def all_samples(scrapes: list[dict[str, Any]], packs: list[Pack]) -> list[Sample
     return [s for before, after in zip(scrapes, scrapes[1:]) for s in interval_samples(before, after, packs)]
 
 
-def summarise(samples: list[Sample], since: float) -> dict[str, Any]:
-    """Each series' values averaged over the samples stamped after `since` (the steady window):
-    {"packs": {pack: {query: {key: mean}}}, "steady_intervals": n}."""
-    steady = [s for s in samples if s.t > since] or samples
+def summarise(samples: list[Sample], since: float, until: float | None = None) -> dict[str, Any]:
+    """Each series' values averaged over the samples stamped after `since` and, when given, no later than `until` (the
+    steady window: an interval that ends after the load did holds part of its tail):
+    {"packs": {pack: {query: {key: mean}}}, "steady_intervals": n, "steady_since": since}."""
+    steady = [s for s in samples if s.t > since and (until is None or s.t <= until)] or samples
     sums: dict[str, dict[str, list[float]]] = {}
     for s in steady:
         for key, value in s.values.items():
@@ -114,4 +115,4 @@ def summarise(samples: list[Sample], since: float) -> dict[str, Any]:
     for series, keys in sums.items():
         _, pack, query = series.split(".", 2)
         packs.setdefault(pack, {})[query] = {k: sum(v) / len(v) for k, v in keys.items()}
-    return {"packs": packs, "steady_intervals": len({s.t for s in steady})}
+    return {"packs": packs, "steady_intervals": len({s.t for s in steady}), "steady_since": since}
