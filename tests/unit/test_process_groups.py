@@ -89,9 +89,12 @@ def test_unbound_is_not_a_session_leader_and_stack_stop_ends_its_group(tmp_path)
 def test_a_terminal_interrupt_to_our_group_does_not_reach_a_server(tmp_path):
     """Ctrl-C goes to the terminal's foreground group, ours: a server in its own group keeps running for `stop`."""
     child = Path(tmp_path / "child.py")
-    child.write_text("import os, signal, sys, time\nsys.path[:0] = " + repr(sys.path) + "\nfrom kneeboard.lab import processes\n"
+    # SIG_DFL before the pid is printed: a shell's background job starts with SIGINT ignored, and an interrupt sent
+    # between the print and the reset would be ignored
+    child.write_text("import os, signal, sys, time\nsignal.signal(signal.SIGINT, signal.SIG_DFL)\nsys.path[:0] = " + repr(sys.path)
+                     + "\nfrom kneeboard.lab import processes\n"
                      f"p = processes.spawn([{PY!r}, '-c', 'import time; time.sleep(60)'], __import__('pathlib').Path({str(tmp_path)!r}) / 's.log')\n"
-                     "print(p.pid, flush=True)\nsignal.signal(signal.SIGINT, signal.SIG_DFL)\ntime.sleep(60)\n")  # fmt: skip
+                     "print(p.pid, flush=True)\ntime.sleep(60)\n")  # fmt: skip
     starter = runner.start([PY, str(child)])
     server = int(starter.stdout.readline())
     try:
