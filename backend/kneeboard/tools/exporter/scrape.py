@@ -77,8 +77,10 @@ def _stop(signum: int, frame: object) -> None:
 
 
 def until_stopped(work: Callable[[], None]) -> int:
-    """Run a scraper's loop until it ends or SIGINT/SIGTERM stops it (how the worker ends a monitor); exit code 0."""
+    """Run a scraper's loop until it ends or SIGINT/SIGTERM stops it (how the worker ends a monitor); exit code 0.
+    SIGINT is set here too: a process started from a shell's background job inherits it ignored."""
     signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     try:
         work()
     except (KeyboardInterrupt, BrokenPipeError):
