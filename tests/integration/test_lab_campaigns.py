@@ -19,11 +19,11 @@ def target(stack, name: str, kind: str, port: int) -> int:
     return existing[0]["id"] if existing else stack.api.post("/api/v1/targets", json=body).json()["id"]
 
 
-def run(stack, plan: dict) -> tuple[dict, list[dict]]:
+def run(stack, plan: dict, timeout_s: float = 180) -> tuple[dict, list[dict]]:
     created = stack.api.post("/api/v1/plans", json=plan)
     assert created.status_code == 201, created.text
     campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": created.json()["id"]}).json()["id"]
-    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed", "cancelled"}, timeout_s=180)
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed", "cancelled"}, timeout_s=timeout_s)
     return campaign, stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
 
 
