@@ -43,7 +43,8 @@ def agreement(point: Point, r: Readings) -> dict | None:
     where = [{"what": d.what, "rate": d.value, "share_pct": 100.0 * d.value / missing if missing > 0 else None}
              for d in sorted(r.drops, key=lambda d: d.value, reverse=True) if d.value > 0]
     agree = abs(difference) <= AGREE_PCT
-    said = f"the server counted {server:,.0f}/s of the {sent:,.0f}/s the client sent ({difference:+.1f} %)"
+    verb = "sent" if number(point.get("sent")) is not None else "had answered"  # a tool without a sent count (wrk)
+    said = f"the server counted {server:,.0f}/s of the {sent:,.0f}/s the client {verb} ({difference:+.1f} %)"
     if agree:
         text = f"{said}: they agree"
     elif difference > 0:
