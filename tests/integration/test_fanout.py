@@ -213,6 +213,27 @@ def fanned_run(stack, point_id: int) -> str:
     raise AssertionError(f"no fanned run of point {point_id}")
 
 
+def test_shares_go_only_to_agents_waiting_for_work_and_a_silent_one_is_named(stack, agents, monkeypatch):
+    """An idle agent keeps a work poll open in the API (its `polling` mark); the conductor sends shares only once
+    every agent has one, and names the one that never asks."""
+    from kneeboard.fanout import driver
+    from kneeboard.fanout.keys import polling
+
+    broker = redis.Redis.from_url(stack.env["REDIS_URL"])
+    try:
+        deadline = time.monotonic() + 10
+        while not (broker.exists(polling("a1")) and broker.exists(polling("a2"))) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        driver._wait_polling(broker, ["a1", "a2"], lambda: False)  # returns: both wait for work
+        monkeypatch.setattr(driver, "READY_TIMEOUT_S", 0.5)
+        with pytest.raises(driver.FanoutError, match="agent ghost alive but not asking for work within 0.5 s"):
+            driver._wait_polling(broker, ["a1", "ghost"], lambda: False)
+        with pytest.raises(driver.FanoutError, match="cancelled"):
+            driver._wait_polling(broker, ["ghost"], lambda: True)
+    finally:
+        broker.close()
+
+
 def test_an_agent_is_heard_only_on_its_own_shares_of_the_current_attempt(stack, dns_target, agents):
     """Another agent's credential gets 403 on a1/a2's run; a1's own outcome once the run is over, or for a point
     no longer in that attempt, gets 409; nothing changes and each refusal is audited."""

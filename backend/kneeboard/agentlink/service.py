@@ -22,7 +22,7 @@ from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
 from kneeboard.db import utcnow
 from kneeboard.errors import Conflict
-from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys, work
+from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys, polling, work
 from kneeboard.fanout.outcome import ShareOutcome
 from kneeboard.fanout.share import LATE_S
 from kneeboard.states import PointStatus
@@ -79,15 +79,19 @@ def beat(agent: str, body: Beat, *, session: Session) -> float:
 async def take_work(agent: str, wait_s: float) -> dict | None:
     """The next share waiting for `agent`, within `wait_s`; shares already too late to start are dropped."""
     broker, deadline = _async_broker(), time.monotonic() + wait_s
-    while (left := deadline - time.monotonic()) > 0:
-        item = await broker.blpop([work(agent)], timeout=min(left, 5.0))
-        if item is None:
-            continue
-        job = json.loads(item[1])
-        if time.time() <= job["start_at"] + LATE_S:
-            return job
-        log.warning("share of run %s for agent %s dropped: nobody took it before its start", job["run"], agent)
-    return None
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            await broker.set(polling(agent), "1", px=int((min(left, 5.0) + 1) * 1000))
+            item = await broker.blpop([work(agent)], timeout=min(left, 5.0))
+            if item is None:
+                continue
+            job = json.loads(item[1])
+            if time.time() <= job["start_at"] + LATE_S:
+                return job
+            log.warning("share of run %s for agent %s dropped: nobody took it before its start", job["run"], agent)
+        return None
+    finally:
+        await broker.delete(polling(agent))
 
 
 def assignment(agent: str, run: str) -> dict:

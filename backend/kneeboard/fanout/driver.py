@@ -23,7 +23,7 @@ from kneeboard.agents.service import is_alive
 from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
-from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, LEASE_MS, RunKeys, work
+from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, LEASE_MS, RunKeys, polling, work
 from kneeboard.fanout.merge import merge
 from kneeboard.fanout.outcome import ShareOutcome
 from kneeboard.fanout.reserve import Reservation, ReserveError
@@ -36,6 +36,7 @@ from kneeboard.tools.runner import RunOutcome
 
 log = logging.getLogger(__name__)
 RESERVE_TIMEOUT_S = 30.0
+READY_TIMEOUT_S = 20.0  # how long a reserved agent may take to be waiting for work (it may be finishing its last share)
 PREPARE_S = 3.0  # from sending the shares to their start: each agent takes its task, checks the policy, builds its argv
 STOP_WAIT_S = 15.0  # after a stop, how long the other agents get to report
 
@@ -87,6 +88,7 @@ def run_fanned(fan: Fan, campaign_id: int, point_id: int, tool: ToolAdapter, spe
         names = resolve(fan)
         parts = split(spec, len(names), tool=tool.name)
         with Reservation(broker, names, f"campaign {campaign_id} point {point_id}").acquire(RESERVE_TIMEOUT_S):
+            _wait_polling(broker, names, should_cancel)
             keys, start_at = RunKeys(uuid.uuid4().hex), time.time() + PREPARE_S
             timeout_s = tool.time_limit_s(spec, settings.grace_s)
             broker.set(keys.lease, "conductor", px=LEASE_MS)
@@ -106,6 +108,19 @@ def run_fanned(fan: Fan, campaign_id: int, point_id: int, tool: ToolAdapter, spe
     result = merge([outcomes[n] for n in names], {m.name: m.unit for m in tool.metrics}, spec.duration_s)
     _apply_policy(result, [outcomes[n] for n in names], fan.on_failure, cancelled)
     return result, _evidence([outcomes[n] for n in names], cancelled)
+
+
+def _wait_polling(broker: redis.Redis, names: list[str], should_cancel) -> None:
+    """Until every agent has a work poll waiting in the API, so that each takes its share as soon as it is sent
+    (an agent just started, or busy posting its last outcome, would otherwise find its share gone stale)."""
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while waiting := [n for n in names if not broker.exists(polling(n))]:
+        if time.monotonic() > deadline:
+            raise FanoutError(f"agent{'s' if len(waiting) > 1 else ''} {', '.join(waiting)} alive but not asking for work within "
+                              f"{READY_TIMEOUT_S:g} s (is it stuck on its API link? see its log)")
+        if should_cancel():
+            raise FanoutError("cancelled while running")
+        time.sleep(0.1)
 
 
 def _gather(broker: redis.Redis, keys: RunKeys, parts: dict[str, PointSpec], start_at: float, deadline: float,

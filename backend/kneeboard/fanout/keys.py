@@ -55,6 +55,11 @@ def work(agent: str) -> str:
     return f"kneeboard:agent:{agent}:work"
 
 
+def polling(agent: str) -> str:
+    """Present while one of `agent`'s work polls waits in the API: a share sent now is taken at once."""
+    return f"kneeboard:agent:{agent}:polling"
+
+
 def reservation(agent: str) -> str:
     """Held by the conductor of the fanned point that reserved `agent`."""
     return f"kneeboard:agent:{agent}:reserved"
