@@ -71,5 +71,20 @@ def metrics_host(url: str) -> str:
 Host = Annotated[str, Field(min_length=1, max_length=253), AfterValidator(check_host)]
 MetricsUrl = Annotated[str, Field(min_length=8, max_length=300), AfterValidator(check_metrics_url)]
 Port = Annotated[int, Field(ge=1, le=65535)]
+MAX_CA_PEM = 64 * 1024
+# One or more PEM certificates and nothing else: a bundle is written to a file Kneeboard names, never a path given.
+PemBundle = Annotated[str, Field(max_length=MAX_CA_PEM, pattern=r"^\s*(?:-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$")]
 QueryName = Annotated[str, AfterValidator(check_query_name)]
+
+
+def check_tls_trust(ca_pem: str | None, skip_verify: bool, applies: bool, needs: str) -> None:
+    """A CA bundle or skip-verify only where TLS is spoken (`needs` says where), and never both."""
+    if not applies:
+        for name, value in (("ca_pem", ca_pem), ("tls_skip_verify", skip_verify)):
+            if value:
+                raise ValueError(f"{name} is for {needs}")
+    if ca_pem and skip_verify:
+        raise ValueError("ca_pem and tls_skip_verify: give a CA bundle or skip verification, not both")
+
+
 Tag = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.:=-]+$")]

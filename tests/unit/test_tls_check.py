@@ -3,18 +3,22 @@ loopback with a certificate made for it; and the lab CoreDNS's TLS server blocks
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
+
 
 from kneeboard.lab import coredns, namespace, nginx
 from kneeboard.runs import tls_check
 from kneeboard.tools import dnsperf
-from kneeboard.tools.base import PointSpec
+from kneeboard.tools.base import PointSpec, ToolInputError
 
 from tests.support.tls_server import TlsServer
 
 
-def spec(port: int, mode: str = "dot", host_name: str | None = None) -> PointSpec:
-    return PointSpec("127.0.0.1", 5300, 2, 100.0, 1, {"mode": mode, "port": port}, host_name=host_name)
+def spec(port: int, mode: str = "dot", host_name: str | None = None, **trust) -> PointSpec:
+    return PointSpec("127.0.0.1", 5300, 2, 100.0, 1, {"mode": mode, "port": port, **trust}, host_name=host_name)
 
 
 def test_a_self_signed_certificate_fails_against_the_system_bundle(tmp_path):
@@ -28,7 +32,7 @@ def test_a_self_signed_certificate_fails_against_the_system_bundle(tmp_path):
 
 def test_a_trusted_certificate_verifies_by_address_and_by_name_and_a_wrong_name_fails(tmp_path, monkeypatch):
     with TlsServer(tmp_path) as server:
-        monkeypatch.setattr(tls_check, "trust", lambda address: (server.pem, "a test CA"))
+        monkeypatch.setattr(tls_check, "trust", lambda address, ca_pem=None: (server.pem, "a test CA"))
         by_address = tls_check.check(dnsperf.ADAPTER, spec(server.port, "doh"))
         by_name = tls_check.check(dnsperf.ADAPTER, spec(server.port, "dot", host_name="www.example.lab"))
         wrong = tls_check.check(dnsperf.ADAPTER, spec(server.port, "dot", host_name="other.example.lab"))
@@ -42,6 +46,30 @@ def test_a_trusted_certificate_verifies_by_address_and_by_name_and_a_wrong_name_
                                 f"Kneeboard verified it once before the point: 127.0.0.1:{server.port} (as www.example.lab, "
                                 f"trusting a test CA), {record['tls_version']}, valid until {record['not_after']}"]
     assert "failed verification: Hostname mismatch, certificate is not valid for 'other.example.lab'" in wrong.refused
+
+
+def test_the_plans_ca_bundle_is_trusted_and_skip_verify_is_said_on_the_point(tmp_path):
+    with TlsServer(tmp_path) as server, TlsServer(tmp_path / "other") as other:
+        by_plan = tls_check.check(dnsperf.ADAPTER, spec(server.port, "dot", "www.example.lab", ca_pem=server.pem))
+        wrong_ca = tls_check.check(dnsperf.ADAPTER, spec(server.port, "doh", ca_pem=other.pem))
+        skipped = tls_check.check(dnsperf.ADAPTER, spec(server.port, "doh", tls_skip_verify=True))
+    assert by_plan.refused is None and by_plan.record["trusted"] == tls_check.PLAN_CA and by_plan.record["verified"] is True
+    assert "(as www.example.lab, trusting the plan's CA bundle (ca_pem))" in by_plan.warnings[0]
+    assert "failed verification" in wrong_ca.refused and "trusting the plan's CA bundle (ca_pem)" in wrong_ca.refused
+    assert skipped.refused is None and skipped.record["verified"] is False and skipped.record["trusted"] == tls_check.NOBODY
+    assert skipped.warnings == [f"TLS certificate verification was skipped (tls_skip_verify): neither dnsperf nor Kneeboard "
+                                f"checked the server's identity at 127.0.0.1:{server.port} ({skipped.record['tls_version']})"]
+
+
+def test_tls_trust_is_for_dot_and_doh_only_and_not_both(tmp_path):
+    pem = nginx.generate_certificate("127.0.0.1", tmp_path)[0].read_text()
+    for params, why in (({"mode": "udp", "ca_pem": pem}, "ca_pem is for modes dot and doh (mode is udp)"),
+                        ({"mode": "tcp", "tls_skip_verify": True}, "tls_skip_verify is for modes dot and doh (mode is tcp)"),
+                        ({"mode": "dot", "ca_pem": pem, "tls_skip_verify": True}, "give a CA bundle or skip verification, not both"),
+                        ({"mode": "dot", "ca_pem": "/etc/ssl/certs/ca.pem"}, "String should match pattern")):
+        with pytest.raises(ToolInputError, match=re.escape(why)):
+            dnsperf.ADAPTER.read_params(params)
+    assert dnsperf.ADAPTER.read_params({"mode": "doh", "ca_pem": pem}).ca_pem == pem
 
 
 def test_nothing_listening_refuses_the_point_and_udp_is_not_checked(tmp_path):

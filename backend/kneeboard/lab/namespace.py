@@ -325,8 +325,11 @@ def _status(probe: bool) -> LabStatus:
             "error": rec.get("error") or (None if alive else "not running"),
             **({"config": rec["config"]} if "config" in rec else {}),
         })
-        if rec["kind"] == "http" and state.get("workdir"):  # its https listener's certificate, to trust in a plan
+        if rec["name"] == "lab-http" and state.get("workdir"):  # its https listener's certificate, to trust in a plan
             services[-1].update(tls_port=HTTPS_PORT, ca_pem=nginx.certificate_pem(Path(state["workdir"]) / "http"))
+        if rec["name"] == coredns.SERVICE and state.get("workdir"):  # its DoT and DoH certificate (a dnsperf plan's ca_pem)
+            services[-1].update(tls_ports=[coredns.DOT_PORT, coredns.DOH_PORT],
+                                ca_pem=coredns.certificate_pem(Path(state["workdir"]) / "coredns"))
     return LabStatus(True, None, current_queues(), services)
 
 

@@ -2485,6 +2485,11 @@ export interface components {
          */
         DnsperfParams: {
             /**
+             * CA certificates (PEM)
+             * @description dot and doh: the CA certificates Kneeboard's own check before the point trusts, as PEM text (default: the lab's for the lab, else the system's)
+             */
+            ca_pem?: string | null;
+            /**
              * DoH method
              * @description doh: GET (default; the query in ?dns=) or POST
              */
@@ -2535,6 +2540,12 @@ export interface components {
              * @default 5
              */
             timeout_s: number;
+            /**
+             * Skip certificate verification
+             * @description dot and doh: Kneeboard does not verify the certificate before the point either (shown on the report); dnsperf never does
+             * @default false
+             */
+            tls_skip_verify: boolean;
         };
         /**
          * DnsperfPlan

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from kneeboard.validators import Port, QueryName
+from kneeboard.validators import PemBundle, Port, QueryName, check_tls_trust
 
 MAX_OUTSTANDING = 65_536  # dnsperf's built-in maximum per thread (NQIDS; Kneeboard runs one thread)
 MAX_OUTSTANDING_DEFAULT = 1_000  # 100k q/s at 10 ms, or 30k q/s at 33 ms, before the cap binds; costs dnsperf no memory
@@ -44,11 +44,18 @@ class DnsperfParams(BaseModel):
                                                                "starting with '/', no spaces, '?' or '#', '%' only as %XX")
     doh_method: Literal["GET", "POST"] | None = Field(default=None, title="DoH method",
                                                       description="doh: GET (default; the query in ?dns=) or POST")
+    ca_pem: PemBundle | None = Field(default=None, title="CA certificates (PEM)",
+                                     description="dot and doh: the CA certificates Kneeboard's own check before the point "
+                                                 "trusts, as PEM text (default: the lab's for the lab, else the system's)")
+    tls_skip_verify: bool = Field(default=False, title="Skip certificate verification",
+                                  description="dot and doh: Kneeboard does not verify the certificate before the point "
+                                              "either (shown on the report); dnsperf never does")
 
     @model_validator(mode="after")
     def _doh_settings_need_doh(self) -> DnsperfParams:
-        """The DoH path and method only mean something over DoH."""
+        """The DoH path and method only mean something over DoH, the TLS trust only over dot and doh."""
         for name in ("doh_path", "doh_method"):
             if getattr(self, name) is not None and self.mode != "doh":
                 raise ValueError(f"{name} is for mode doh (mode is {self.mode})")
+        check_tls_trust(self.ca_pem, self.tls_skip_verify, self.mode in TLS_MODES, f"modes dot and doh (mode is {self.mode})")
         return self

@@ -6,9 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MAX_CA_PEM = 64 * 1024
-# One or more PEM certificates and nothing else: the bundle is written to a file Kneeboard names, never a path given.
-_PEM_BUNDLE = r"^\s*(?:-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$"
+from kneeboard.validators import PemBundle, check_tls_trust
+
 
 
 class KbhttpParams(BaseModel):
@@ -22,7 +21,7 @@ class KbhttpParams(BaseModel):
                              description="A request unanswered this long (after it was sent) counts as a timeout")
     scheme: Literal["http", "https"] = Field(default="http", title="Scheme",
                                              description="https: SNI and certificate verification use the target's name")
-    ca_pem: str | None = Field(default=None, max_length=MAX_CA_PEM, pattern=_PEM_BUNDLE, title="CA certificates (PEM)",
+    ca_pem: PemBundle | None = Field(default=None, title="CA certificates (PEM)",
                                description="https: the CA certificates to trust, as PEM text (default: the system's)")
     tls_skip_verify: bool = Field(default=False, title="Skip certificate verification",
                                   description="https: do not verify the server's certificate (shown on the report)")
@@ -32,12 +31,7 @@ class KbhttpParams(BaseModel):
     @model_validator(mode="after")
     def _tls_needs_https(self) -> KbhttpParams:
         """The TLS settings only mean something for https, and a CA bundle contradicts skipping verification."""
-        if self.scheme == "http":
-            for name in ("ca_pem", "tls_skip_verify"):
-                if getattr(self, name):
-                    raise ValueError(f"{name} is for https targets (scheme is http)")
-            if not self.tls_resumption:
-                raise ValueError("tls_resumption is for https targets (scheme is http)")
-        if self.ca_pem and self.tls_skip_verify:
-            raise ValueError("ca_pem and tls_skip_verify: give a CA bundle or skip verification, not both")
+        check_tls_trust(self.ca_pem, self.tls_skip_verify, self.scheme == "https", "https targets (scheme is http)")
+        if self.scheme == "http" and not self.tls_resumption:
+            raise ValueError("tls_resumption is for https targets (scheme is http)")
         return self
