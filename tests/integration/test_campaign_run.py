@@ -177,17 +177,37 @@ def test_cancel_mid_point_kills_dnsperf_and_keeps_finished_points(stack, dns_tar
 
 
 def test_a_variant_that_cannot_be_applied_fails_its_points_with_the_reason(stack, dns_target):
-    from kneeboard.lab import namespace
+    from tests.integration.conftest import lab_absent
 
-    namespace.down()  # no lab: the setting has nothing to apply to
     body = three_phase_plan(dns_target["id"], name="variant without lab",
                             phases=[{"kind": "baseline", "concurrency": 1, "rate": 100, "duration_s": 1}],
                             variants=[{"label": "1 queue", "set": {"lab.veth_queues": 1}}])  # fmt: skip
-    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
-    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
-    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=60)
+    with lab_absent():  # no lab: the setting has nothing to apply to
+        plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+        campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+        campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=60)
     point = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()[0]
     assert campaign["status"] == "failed" and point["status"] == "failed"
     assert point["error"].startswith("variant '1 queue': setting lab.veth_queues=1 could not be applied"), point["error"]
     assert stack.api.get(f"/api/v1/points/{point['id']}").json()["argv"] == [], "nothing ran"
     assert campaign["environment"]["variants"]["1 queue"]["setting.error"] == point["error"]
+
+
+def test_variants_may_change_the_tools_params_and_each_point_runs_its_own(stack, dns_target):
+    """UDP against TCP on one resolver in one campaign: a variant's `params` go over the plan's, checked by the tool."""
+    bad = three_phase_plan(dns_target["id"], variants=[{"label": "quic", "params": {"mode": "quic"}}])
+    answer = stack.api.post("/api/v1/plans", json=bad)
+    assert answer.status_code == 422 and "variants[0].params.mode" in answer.text, answer.text
+    both = three_phase_plan(dns_target["id"], variants=[{"label": "tls", "params": {"mode": "tcp", "tls_skip_verify": True}}])
+    answer = stack.api.post("/api/v1/plans", json=both)
+    assert answer.status_code == 422 and "tls_skip_verify is for modes dot and doh (mode is tcp)" in answer.text, answer.text
+    body = three_phase_plan(dns_target["id"], name="udp vs tcp", phases=[{"kind": "baseline", "concurrency": 2, "rate": 300, "duration_s": 1}],
+                            variants=[{"label": "udp"}, {"label": "tcp", "params": {"mode": "tcp"}}])  # fmt: skip
+    plan_id = stack.api.post("/api/v1/plans", json=body).json()["id"]
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": plan_id}).json()["id"]
+    campaign = wait_status(stack.api, campaign_id, {"completed", "failed", "crashed"}, timeout_s=60)
+    points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    argv = {p["variant"]: stack.api.get(f"/api/v1/points/{p['id']}").json()["argv"] for p in points}
+    assert "-m" not in argv["udp"] and argv["tcp"][argv["tcp"].index("-m") + 1] == "tcp"
+    assert all(p["metrics"]["completed"] >= 250 for p in points)

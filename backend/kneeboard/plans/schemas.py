@@ -15,6 +15,7 @@ from kneeboard.inputs import MAX_ID
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase
 from kneeboard.search.schemas import SearchEstimate
 from kneeboard.tools import registry
+from kneeboard.tools.base import ToolInputError
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.validators import Tag
 
@@ -35,6 +36,15 @@ class Variant(BaseModel):
     label: str = Field(min_length=1, max_length=80)
     set: dict[str, bool | int | float | str] = Field(default_factory=dict, max_length=10,
                                                      description="lab action → value; checked against GET /api/v1/lab")
+    params: dict[str, Any] = Field(default_factory=dict, max_length=10,
+                                   description="the tool's parameters this variant changes over the plan's (e.g. dnsperf's mode "
+                                               "and port: UDP, DoT and DoH on one resolver in one campaign); checked by the tool")
+
+
+def params_of(plan: dict, variant: str | None) -> dict:
+    """The tool parameters a point of `variant` runs with: the plan's, with its variant's changes over them."""
+    changes = next((v.get("params") or {} for v in plan.get("variants") or [] if v["label"] == variant), {})
+    return {**(plan.get("params") or {}), **changes}
 
 
 class Slo(BaseModel):
@@ -76,6 +86,12 @@ class _PlanBase(BaseModel):
                 raise ValueError(f"phases[{i}].rate: {self.tool} is closed-loop and takes no offered rate; leave rate out")
             if isinstance(phase, SearchPhase):
                 _search_fits(self, tool, i, phase)
+        for i, variant in enumerate(self.variants):
+            if variant.params:
+                try:
+                    tool.read_params({**self.params.model_dump(), **variant.params})
+                except ToolInputError as exc:
+                    raise ValueError(f"variants[{i}].{exc}") from None
         if self.slo.metric is not None and self.slo.metric not in {m.name for m in tool.all_metrics()}:
             raise ValueError(f"slo.metric: {self.tool} does not measure {self.slo.metric}")
         return self

@@ -11,7 +11,7 @@ from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.lab.actions import ActionError, validate_setting
 from kneeboard.plans.expand import count_points, estimate_range, expand, search_estimates
 from kneeboard.plans.models import Plan
-from kneeboard.plans.schemas import AnyPlan, PlanPreview
+from kneeboard.plans.schemas import AnyPlan, PlanPreview, params_of
 from kneeboard.states import CampaignStatus
 from kneeboard.fanout.check import check_agents
 from kneeboard.targets.models import Target
@@ -39,7 +39,9 @@ def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
     _check_variants(body)
     result = preview(body)
     check_agents(body, result.points, session=session)
-    problems = tool.check_points(body.params, result.points, found.host)
+    problems = [problem for label in dict.fromkeys(p.variant for p in result.points)
+                for problem in tool.check_points(tool.read_params(params_of(body.model_dump(), label)),
+                                                 [p for p in result.points if p.variant == label], found.host)]
     if problems:
         errors = [((body.tool, *loc), message) for loc, message in problems]
         raise Invalid(*errors[0], more=errors[1:])

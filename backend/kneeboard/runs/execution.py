@@ -17,7 +17,7 @@ from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
-from kneeboard.plans.schemas import PlanBody
+from kneeboard.plans.schemas import PlanBody, params_of
 from kneeboard.runs import faults, harness_cpu, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
@@ -212,7 +212,7 @@ def _begin_point(point_id: int, run: Run):
         point.agent = run.agent
         spec = PointSpec(
             host=campaign.target["host"], port=campaign.target["port"], concurrency=point.concurrency,
-            rate=point.offered_rate, duration_s=point.duration_s, params=plan.params.model_dump(),
+            rate=point.offered_rate, duration_s=point.duration_s, params=params_of(campaign.plan, point.variant),
             documents=_documents(campaign.plan),
         )  # fmt: skip
         return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], scraped_by(campaign.target)

@@ -10,6 +10,7 @@ from kneeboard.analysis.steady import steady_window
 from kneeboard.campaigns.models import Campaign, Point, SampleRow
 from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_point
+from kneeboard.plans.schemas import params_of
 from kneeboard.db import session_scope
 from kneeboard.runs import faults
 from kneeboard.runs.leases import HELD, holds
@@ -111,7 +112,7 @@ def _steadiness(point: Point, tool: ToolAdapter, samples: list[Sample]) -> dict 
 def _judge_sending(point: Point, tool: ToolAdapter, result: PointResult) -> None:
     """Whether the point's offered load was sent (the generator judged first), kept in extra["generator"]; a
     generator-limited point warns with the cause and the change that would lift it."""
-    sending = None if result.error else tool.sending(point, tool.read_params(point.campaign.plan.get("params")), result)
+    sending = None if result.error else tool.sending(point, tool.read_params(params_of(point.campaign.plan, point.variant)), result)
     if sending is None:
         return
     busy = ((point.extra.get("monitors") or {}).get("mpstat") or {}).get("all_avg_busy_pct")

@@ -5097,6 +5097,13 @@ export interface components {
             /** Label */
             label: string;
             /**
+             * Params
+             * @description the tool's parameters this variant changes over the plan's (e.g. dnsperf's mode and port: UDP, DoT and DoH on one resolver in one campaign); checked by the tool
+             */
+            params?: {
+                [key: string]: unknown;
+            };
+            /**
              * Set
              * @description lab action → value; checked against GET /api/v1/lab
              */

@@ -281,6 +281,17 @@ export default function VariantsEditor({ variants, errors, onChange }: { variant
                 </button>
               </div>
               {v.settings.length === 0 && <p className="muted small">No settings: the phases run under the environment as it is.</p>}
+              {v.params && (
+                <p className="muted small" data-testid={`variant-${i}-params`}>
+                  Tool parameters over the plan&apos;s:{" "}
+                  {Object.entries(v.params)
+                    .map(([k, x]) => `${k} = ${JSON.stringify(x)}`)
+                    .join(", ")}{" "}
+                  <button type="button" className="btn small" onClick={() => set(i, { params: undefined })}>
+                    Drop them
+                  </button>
+                </p>
+              )}
               {v.settings.map((s, k) => (
                 <SettingRow
                   key={s.key}

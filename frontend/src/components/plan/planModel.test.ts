@@ -25,7 +25,7 @@ describe("plan draft", () => {
     const body = draftToBody(d, TOOLS) as unknown as Record<string, unknown>;
     expect(body.target_id).toBe(4);
     expect(body.phases).toEqual(template.phases);
-    expect(body.params).toEqual({ ...template.params, mode: "udp" }); // the transport the schema defaults to, said
+    expect(body.params).toEqual({ ...template.params, mode: "udp", tls_skip_verify: false }); // the schema's defaults of an enum and a switch, said
     expect(body.pause_s).toBe(3);
     expect(body.monitors).toEqual([]);
   });

@@ -104,6 +104,8 @@ export interface VariantDraft {
   key: string;
   label: string;
   settings: SettingDraft[];
+  /** The tool parameters the variant changes over the plan's (e.g. dnsperf's mode and port), kept as loaded. */
+  params?: Record<string, unknown>;
 }
 
 /** A listed lab action by name. */
@@ -167,17 +169,19 @@ function settingFromApi(action: string, v: unknown): SettingDraft {
 }
 
 /** A variant of the form → the API's `{label, set}`. */
-export function variantToApi(v: VariantDraft): { label: string; set: Record<string, unknown> } {
-  return { label: v.label.trim(), set: Object.fromEntries(v.settings.map((s) => [s.action, settingValueToApi(s)])) };
+export function variantToApi(v: VariantDraft): { label: string; set: Record<string, unknown>; params?: Record<string, unknown> } {
+  const set = Object.fromEntries(v.settings.map((s) => [s.action, settingValueToApi(s)]));
+  return { label: v.label.trim(), set, ...(v.params && Object.keys(v.params).length ? { params: v.params } : {}) };
 }
 
 /** A variant from the API → the form. */
 export function variantFromApi(v: unknown): VariantDraft {
-  const o = (v ?? {}) as { label?: unknown; set?: Record<string, unknown> };
+  const o = (v ?? {}) as { label?: unknown; set?: Record<string, unknown>; params?: Record<string, unknown> };
   return {
     key: newKey(),
     label: o.label == null ? "" : String(o.label),
     settings: Object.entries(o.set ?? {}).map(([action, value]) => settingFromApi(action, value)),
+    ...(o.params && Object.keys(o.params).length ? { params: o.params } : {}),
   };
 }
 

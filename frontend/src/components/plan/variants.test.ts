@@ -95,4 +95,10 @@ describe("variants and monitors in the plan draft", () => {
     ]);
     expect(variantToApi(v)).toEqual(stored);
   });
+
+  it("keeps a variant's tool parameters through the form, and sends none when it has none", () => {
+    const stored = { label: "DoT", set: {}, params: { mode: "dot", port: 853 } };
+    expect(variantToApi(variantFromApi(stored))).toEqual(stored);
+    expect(variantToApi(variantFromApi({ label: "UDP", set: {}, params: {} }))).toEqual({ label: "UDP", set: {} });
+  });
 });
