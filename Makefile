@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim bench-exporters bench-seed001 lab-up lab-down compose-check compose-test clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim bench-exporters bench-seed001 bench-templates lab-up lab-down compose-check compose-test clean
 
 up:
 	scripts/install-deps.sh run
@@ -70,7 +70,12 @@ bench-exporters:
 # the comparison must find logging worse by the server's CPU per 1,000 queries (figures printed).
 bench-seed001:
 	scripts/install-deps.sh test
-	KB_SEED_TEMPLATES=1 .venv/bin/pytest -q -s -p no:cacheprovider tests/integration/test_seed001_full.py
+	KB_SEED_TEMPLATES=1 .venv/bin/pytest -q -s -p no:cacheprovider tests/integration/test_seed_templates_full.py -k logging
+
+# Every seed's template whole against the lab (root), one after another: each one's time (goal: 10 minutes) and conclusion.
+bench-templates:
+	scripts/install-deps.sh test
+	KB_SEED_TEMPLATES=1 .venv/bin/pytest -q -s -p no:cacheprovider tests/integration/test_seed_templates_full.py
 
 lab-up:
 	.venv/bin/kneeboard lab up

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import PlainTextResponse
 
@@ -46,9 +46,10 @@ def list_templates():
 
 
 @router.get("/templates/{template_id}", response_model=PlanTemplate)
-def get_template(template_id: str):
-    """One built-in plan."""
-    return templates.get_template(template_id)
+def get_template(template_id: str, quick: bool = Query(default=False, description=f"a quick look: every phase and variant, at most "
+                                                     f"{templates.QUICK_POINTS} points of {templates.QUICK_DURATION_S:g} s")):
+    """One built-in plan, whole or as a quick look."""
+    return templates.get_template(template_id, quick)
 
 
 @router.post("/import.yaml", response_model=PlanOut, status_code=201,

@@ -186,6 +186,9 @@ class PlanTemplate(BaseModel):
     id: str
     title: str
     description: str
+    seed: str | None = Field(default=None, description="the seed write-up this template reproduces (docs/seeds.md), e.g. \"001\"")
+    lab_targets: list[str] = Field(default_factory=list, description="the lab targets it is meant for; several: one campaign "
+                                                                     "each, compared side by side")
     plan: dict[str, Any]
 
 

@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * Get Template
-         * @description One built-in plan.
+         * @description One built-in plan, whole or as a quick look.
          */
         get: operations["get_template_api_v1_plans_templates__template_id__get"];
         put?: never;
@@ -3650,10 +3650,20 @@ export interface components {
             description: string;
             /** Id */
             id: string;
+            /**
+             * Lab Targets
+             * @description the lab targets it is meant for; several: one campaign each, compared side by side
+             */
+            lab_targets?: string[];
             /** Plan */
             plan: {
                 [key: string]: unknown;
             };
+            /**
+             * Seed
+             * @description the seed write-up this template reproduces (docs/seeds.md), e.g. "001"
+             */
+            seed?: string | null;
             /** Title */
             title: string;
         };
@@ -6705,7 +6715,10 @@ export interface operations {
     };
     get_template_api_v1_plans_templates__template_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a quick look: every phase and variant, at most 6 points of 2 s */
+                quick?: boolean;
+            };
             header?: never;
             path: {
                 template_id: string;

@@ -1,0 +1,32 @@
+"""A template's quick look: every phase and variant kept, repetitions and swept loads thinned to at most 6 points of 2 s."""
+
+from __future__ import annotations
+
+import pytest
+
+from kneeboard.plans.expand import count_points
+from kneeboard.plans.schemas import PlanBody
+from kneeboard.plans.templates import QUICK_POINTS, get_template, list_templates, quick_look
+from pydantic import TypeAdapter
+
+PLAN = TypeAdapter(PlanBody)
+
+
+@pytest.mark.parametrize("template", list_templates(), ids=lambda t: t.id)
+def test_every_templates_quick_look_is_a_valid_plan_of_at_most_six_short_points(template):
+    quick = PLAN.validate_python({**quick_look(template.plan), "target_id": 1})
+    assert count_points(quick) <= QUICK_POINTS and all(p.duration_s <= 2 for p in quick.phases) and quick.pause_s == 0
+    assert [p.kind for p in quick.phases] == [p["kind"] for p in template.plan["phases"]][: len(quick.phases)]
+    assert [v.label for v in quick.variants] == [v["label"] for v in template.plan.get("variants") or []]
+
+
+def test_sweeps_are_thinned_from_both_ends_and_repetitions_kept_where_the_budget_allows():
+    seed000 = quick_look(get_template("dns-adguard-seed000").plan)
+    assert [p["kind"] for p in seed000["phases"]] == ["baseline", "scalability", "saturation", "stability"]
+    assert seed000["phases"][1]["concurrency"] == [1, 32] and seed000["phases"][2]["rate"] == [2000, 30000]
+    logging = quick_look(get_template("dns-coredns-logging-seed001").plan)
+    assert logging["repeat"] == 3 and logging["phases"][0]["rate"] == [20000]  # 2 variants × 3 repetitions × 1 load
+    ranged = quick_look({"name": "r", "phases": [{"kind": "saturation", "concurrency": 1, "duration_s": 9,
+                                                  "rate": {"start": 100, "stop": 1000, "step": 100}}]})  # fmt: skip
+    assert ranged["phases"][0]["rate"] == [100, 300, 500, 600, 800, 1000] and ranged["name"] == "r (quick look)"
+    assert get_template("dns-adguard-seed000", quick=True).plan == seed000
