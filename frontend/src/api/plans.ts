@@ -23,6 +23,14 @@ export function useTemplates() {
   });
 }
 
+/** A template's quick look (every phase and variant, a few short points), fetched when the user asks for it. */
+export function useQuickLook() {
+  return useMutation({
+    mutationFn: async (template_id: string) =>
+      unwrap(await api.GET("/api/v1/plans/templates/{template_id}", { params: { path: { template_id }, query: { quick: true } } })) as PlanTemplate,
+  });
+}
+
 /** The points a plan body expands to; `body` null disables the query. 422s come back as the error. */
 export function usePlanPreview(body: PlanBody | null) {
   return useQuery({
