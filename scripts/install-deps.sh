@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 procps nginx-light prometheus-node-exporter python3-venv)
-test_pkgs=(postgresql chromium docker-compose)
+run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 procps nginx-light prometheus-node-exporter haproxy caddy bind9 linux-perf python3-venv)
+test_pkgs=(postgresql chromium docker-compose prometheus)  # prometheus: the PromQL tests start their own
 want=("${run_pkgs[@]}")
 [ "$mode" = test ] && want+=("${test_pkgs[@]}")
 [ "$mode" = bench ] && want+=(tcpdump)  # make bench-http: the wire's own timing of each request
@@ -22,7 +22,19 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   echo "kneeboard: installing ${missing[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # the lab runs its own servers (haproxy, caddy…) on the lab address: no package's init script may start Debian's
+  # service on every interface (policy-rc.d exiting 101 forbids it where systemd is not init; systemctl below where it is)
+  policy=
+  [ -e /usr/sbin/policy-rc.d ] || { policy=/usr/sbin/policy-rc.d; printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod 755 "$policy"; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || { [ -z "$policy" ] || rm -f "$policy"; exit 1; }
+  [ -z "$policy" ] || rm -f "$policy"
+  if command -v systemctl >/dev/null; then
+    for svc in haproxy caddy prometheus; do
+      [[ " ${missing[*]} " == *" $svc "* ]] && { systemctl disable --now "$svc" >/dev/null 2>&1 || true; }
+    done
+    # bind9's unit is named (it would answer on :53 of every interface)
+    [[ " ${missing[*]} " == *" bind9 "* ]] && { systemctl disable --now named >/dev/null 2>&1 || true; }
+  fi
   if [[ " ${missing[*]} " == *" prometheus-node-exporter "* ]] && command -v systemctl >/dev/null; then
     # the lab runs its own node_exporter on the lab address; Debian's service would listen on every interface
     systemctl disable --now prometheus-node-exporter >/dev/null 2>&1 || true

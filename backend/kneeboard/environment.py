@@ -34,6 +34,9 @@ SERVER_VERSION_ARGV: dict[str, tuple[list[str], str]] = {
     "nginx": (["nginx", "-v"], r"nginx/(\S+)"),
     "coredns": ([str(coredns.BINARY), "-version"], r"^CoreDNS-(\S+)"),  # built into .cache/servers by install-deps.sh
     "adguardhome": ([str(adguard.BINARY), "--version"], r"AdGuard Home, version v?(\S+)"),  # the same
+    "named": (["named", "-v"], r"^BIND (\S+)"),  # Debian's bind9
+    "haproxy": (["haproxy", "-v"], r"HAProxy version (\S+)"),  # Debian's
+    "caddy": (["caddy", "version"], r"^v?(\d+\.\d+\S*)"),  # Debian's
     "ethtool": (["ethtool", "--version"], r"ethtool version\s+(\S+)"),
     "ip": (["ip", "-V"], r"iproute2-(\S+?),?\s"),
 }

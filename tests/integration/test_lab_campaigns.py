@@ -114,7 +114,8 @@ def test_lab_state_lists_actions_with_their_ranges(stack, lab):
     state = stack.api.get("/api/v1/lab").json()
     assert state["present"] is True and state["queues"] >= 1
     actions = {a["name"]: a for a in state["actions"]}
-    assert set(actions) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config"}
+    assert set(actions) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config",
+                            "lab.bind_config", "lab.haproxy_config", "lab.caddy_config"}
     assert actions["lab.veth_queues"]["max"] == state["cpu_count"] and actions["lab.gro"]["type"] == "bool"
     coredns = actions["lab.coredns_config"]
     assert (coredns["type"], coredns["choices"], coredns["default"]) == ("enum", ["minimal", "log_discard", "log_file"], "minimal")

@@ -38,6 +38,7 @@ def test_tool_versions_from_captured_text():
     assert parse_tool_version("mpstat", "sysstat version 12.6.1\n(C) Sebastien Godard\n") == "12.6.1"
     assert parse_tool_version("unbound", "Version 1.17.1\n\nConfigure line: …\n") == "1.17.1"
     assert parse_tool_version("nginx", "nginx version: nginx/1.22.1\n") == "1.22.1"
+    assert parse_tool_version("named", "BIND 9.18.49-1~deb12u3-Debian (Extended Support Version) <id:>\n") == "9.18.49-1~deb12u3-Debian"
     assert parse_tool_version("ethtool", "ethtool version 6.1\n") == "6.1"
     assert parse_tool_version("ping", "ping from iputils 20221126\nlibcap: yes\n") == "20221126"
     assert parse_tool_version("ip", "ip utility, iproute2-6.1.0, libbpf 1.1.2\n") == "6.1.0"

@@ -11,7 +11,8 @@ from kneeboard.lab.system import cpu_count
 
 def test_list_actions_names_and_ranges():
     listed = {a["name"]: a for a in list_actions()}
-    assert set(listed) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config"}
+    assert set(listed) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config",
+                            "lab.bind_config", "lab.haproxy_config", "lab.caddy_config"}
     assert listed["lab.veth_queues"]["type"] == "int"
     assert (listed["lab.veth_queues"]["min"], listed["lab.veth_queues"]["max"]) == (1, cpu_count())
     assert listed["lab.gro"]["type"] == "bool" and listed["lab.gro"]["min"] is None

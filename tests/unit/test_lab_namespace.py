@@ -25,13 +25,15 @@ def test_nginx_config_and_site(tmp_path):
 
 
 def test_targets_only_lab_addresses():
-    kinds = {t["kind"]: t for t in namespace.targets() if t["name"] not in ("lab-https", "lab-coredns", "lab-adguard")}
+    kinds = {t["kind"]: t for t in namespace.targets() if t["name"] not in ("lab-https", "lab-coredns", "lab-adguard", "lab-bind",
+                                                                       "lab-haproxy", "lab-caddy", "lab-nginx-lb")}
     assert set(kinds) == {"dns", "http", "net", "device"}
     assert all(t["host"] == "10.77.0.2" and t["tags"] == ["lab"] for t in namespace.targets())
     assert (kinds["dns"]["port"], kinds["http"]["port"], kinds["net"]["port"]) == (53, 80, 5201)
     assert [(t["kind"], t["port"]) for t in namespace.targets() if t["name"] == "lab-https"] == [("http", 443)]
     assert [(t["kind"], t["port"]) for t in namespace.targets() if t["name"] == "lab-coredns"] == [("dns", 5300)]
     assert [(t["kind"], t["port"]) for t in namespace.targets() if t["name"] == "lab-adguard"] == [("dns", 5301)]
+    assert [(t["kind"], t["port"]) for t in namespace.targets() if t["name"] == "lab-bind"] == [("dns", 5302)]
     assert all(t["metrics_url"] == "http://10.77.0.2:9100/metrics" for t in kinds.values())  # the lab's node_exporter
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Iterable
 
-from kneeboard.lab import adguard, coredns, ethtool, namespace
+from kneeboard.lab import adguard, bind, caddy, coredns, ethtool, haproxy, namespace
 from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, LabError, current_queues, status
 from kneeboard.lab.system import CommandFailed, cpu_count, list_sysfs, read_sysfs, which, write_sysfs
 
@@ -106,6 +106,19 @@ def _read_adguard() -> str | None:
     return adguard.running_config(namespace.LAB_ADDR, namespace.lab_workdir() / "adguard")
 
 
+def _read_haproxy() -> str | None:
+    return haproxy.running_config(namespace.lab_workdir() / "haproxy")  # from its stats socket
+
+
+def _read_caddy() -> str | None:
+    return caddy.running_config(namespace.lab_workdir() / "caddy")  # from its admin socket
+
+
+def _read_bind() -> str | None:
+    record = namespace.service_record(bind.SERVICE)
+    return bind.running_config(record.get("pid"), record.get("started"))
+
+
 def _queue_dirs(dev: str, netns: str | None) -> list[str]:
     return [q for q in list_sysfs(f"/sys/class/net/{dev}/queues", netns) if q.startswith("rx-")]
 
@@ -198,6 +211,9 @@ _ACTIONS = {
                _apply_threaded, _read_threaded),
         _config_action("lab.coredns_config", "the lab's CoreDNS", coredns, _read_coredns),
         _config_action("lab.adguard_config", "the lab's AdGuard Home", adguard, _read_adguard),
+        _config_action("lab.haproxy_config", "the lab's HAProxy", haproxy, _read_haproxy),
+        _config_action("lab.caddy_config", "the lab's Caddy", caddy, _read_caddy),
+        _config_action("lab.bind_config", "the lab's BIND", bind, _read_bind),
     )
 }
 

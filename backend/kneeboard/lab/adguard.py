@@ -31,7 +31,8 @@ BINARY = BUILD_DIR / "AdGuardHome"
 CONFIG_FILE = "AdGuardHome.yaml"
 PASSWORD_FILE = "password"  # the generated user's password (0600), beside its bcrypt hash in CONFIG_FILE
 SERVER_LOG = "adguard.log"  # AdGuard's own log (stderr)
-DATA_FILES = ("querylog.json", "querylog.json.1", "stats.db")  # under data/: emptied at each start (on disk)
+QUERY_LOG = "querylog.json"  # under data/, when the query log is on
+DATA_FILES = (QUERY_LOG, f"{QUERY_LOG}.1", "stats.db")  # under data/: emptied at each start (on disk)
 
 # name → (query log on, what it is)
 CONFIGS: dict[str, tuple[bool, str]] = {

@@ -129,14 +129,6 @@ def _certificate_lasts(cert: Path) -> bool:
 
 def running_config(pid: int | None, started: int | None) -> str | None:
     """The configuration the CoreDNS process PID really runs (its `-conf Corefile.NAME`), None if it is gone."""
-    if not processes.is_alive(pid, started):
-        return None
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return None
-    for flag, value in zip(argv, argv[1:]):
-        if flag == b"-conf":
-            name = Path(value.decode()).name.removeprefix("Corefile.")
-            return name if name in CONFIGS else None
-    return None
+    conf = processes.argv_option(pid, started, "-conf")
+    name = Path(conf).name.removeprefix("Corefile.") if conf else None
+    return name if name in CONFIGS else None

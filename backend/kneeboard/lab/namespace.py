@@ -1,5 +1,6 @@
 """`kneeboard lab up | down | status`: a network namespace joined to the host by a multi-queue veth pair,
-running unbound, CoreDNS and AdGuard Home (when built), nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
+running unbound, CoreDNS and AdGuard Home (when built), BIND, nginx, an iperf3 server and (optionally) devsim — the lab's own systems under test —
+HAProxy, Caddy and nginx balancing over three nginx backends in namespaces of their own (lab.balancers),
 and a node_exporter on the lab address, which the node monitor scrapes (its targets' metrics_url).
 Inside the namespace /proc/net is the namespace's own, but /proc/stat is the whole machine's: the
 per-CPU softirq it reports is the box's, which is the truth of one box where load and server share it.
@@ -17,7 +18,7 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kneeboard.lab import adguard, coredns, dns, nginx, processes
+from kneeboard.lab import adguard, backends, balancers, bind, coredns, dns, nginx, processes
 from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ METRICS_PORT = 9100
 METRICS_URL = f"http://{LAB_ADDR}:{METRICS_PORT}/metrics"
 DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/var/lib/kneeboard-lab"))  # on disk: /run is a tmpfs, query logs would fill memory
 STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json"))
-SERVER_NAMES = ("unbound", "coredns", "AdGuardHome", "nginx", "iperf3", "devsim", "prometheus-node")  # comm names (15 chars) of processes the lab starts
+SERVER_NAMES = ("unbound", "coredns", "AdGuardHome", "named", "nginx", "iperf3", "devsim", "prometheus-node", "haproxy", "caddy")  # comm names (15 chars) of processes the lab starts
 METRICS_SERVICE = "lab-node-exporter"
 COREDNS_METRICS_URL = f"http://{LAB_ADDR}:{coredns.METRICS_PORT}/metrics"
 
@@ -96,11 +97,17 @@ _SERVICE_TABLE = (
                                            f"workdir, adguard/{adguard.PASSWORD_FILE}). Configurations (variant action "
                                            f"lab.adguard_config, default {adguard.DEFAULT}): "
                                            + "; ".join(map(adguard.describe, adguard.CONFIGS))),
+    ("dns", bind.SERVICE, bind.PORT, f"BIND 9 (Debian's named) in netns kblab, authoritative for example.lab from CoreDNS's "
+                                     "zone file (www + h0000..h0499), no recursion, no forwarding; its statistics channel "
+                                     f"at http://{LAB_ADDR}:{bind.STATS_PORT}/json/v1/server. Configurations (variant "
+                                     f"action lab.bind_config, default {bind.DEFAULT}): "
+                                     + "; ".join(map(bind.describe, bind.CONFIGS))),
     ("http", "lab-http", HTTP_PORT, "nginx in netns kblab: /index.html 590 B, /slow/3k.html at 1000 B/s"),
     ("http", "lab-https", HTTPS_PORT, f"the same nginx over TLS (scheme https): a self-signed certificate for {nginx.TLS_NAME} "
                                       f"and {LAB_ADDR}; its PEM is lab-http's ca_pem in GET /api/v1/lab (a plan's ca_pem)"),
     ("net", "lab-iperf3", IPERF3_PORT, "iperf3 -s in netns kblab, behind veth kbh0<->kbl0"),
     ("device", "lab-devsim", DEVSIM_PORT, "devsim serve --ack-reports in netns kblab"),
+    *balancers.table(),
 )
 
 
@@ -152,32 +159,39 @@ def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
          "missing": coredns.missing_reason(), "config": coredns.DEFAULT},
         {"kind": "dns", "name": adguard.SERVICE, "port": adguard.PORT, "binary": adguard.binary(),
          "missing": adguard.missing_reason(), "config": adguard.DEFAULT},
+        {"kind": "dns", "name": bind.SERVICE, "port": bind.PORT, "binary": bind.binary(),
+         "missing": bind.missing_reason(), "config": bind.DEFAULT},
         {"kind": "http", "name": "lab-http", "port": HTTP_PORT, "binary": which("nginx")},
         {"kind": "net", "name": "lab-iperf3", "port": IPERF3_PORT, "binary": which("iperf3")},
         {"kind": "metrics", "name": METRICS_SERVICE, "port": METRICS_PORT, "binary": which("prometheus-node-exporter")},
     ]
+    specs += balancers.service_specs()
     if devsim_binary:
         exists = Path(devsim_binary).is_file() and os.access(devsim_binary, os.X_OK)
         specs.append({"kind": "device", "name": "lab-devsim", "port": DEVSIM_PORT, "binary": devsim_binary if exists else None})
     return specs
 
 
-def _answers(kind: str, port: int) -> bool:
+def _answers(kind: str, port: int, host: str = LAB_ADDR) -> bool:
     if kind == "dns":
         try:
-            dns.wait_until_answering(LAB_ADDR, port, timeout_s=1.0)
+            dns.wait_until_answering(host, port, timeout_s=1.0)
             return True
         except RuntimeError:
             return False
-    return processes.tcp_answers(LAB_ADDR, port)
+    return processes.tcp_answers(host, port)
 
 
 def _start(spec: dict, workdir: Path) -> subprocess.Popen:
     kind, binary, port = spec["kind"], spec["binary"], spec["port"]
+    if spec["name"] in balancers.SERVICES:
+        return balancers.start(spec, LAB_ADDR, workdir, NETNS)
     if spec["name"] == coredns.SERVICE:
         return coredns.start(binary, LAB_ADDR, workdir / "coredns", spec["config"], NETNS)
     if spec["name"] == adguard.SERVICE:
         return adguard.start(binary, LAB_ADDR, workdir / "adguard", spec["config"], f"{LAB_ADDR}:{DNS_PORT}", NETNS)
+    if spec["name"] == bind.SERVICE:
+        return bind.start(binary, LAB_ADDR, workdir / "bind", spec["config"], NETNS)
     if kind == "dns":
         proc = dns.start_unbound(LAB_ADDR, port, workdir / "dns", netns=NETNS)
         dns.wait_until_answering(LAB_ADDR, port, proc)
@@ -199,10 +213,10 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
 
 
 def _ensure_service(spec: dict, old: dict | None, workdir: Path) -> dict:
-    record = {"kind": spec["kind"], "name": spec["name"], "host": LAB_ADDR, "port": spec["port"],
+    record = {"kind": spec["kind"], "name": spec["name"], "host": spec.get("host", LAB_ADDR), "port": spec["port"],
               "pid": None, "started": None, "error": None, **({"config": spec["config"]} if "config" in spec else {})}
     if old and processes.is_alive(old.get("pid"), old.get("started")):
-        if old.get("config") == spec.get("config") and _answers(spec["kind"], spec["port"]):  # lab up: the default configuration
+        if old.get("config") == spec.get("config") and _answers(spec["kind"], spec["port"], record["host"]):  # lab up: the default configuration
             return {**record, "pid": old["pid"], "started": old["started"]}
         processes.stop(old["pid"], old.get("started"))
     if spec["binary"] is None:
@@ -218,8 +232,9 @@ def _ensure_service(spec: dict, old: dict | None, workdir: Path) -> dict:
 
 def _end_strays(keep: set[int]) -> None:
     """End lab servers inside our namespace that the state file does not know (lost state, orphaned
-    nginx workers): only processes named like our own servers, only in netns kblab, by PID."""
-    for pid_text in run(["ip", "netns", "pids", NETNS], check=False).stdout.split():
+    nginx workers): only processes named like our own servers, only in kblab and the backends' namespaces, by PID."""
+    namespaces = (NETNS, *backends.namespaces())
+    for pid_text in [pid for ns in namespaces for pid in run(["ip", "netns", "pids", ns], check=False).stdout.split()]:
         pid = int(pid_text)
         name = processes.process_name(pid)
         if name in SERVER_NAMES and pid not in keep and processes.parent_pid(pid) not in keep:
@@ -247,6 +262,7 @@ def up(workdir: Path | str = DEFAULT_WORKDIR, devsim_binary: str | None = None) 
     _check_workdir(workdir)
     try:
         _ensure_network()
+        backends.ensure_network(NETNS, LAB_IF, HOST_IF, LAB_ADDR)
     except CommandFailed as exc:
         raise LabError(str(exc)) from exc
     state = processes.load_state(STATE_FILE)
@@ -321,7 +337,7 @@ def _status(probe: bool) -> LabStatus:
         alive = processes.is_alive(rec.get("pid"), rec.get("started"))
         services.append({
             "kind": rec["kind"], "name": rec["name"], "host": rec["host"], "port": rec["port"], "pid": rec.get("pid"),
-            "running": alive and (not probe or _answers(rec["kind"], rec["port"])),
+            "running": alive and (not probe or _answers(rec["kind"], rec["port"], rec["host"])),
             "error": rec.get("error") or (None if alive else "not running"),
             **({"config": rec["config"]} if "config" in rec else {}),
         })
@@ -344,8 +360,8 @@ def down() -> None:
     from kneeboard.lab import agents
 
     agents.remove()
-    if _ns_exists():
-        _end_strays(set())
+    _end_strays(set())  # kblab's and the backends' namespaces
+    backends.remove()
     if _link_exists(HOST_IF):
         run(["ip", "link", "del", HOST_IF])
     if _ns_exists():
@@ -357,7 +373,7 @@ def down() -> None:
 
 def _remove_files(workdir: Path) -> None:
     """Remove only what up() wrote into workdir (configs, site, logs), then workdir itself if empty."""
-    for sub in ("dns", "coredns", "adguard", "http"):
+    for sub in ("dns", "coredns", "adguard", "bind", "http", *balancers.FOLDERS):
         shutil.rmtree(workdir / sub, ignore_errors=True)
     for name in [*(spec[1] for spec in _SERVICE_TABLE), METRICS_SERVICE]:
         (workdir / f"{name}.log").unlink(missing_ok=True)

@@ -68,25 +68,30 @@ def _tls_server(host: str, tls: TlsListener, www: Path) -> list[str]:
     ]
 
 
+def common_directives(workdir: Path, workers: str = "auto") -> list[str]:
+    """What every lab nginx shares: foreground, pid, error log and temp files under workdir, access_log off (the
+    main context, then the start of the http block)."""
+    tmp = workdir / "tmp"
+    return [
+        "daemon off;",
+        f"worker_processes {workers};",
+        f"pid {workdir / 'nginx.pid'};",
+        f"error_log {workdir / 'error.log'} warn;",
+        "events { worker_connections 4096; }",
+        "http {",
+        "  access_log off;",
+        "  keepalive_requests 100000;",
+        *(f"  {kind}_temp_path {tmp / folder};" for kind, folder in
+          (("client_body", "body"), ("proxy", "proxy"), ("fastcgi", "fastcgi"), ("uwsgi", "uwsgi"), ("scgi", "scgi"))),
+    ]  # fmt: skip
+
+
 def nginx_config(host: str, port: int, workdir: Path, tls: TlsListener | None = None) -> str:
     """An nginx config: foreground, worker_processes auto, access_log off, pid/temp/logs under workdir; https beside when `tls`."""
-    tmp = workdir / "tmp"
     return "\n".join(
         [
-            "daemon off;",
-            "worker_processes auto;",
-            f"pid {workdir / 'nginx.pid'};",
-            f"error_log {workdir / 'error.log'} warn;",
-            "events { worker_connections 4096; }",
-            "http {",
-            "  access_log off;",
+            *common_directives(workdir),
             "  default_type text/html;",
-            "  keepalive_requests 100000;",
-            f"  client_body_temp_path {tmp / 'body'};",
-            f"  proxy_temp_path {tmp / 'proxy'};",
-            f"  fastcgi_temp_path {tmp / 'fastcgi'};",
-            f"  uwsgi_temp_path {tmp / 'uwsgi'};",
-            f"  scgi_temp_path {tmp / 'scgi'};",
             "  server {",
             f"    listen {host}:{port};",
             f"    root {workdir / 'www'};",

@@ -50,6 +50,17 @@ def process_name(pid: int) -> str | None:
         return None
 
 
+def argv_option(pid: int | None, started: int | None, flag: str) -> str | None:
+    """The value after `flag` in the process's argv (/proc/PID/cmdline), None if it is gone or has no such flag."""
+    if not is_alive(pid, started):
+        return None
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    return next((value.decode() for option, value in zip(argv, argv[1:]) if option == flag.encode()), None)
+
+
 def _reap(pid: int) -> None:
     try:
         os.waitpid(pid, os.WNOHANG)

@@ -17,6 +17,7 @@ from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
+from kneeboard.lab import querylogs
 from kneeboard.plans.schemas import PlanBody, params_of
 from kneeboard.runs import faults, harness_cpu, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
@@ -188,12 +189,15 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     refused, spec, monitors, scraped = refused or pinned.refused, pinned.spec, pinned.monitors, pinned.scraped
     tls = tls_check.Checked() if refused else tls_check.check(tool, spec)  # the tool itself does not verify
     refused = refused or tls.refused
+    emptied = None if refused else querylogs.empty_before_point(spec.host, spec.port)  # a lab server's log: one point's
     result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings + tls.warnings
     if tls.record:
         result.extra["tls_check"] = tls.record
+    if emptied:
+        result.extra["lab_query_log_emptied"] = emptied
     spool.keep(workdir, result, outcome, point_id=point_id, attempt=run.attempt, owner=run.owner, tool=tool.name, rate=spec.rate)
     status = retrying(lambda: store_point(point_id, spec, outcome, result, tool, run), f"storing point {point_id}")
     if status is not None:

@@ -20,13 +20,16 @@ def environment(campaign: Campaign) -> dict:
     facts = collect_facts(
         interfaces=[namespace.HOST_IF] if in_lab else [],
         netns_interfaces=[(namespace.NETNS, namespace.LAB_IF)] if in_lab else [],
-        tools=tools + (["coredns", "adguardhome"] if in_lab else []),
+        tools=tools + (["coredns", "adguardhome", "named", "haproxy", "caddy"] if in_lab else []),
         target_host=campaign.target.get("host"),
         lab_address=namespace.LAB_ADDR if os.path.exists(f"/sys/class/net/{namespace.HOST_IF}") else None,  # the lab is here
     )
     if in_lab:  # the configuration CoreDNS and AdGuard Home really run: whatever a crash left on is seen
         facts["lab.coredns.config"] = read_setting("lab.coredns_config") or "not running"
         facts["lab.adguard.config"] = read_setting("lab.adguard_config") or "not running"
+        facts["lab.haproxy.config"] = read_setting("lab.haproxy_config") or "not running"
+        facts["lab.caddy.config"] = read_setting("lab.caddy_config") or "not running"
+        facts["lab.bind.config"] = read_setting("lab.bind_config") or "not running"
     return facts
 
 

@@ -45,11 +45,12 @@ describe("schema-to-field mapper on the real GET /tools payload", () => {
     const dns = fields("dnsperf");
     const form = paramsFromApi(dns, { names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false, max_outstanding: 50 });
     expect(form).toEqual({ names: "a.lab\nb.lab", qtype: "AAAA", timeout_s: "2.5", latency_capture: false, max_outstanding: "50",
-                           mode: "udp", port: "", doh_path: "", doh_method: "" });
-    expect(paramsToApi(dns, form)).toEqual({ names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false, max_outstanding: 50, mode: "udp" });
+                           mode: "udp", port: "", doh_path: "", doh_method: "", ca_pem: "", tls_skip_verify: false });
+    expect(paramsToApi(dns, form)).toEqual({ names: ["a.lab", "b.lab"], qtype: "AAAA", timeout_s: 2.5, latency_capture: false, max_outstanding: 50, mode: "udp",
+                                             tls_skip_verify: false });
     const doh = paramsFromApi(dns, { mode: "doh", port: 8443, doh_method: "POST" });
     expect(paramsToApi(dns, doh)).toEqual({ qtype: "A", timeout_s: 5, max_outstanding: 1000, latency_capture: true,
-                                            mode: "doh", port: 8443, doh_method: "POST" });
+                                            mode: "doh", port: 8443, doh_method: "POST", tls_skip_verify: false });
   });
   it("leaves empty optional values to the tool's default, keeps what does not parse for the API to name", () => {
     const wrk = fields("wrk");
