@@ -1,5 +1,5 @@
 # Kneeboard: `make up` starts it, `make test` runs every test. Both install what they need (Debian 12, root).
-.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim bench-exporters bench-seed001 bench-templates lab-up lab-down compose-check compose-test clean
+.PHONY: up test test-python test-go test-frontend api-types bench bench-capacity-search bench-login-flood bench-devsim bench-harness bench-history bench-dns-capture bench-sched bench-http bench-fanout-devsim bench-exporters bench-seed001 bench-templates bench-profiling lab-up lab-down compose-check compose-test clean
 
 up:
 	scripts/install-deps.sh run
@@ -65,6 +65,11 @@ bench-history:
 # capacities and their spread; writes docs/performance/exporter-overhead.md.
 bench-exporters:
 	.venv/bin/python tests/bench/exporter_overhead.py
+
+# A capacity search against the lab's CoreDNS, 3 times with a CPU profile at 99 Hz and 3 without (root, perf): both
+# capacities and their spread; writes docs/performance/cpu-profile-overhead.md.
+bench-profiling:
+	.venv/bin/python tests/bench/cpu_profile_overhead.py
 
 # Seed 001's template whole against the lab's CoreDNS (root, ~7 min): minimal vs log to a file, 3 repetitions a side;
 # the comparison must find logging worse by the server's CPU per 1,000 queries (figures printed).

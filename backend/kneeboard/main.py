@@ -26,6 +26,8 @@ from kneeboard.metrics.http import install_metrics
 from kneeboard.plans.router import router as plans_router
 from kneeboard.policy.router import router as policy_router
 from kneeboard.profiles.router import router as profiles_router
+from kneeboard.profiling.router import router as cpu_profiles_router
+from kneeboard.promql.router import router as promql_router
 from kneeboard.runs import harness_cpu, reaper
 from kneeboard.runs.router import router as runs_router
 from kneeboard.schedules.router import router as schedules_router
@@ -59,6 +61,8 @@ def create_app() -> FastAPI:
         trends_router,
         webhooks_router,
         exporters_router,
+        promql_router,
+        cpu_profiles_router,
     ):
         api.include_router(router)
     app.include_router(api)

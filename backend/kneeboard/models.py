@@ -11,6 +11,8 @@ def import_all() -> None:
     from kneeboard.plans import models as _plans  # noqa: F401
     from kneeboard.policy import models as _policy  # noqa: F401
     from kneeboard.profiles import models as _profiles  # noqa: F401
+    from kneeboard.profiling import models as _profiling  # noqa: F401
+    from kneeboard.promql import models as _promql  # noqa: F401
     from kneeboard.schedules import models as _schedules  # noqa: F401
     from kneeboard.shares import models as _shares  # noqa: F401
     from kneeboard.targets import models as _targets  # noqa: F401

@@ -43,13 +43,18 @@ def check_query_name(value: str) -> str:
 _URL_PATH = re.compile(r"^/[A-Za-z0-9._~/-]{0,200}$")
 
 
-def check_metrics_url(value: str) -> str:
-    """A metrics endpoint: http://HOST[:PORT]/PATH, no credentials, query or fragment; returned normalised."""
+def split_url(value: str):  # noqa: ANN201 - urllib's SplitResult
+    """(urlsplit(value), its port); ValueError "not a URL" when the port is not a number from 0 to 65535."""
     try:
         parts = urlsplit(value)
-        port = parts.port
+        return parts, parts.port
     except ValueError as exc:
         raise ValueError(f"not a URL: {exc}") from None
+
+
+def check_metrics_url(value: str) -> str:
+    """A metrics endpoint: http://HOST[:PORT]/PATH, no credentials, query or fragment; returned normalised."""
+    parts, port = split_url(value)
     if parts.scheme != "http":
         raise ValueError("must start with http:// (e.g. http://10.77.0.2:9100/metrics)")
     if parts.username is not None or parts.password is not None or parts.query or parts.fragment or not parts.hostname:

@@ -32,6 +32,7 @@ sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
 
 from kneeboard.lab import coredns, namespace  # noqa: E402
 from kneeboard.runs.monitors import MonitorSet, scraped_by  # noqa: E402
+from tests.bench.ab import alternate  # noqa: E402
 from tests.bench.lab_session import held_lab  # noqa: E402
 from tests.support import services  # noqa: E402
 
@@ -207,22 +208,16 @@ def main() -> int:
         raise SystemExit(coredns.missing_reason())
     tmp = Path(tempfile.mkdtemp(prefix="kb-bench-exporters-"))
     tmp.chmod(0o755)
-    runs: dict[str, list[dict]] = {side: [] for side in SIDES}
-    order, load, kb = [], [os.getloadavg()[0]], None
+    load, kb = [os.getloadavg()[0]], None
     try:
         with held_lab():
             kb = Stack(tmp)
             target_id = register_target(kb.api)
             plans = {side: plan(kb.api, target_id, side) for side in SIDES}
-            for i in range(RUNS):
-                for side in (("with", "without") if i % 2 == 0 else ("without", "with")):
-                    time.sleep(2)  # every search starts from a server at rest
-                    done = campaign(kb.api, plans[side])
-                    runs[side].append(done)
-                    order.append(side)
-                    print(f"run {i + 1} {side:>7}: capacity {done['capacity']:,.0f} q/s ({done['kind']}), {done['trials']} trials, "
-                          f"{done['trial_s']:g} trial-s, mean wall − trial {statistics.mean(done['excess']):.3f} s, "
-                          f"campaign {done['campaign_wall']:.1f} s", flush=True)  # fmt: skip
+            runs, order = alternate(plans, RUNS, lambda plan_id: campaign(kb.api, plan_id), lambda i, side, done: (
+                f"run {i + 1} {side:>7}: capacity {done['capacity']:,.0f} q/s ({done['kind']}), {done['trials']} trials, "
+                f"{done['trial_s']:g} trial-s, mean wall − trial {statistics.mean(done['excess']):.3f} s, "
+                f"campaign {done['campaign_wall']:.1f} s"))  # fmt: skip
             cost = monitor_cost(tmp)
             load.append(os.getloadavg()[0])
     finally:

@@ -35,6 +35,7 @@ def target_snapshot(target: Target) -> dict:
     and an empty note is left out too, so comparing an old campaign with a new one shows no difference that is not one)."""
     snapshot = {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags", "metrics_url")}
     snapshot |= {"exporters": target.exporters} if target.exporters else {}  # left out when none, as notes are
+    snapshot |= {"prometheus": target.prometheus} if target.prometheus else {}  # which server and queries, never a credential
     return {**snapshot, "notes": target.notes} if target.notes else snapshot
 
 

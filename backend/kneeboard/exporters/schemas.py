@@ -19,6 +19,9 @@ def _known_pack(name: str) -> str:
     return name
 
 
+PackName = Annotated[str, AfterValidator(_known_pack)]
+
+
 class Exporter(BaseModel):
     """One Prometheus endpoint of the target and the packs that read it."""
 
@@ -26,7 +29,7 @@ class Exporter(BaseModel):
 
     name: str = Field(pattern=EXPORTER_NAME, description="what a plan's exporter monitor names, e.g. coredns")
     url: MetricsUrl = Field(description="http://HOST:PORT/PATH; HOST must pass the target policy, checked again before each point")
-    packs: list[Annotated[str, AfterValidator(_known_pack)]] = Field(min_length=1, max_length=8,
+    packs: list[PackName] = Field(min_length=1, max_length=8,
                                                                      description="the query packs reading it")
 
 

@@ -13,6 +13,7 @@ from kneeboard.config import get_settings
 from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase
+from kneeboard.profiling.schemas import CpuProfileSettings
 from kneeboard.search.schemas import SearchEstimate
 from kneeboard.tools import registry
 from kneeboard.tools.base import ToolInputError
@@ -70,6 +71,7 @@ class _PlanBase(BaseModel):
     agents: Agents = None
     on_agent_failure: OnAgentFailure = "fail"
     slo: Slo = Field(default_factory=Slo, description="the capacity's latency target; the report names it")
+    cpu_profile: CpuProfileSettings | None = Field(default=None, description="a CPU profile of the server's process at each point (docs/profiling.md)")
     margin_pct: float = Field(default=MARGIN_PCT, gt=0, le=50, description="the practical margin, ± % of the reference: comparisons say "
                               "\"equivalent within ±margin\" when the difference's interval lies inside it (TOST)")
 

@@ -19,6 +19,7 @@ from kneeboard.db import session_scope
 from kneeboard.fanout import driver as fanout
 from kneeboard.lab import querylogs
 from kneeboard.plans.schemas import PlanBody, params_of
+from kneeboard.profiling import capture as cpu_profile
 from kneeboard.runs import faults, harness_cpu, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
@@ -190,7 +191,9 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     tls = tls_check.Checked() if refused else tls_check.check(tool, spec)  # the tool itself does not verify
     refused = refused or tls.refused
     emptied = None if refused else querylogs.empty_before_point(spec.host, spec.port)  # a lab server's log: one point's
-    result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
+    with cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled:  # perf over the steady window
+        result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
+    monitor_warnings += profiled.file(result)  # folded after the point, at idle priority
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings + tls.warnings
@@ -202,6 +205,7 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     status = retrying(lambda: store_point(point_id, spec, outcome, result, tool, run), f"storing point {point_id}")
     if status is not None:
         spool.stored(workdir)
+        profiled.store(point_id)
         live.publish(campaign_id, "point", {"id": point_id, "status": status})
 
 

@@ -32,10 +32,11 @@ class MonitorSet:
         self.warnings: list[str] = []
         self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by label (label_of)
         self.samples: list[Sample] = []
-        self.started = time.monotonic()
+        self.started, self.began = time.monotonic(), time.time()
         self.load_ended: float | None = None
         self.first_interval_s = min(5.0, max((float(m.get("interval_s", 1)) for m in monitors), default=0.0))
         documents = {k: v for k, v in (scraped or {}).items() if v}  # the stored target's endpoints, never the plan's
+        self.prometheus = documents.get("prometheus")  # read by PromQL after the point (kneeboard.promql)
         exporters: dict[str, list[str]] = {}  # label → the scraper's arguments for it
         for monitor in monitors:
             if (built := self._build(monitor, duration_s, workdir, documents)) is None:
@@ -100,6 +101,12 @@ class MonitorSet:
             for name, label in labels.items():
                 outcome = box[0] if name is None or len(labels) == 1 else _lines_of(box[0], name)
                 samples += self._file(kind, label, adapter(kind).read(outcome))  # a monitor never fails the point
+        if self.prometheus:
+            from kneeboard.promql.evaluate import after_point
+
+            read = after_point(self.prometheus, self.began, self.load_ended)
+            samples, self.warnings = samples + read.samples, self.warnings + read.warnings
+            self.summaries.update({read.label: read.summary} if read.summary else {})
         return samples
 
     def _file(self, kind: str, label: str, result) -> list[Sample]:  # noqa: ANN001 - a PointResult
@@ -130,7 +137,8 @@ def label_of(monitor: dict) -> str:
 
 
 def scraped_by(target: dict) -> dict:
-    """The endpoints a target's monitors read, from its launch snapshot: the node monitor's metrics_url and the
-    exporters by name (handed to the monitors as documents, never taken from a plan)."""
+    """The endpoints a target's monitors read, from its launch snapshot: the node monitor's metrics_url, the
+    exporters by name and its PromQL source (handed to the monitors as documents, never taken from a plan)."""
     return {"metrics_url": target.get("metrics_url"),
-            "exporters": {e["name"]: {"url": e["url"], "packs": list(e["packs"])} for e in target.get("exporters") or []}}
+            "exporters": {e["name"]: {"url": e["url"], "packs": list(e["packs"])} for e in target.get("exporters") or []},
+            "prometheus": target.get("prometheus")}

@@ -8,9 +8,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.exporters.schemas import Exporters
+from kneeboard.promql.schemas import PrometheusSource
 from kneeboard.validators import Host, MetricsUrl, Port, Tag
 
 TargetKind = Literal["dns", "http", "net", "device"]
+PROMETHEUS_HELP = "its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md)"
 METRICS_URL_HELP = "the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy)"
 
 
@@ -27,6 +29,7 @@ class TargetCreate(BaseModel):
     tags: list[Tag] = Field(default_factory=list, max_length=20)
     metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP)
     exporters: Exporters = Field(default_factory=list)
+    prometheus: PrometheusSource | None = Field(default=None, description=PROMETHEUS_HELP)
 
 
 class TargetUpdate(BaseModel):
@@ -42,6 +45,7 @@ class TargetUpdate(BaseModel):
     tags: list[Tag] | None = Field(default=None, max_length=20)
     metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP + "; null removes it")
     exporters: Exporters | None = None
+    prometheus: PrometheusSource | None = Field(default=None, description=PROMETHEUS_HELP + "; null removes it")
 
 
 class TargetOut(TargetCreate):

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.exporters.schemas import Exporter
 from kneeboard.policy.service import check_host
+from kneeboard.promql import service as promql
 from kneeboard.targets.models import Target
 from kneeboard.targets.schemas import TargetCreate, TargetUpdate
 from kneeboard.validators import metrics_host
@@ -40,6 +41,7 @@ def create_target(body: TargetCreate, *, session: Session) -> Target:
     check_host(body.host, loc=("host",), session=session)
     _check_metrics_url(body.metrics_url, session=session)
     _check_exporters(body.exporters, session=session)
+    promql.check_source(body.prometheus, session=session)
     target = Target(**body.model_dump())
     session.add(target)
     session.flush()
@@ -51,7 +53,7 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
     target = get_target(target_id, session=session)
     changes = body.model_dump(exclude_unset=True)
     for key, value in changes.items():
-        if value is None and key != "metrics_url":
+        if value is None and key not in ("metrics_url", "prometheus"):
             raise invalid((key,), "must not be null")
     if "name" in changes:
         _check_name_free(changes["name"], session=session, own_id=target_id)
@@ -59,6 +61,7 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
         check_host(changes["host"], loc=("host",), session=session)
     _check_metrics_url(changes.get("metrics_url"), session=session)
     _check_exporters(body.exporters or [], session=session)
+    promql.check_source(body.prometheus, session=session)
     for key, value in changes.items():
         setattr(target, key, value)
     session.flush()

@@ -6,6 +6,7 @@ import logging
 
 from kneeboard.campaigns.models import Campaign
 from kneeboard.db import session_scope
+from kneeboard.promql import remote_write
 from kneeboard.states import CampaignStatus
 from kneeboard.trends.changes import refresh
 from kneeboard.trends.service import Scope, record
@@ -28,3 +29,4 @@ def settled(campaign_id: int) -> None:
             notify(campaign, new, session=session)
     except Exception:  # noqa: BLE001 - a trend or webhook bug must not touch the settled campaign
         log.exception("trend update after campaign %s failed", campaign_id)
+    remote_write.after_campaign(campaign_id)  # results out to the team's Prometheus; never raises

@@ -61,7 +61,7 @@ def _claim(limit: int) -> list[int]:
         return [row.id for row in rows]
 
 
-def _target(url: str, address: str) -> tuple[str, dict, dict]:
+def pinned_target(url: str, address: str) -> tuple[str, dict, dict]:
     """The URL with the checked address in place of the host, the Host header, and the TLS name to verify."""
     parts = urlsplit(url)
     host = f"[{address}]" if ":" in address else address
@@ -74,7 +74,7 @@ def _post(webhook: Webhook, delivery: WebhookDelivery, address: str) -> tuple[in
     """POST the message; (HTTP status, error) — status None when no answer came."""
     body = json.dumps(delivery.payload, separators=(",", ":"), default=str).encode()
     timestamp = str(int(time.time()))
-    url, headers, extensions = _target(webhook.url, address)
+    url, headers, extensions = pinned_target(webhook.url, address)
     headers.update({"Content-Type": "application/json", "User-Agent": "Kneeboard-Webhook/1", "X-Kneeboard-Event": delivery.event,
                     "X-Kneeboard-Delivery": str(delivery.id), "X-Kneeboard-Timestamp": timestamp,
                     SIGNATURE_HEADER: sign(webhook.secret, timestamp, body)})  # fmt: skip

@@ -47,12 +47,16 @@ class WebhookDelivery(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class WebhookAllowList(Base):
-    """Where webhooks may go (row id 1): the admin's networks and host names, apart from the target policy."""
-
-    __tablename__ = "webhook_allowlist"
+class AllowListColumns:
+    """An allow-list's row (id 1): its document ({networks, hosts}), who changed it last and when."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
     updated_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class WebhookAllowList(AllowListColumns, Base):
+    """Where webhooks may go (row id 1): the admin's networks and host names, apart from the target policy."""
+
+    __tablename__ = "webhook_allowlist"

@@ -31,29 +31,32 @@ ALLOWLIST_URL = "/api/v1/policy/webhooks"
 MAX_TEXT = 3000  # Slack shows a message's text up to about 4,000 characters
 
 
-def get_allowlist(*, session: Session) -> AllowListOut:
-    """The webhook allow-list in force (empty until an admin sets one: webhooks go nowhere by default)."""
-    row = session.get(WebhookAllowList, ROW_ID)
+def get_allowlist(*, session: Session, model: type = WebhookAllowList) -> AllowListOut:
+    """The webhook allow-list in force (empty until an admin sets one: webhooks go nowhere by default); `model`: another
+    allow-list table of the same shape (the Prometheus servers')."""
+    row = session.get(model, ROW_ID)
     return AllowListOut(**row.document, updated_by=row.updated_by, updated_at=row.updated_at) if row else AllowListOut()
 
 
-def put_allowlist(body: AllowList, *, actor: str | None, session: Session) -> AllowListOut:
+def put_allowlist(body: AllowList, *, actor: str | None, session: Session, model: type = WebhookAllowList) -> AllowListOut:
     """Replace the allow-list (webhooks already made are checked again before each delivery)."""
-    row = session.get(WebhookAllowList, ROW_ID) or WebhookAllowList(id=ROW_ID, document={})
+    row = session.get(model, ROW_ID) or model(id=ROW_ID, document={})
     row.document, row.updated_by = body.model_dump(mode="json"), actor
     session.add(row)
     session.flush()
-    return get_allowlist(session=session)
+    return get_allowlist(session=session, model=model)
 
 
-def check_destination(url: str, *, session: Session, loc: tuple = ("url",)) -> list[str]:
-    """The addresses `url`'s host resolves to, all inside the webhook allow-list; PolicyRefused naming `loc` otherwise."""
-    allow = get_allowlist(session=session)
+def check_destination(url: str, *, session: Session, loc: tuple = ("url",), model: type = WebhookAllowList,
+                      named: str = f"the webhook allow-list (see {ALLOWLIST_URL})") -> list[str]:
+    """The addresses `url`'s host resolves to, all inside the webhook allow-list (or `model`'s, `named`); PolicyRefused
+    naming `loc` otherwise."""
+    allow = get_allowlist(session=session, model=model)
     try:
         return check_address(urlsplit(url).hostname or "", Policy(networks=allow.networks, hosts=allow.hosts), loc=loc)
     except PolicyRefused as exc:
         reason = str(exc).split(": not allowed by the", 1)[0]
-        raise PolicyRefused(loc, f"{reason}: not in the webhook allow-list (see {ALLOWLIST_URL})") from None
+        raise PolicyRefused(loc, f"{reason}: not in {named}") from None
 
 
 def create(body: WebhookCreate, *, creator: str, session: Session) -> Webhook:

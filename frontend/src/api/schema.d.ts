@@ -856,6 +856,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/points/{point_id}/cpu-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Point Cpu Profile
+         * @description A point's CPU profile: the folded stacks of the plan's process over its steady window. 409 saying why when the
+         *     point has none.
+         */
+        get: operations["point_cpu_profile_api_v1_points__point_id__cpu_profile_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/points/{point_id}/cpu-profile/diff/{other_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Point Cpu Profile Diff
+         * @description What changed from this point's CPU profile (A) to the other's (B): functions and flame-graph frames that grew or
+         *     shrank, per 1,000 requests and as a share of samples, largest change first; and every stack's pair.
+         */
+        get: operations["point_cpu_profile_diff_api_v1_points__point_id__cpu_profile_diff__other_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/points/{point_id}/cpu-profile/functions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Point Cpu Profile Functions
+         * @description A point's top functions: self and total share of samples, and samples per 1,000 requests.
+         */
+        get: operations["point_cpu_profile_functions_api_v1_points__point_id__cpu_profile_functions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/points/{point_id}/histogram": {
         parameters: {
             query?: never;
@@ -892,6 +954,30 @@ export interface paths {
          */
         get: operations["point_samples_api_v1_points__point_id__samples_get"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policy/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Allowlist
+         * @description Where a Prometheus may be (apart from the target policy and the webhooks'; empty by default).
+         */
+        get: operations["get_allowlist_api_v1_policy_prometheus_get"];
+        /**
+         * Put Allowlist
+         * @description Replace the Prometheus allow-list (admins only); the audit log keeps it before and after.
+         */
+        put: operations["put_allowlist_api_v1_policy_prometheus_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -993,6 +1079,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Servers
+         * @description Every registered Prometheus (whether it has a credential, never the credential).
+         */
+        get: operations["list_servers_api_v1_prometheus_get"];
+        put?: never;
+        /**
+         * Create Server
+         * @description Register a team's Prometheus on the allow-list's terms (admins only); its credential is never shown again.
+         */
+        post: operations["create_server_api_v1_prometheus_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prometheus/{server_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Server
+         * @description Forget a Prometheus (admins only) that no target names.
+         */
+        delete: operations["delete_server_api_v1_prometheus__server_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Server
+         * @description Change a Prometheus's URL, scrape interval or credential (admins only).
+         */
+        patch: operations["update_server_api_v1_prometheus__server_id__patch"];
         trace?: never;
     };
     "/api/v1/schedules": {
@@ -1716,6 +1850,19 @@ export interface components {
             campaign_id: number | null;
         };
         /**
+         * Basic
+         * @description HTTP basic authentication: a user and a password (never shown again).
+         */
+        Basic: {
+            /**
+             * Password
+             * Format: password
+             */
+            password: string;
+            /** Username */
+            username: string;
+        };
+        /**
          * Beat
          * @description A heartbeat of the agent's registered process.
          */
@@ -2169,6 +2316,100 @@ export interface components {
             value: number;
         };
         /**
+         * CpuProfileDiff
+         * @description Point B's CPU profile against point A's, per 1,000 requests and as a share of each one's samples.
+         */
+        CpuProfileDiff: {
+            a: components["schemas"]["CpuProfileSummary"];
+            b: components["schemas"]["CpuProfileSummary"];
+            /**
+             * Frames
+             * @description largest change per 1,000 requests first
+             */
+            frames: components["schemas"]["FrameChange"][];
+            /**
+             * Functions
+             * @description largest change of total samples per 1,000 requests first
+             */
+            functions: components["schemas"]["FunctionChange"][];
+            /** Stacks */
+            stacks: components["schemas"]["StackPair"][];
+        };
+        /**
+         * CpuProfileSettings
+         * @description Opt-in per plan: profile the server's CPU at each point (perf on the host that runs the server: the local
+         *     worker, for loopback and lab targets).
+         */
+        CpuProfileSettings: {
+            /**
+             * Frequency Hz
+             * @description samples per second on each CPU (99: off the timer's beat)
+             * @default 99
+             */
+            frequency_hz: number;
+            /**
+             * Process
+             * @description the server's command name (comm, at most 15 characters of A-Z a-z 0-9 _ . -, not starting with -: `coredns`, `nginx`); only its samples are kept
+             */
+            process: string;
+        };
+        /**
+         * CpuProfileSummary
+         * @description What a point's CPU profile holds (without its stacks).
+         */
+        CpuProfileSummary: {
+            /**
+             * All Samples
+             * @description samples of every process in the window
+             */
+            all_samples: number;
+            /**
+             * Cpu Pct
+             * @description the process's CPU over the window, % of one CPU (samples / frequency / window)
+             */
+            cpu_pct: number | null;
+            /** Dropped Samples */
+            dropped_samples: number;
+            /**
+             * Dropped Stacks
+             * @description stacks left out to keep the stored profile within 1,048,576 bytes (the lightest)
+             */
+            dropped_stacks: number;
+            /** Frequency Hz */
+            frequency_hz: number;
+            /**
+             * Per 1K
+             * @description the process's samples per 1,000 requests
+             */
+            per_1k: number | null;
+            /** Point Id */
+            point_id: number;
+            /** Process */
+            process: string;
+            /**
+             * Requests
+             * @description requests completed in the window (the point's completed × window / duration)
+             */
+            requests: number | null;
+            /**
+             * Samples
+             * @description the process's samples in the window
+             */
+            samples: number;
+            /**
+             * Stack Depth
+             * @description "full stacks", or "leaf functions only" (a server without frame pointers)
+             */
+            stack_depth: string | null;
+            /** Stacks */
+            stacks: number;
+            /**
+             * Window S
+             * @description the steady window profiled (seconds)
+             */
+            window_s: number;
+        };
+        /**
          * CredentialCreate
          * @description An admin asks for a credential bound to one agent name.
          */
@@ -2251,6 +2492,28 @@ export interface components {
              * @description left out of each point's steady window (default: the tool's)
              */
             warmup_s?: number | null;
+        };
+        /**
+         * CustomQuery
+         * @description One PromQL expression of the target's own: its series is server.promql.<name>.
+         */
+        CustomQuery: {
+            /** Better */
+            better?: ("higher" | "lower") | null;
+            /**
+             * By
+             * @description the answer's labels that key its values (one series: `value`)
+             */
+            by?: string[];
+            /** Name */
+            name: string;
+            /**
+             * Query
+             * @description PromQL, evaluated per step
+             */
+            query: string;
+            /** Unit */
+            unit: string;
         };
         /**
          * DeliveryOut
@@ -2352,6 +2615,8 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
@@ -2411,6 +2676,8 @@ export interface components {
              * @description the campaign this plan's reports compare against
              */
             baseline_campaign_id?: number | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2557,6 +2824,8 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
@@ -2616,6 +2885,8 @@ export interface components {
              * @description the campaign this plan's reports compare against
              */
             baseline_campaign_id?: number | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2778,6 +3049,138 @@ export interface components {
              * @enum {string}
              */
             kind: "exporter";
+        };
+        /**
+         * FoldedProfile
+         * @description A point's CPU profile: folded stacks, "root;…;leaf count" a line, heaviest first.
+         */
+        FoldedProfile: {
+            /**
+             * All Samples
+             * @description samples of every process in the window
+             */
+            all_samples: number;
+            /**
+             * Cpu Pct
+             * @description the process's CPU over the window, % of one CPU (samples / frequency / window)
+             */
+            cpu_pct: number | null;
+            /** Dropped Samples */
+            dropped_samples: number;
+            /**
+             * Dropped Stacks
+             * @description stacks left out to keep the stored profile within 1,048,576 bytes (the lightest)
+             */
+            dropped_stacks: number;
+            /** Folded */
+            folded: string;
+            /** Frequency Hz */
+            frequency_hz: number;
+            /**
+             * Per 1K
+             * @description the process's samples per 1,000 requests
+             */
+            per_1k: number | null;
+            /** Point Id */
+            point_id: number;
+            /** Process */
+            process: string;
+            /**
+             * Requests
+             * @description requests completed in the window (the point's completed × window / duration)
+             */
+            requests: number | null;
+            /**
+             * Samples
+             * @description the process's samples in the window
+             */
+            samples: number;
+            /**
+             * Stack Depth
+             * @description "full stacks", or "leaf functions only" (a server without frame pointers)
+             */
+            stack_depth: string | null;
+            /** Stacks */
+            stacks: number;
+            /**
+             * Window S
+             * @description the steady window profiled (seconds)
+             */
+            window_s: number;
+        };
+        /**
+         * FrameChange
+         * @description A flame-graph frame (a function reached by one path, `path` root first) and its change.
+         */
+        FrameChange: {
+            /** Frame */
+            frame: string;
+            /** Path */
+            path: string;
+            /** Total Pct A */
+            total_pct_a: number;
+            /** Total Pct B */
+            total_pct_b: number;
+            /** Total Pct Change */
+            total_pct_change: number;
+            /** Total Per 1K A */
+            total_per_1k_a: number;
+            /** Total Per 1K B */
+            total_per_1k_b: number;
+            /** Total Per 1K Change */
+            total_per_1k_change: number;
+        };
+        /**
+         * FunctionChange
+         * @description A function's samples per 1,000 requests and share in A and B (total and self) and their change (B − A).
+         */
+        FunctionChange: {
+            /** Function */
+            function: string;
+            /** Self Pct A */
+            self_pct_a: number;
+            /** Self Pct B */
+            self_pct_b: number;
+            /** Self Pct Change */
+            self_pct_change: number;
+            /** Self Per 1K A */
+            self_per_1k_a: number;
+            /** Self Per 1K B */
+            self_per_1k_b: number;
+            /** Self Per 1K Change */
+            self_per_1k_change: number;
+            /** Total Pct A */
+            total_pct_a: number;
+            /** Total Pct B */
+            total_pct_b: number;
+            /** Total Pct Change */
+            total_pct_change: number;
+            /** Total Per 1K A */
+            total_per_1k_a: number;
+            /** Total Per 1K B */
+            total_per_1k_b: number;
+            /** Total Per 1K Change */
+            total_per_1k_change: number;
+        };
+        /**
+         * FunctionCost
+         * @description One function's samples: as the leaf (self) and anywhere on the stack (total).
+         */
+        FunctionCost: {
+            /** Function */
+            function: string;
+            /** Self Pct */
+            self_pct: number;
+            /** Self Per 1K */
+            self_per_1k: number | null;
+            /** Self Samples */
+            self_samples: number;
+            /** Total Pct */
+            total_pct: number;
+            /** Total Per 1K */
+            total_per_1k: number | null;
+            /** Total Samples */
+            total_samples: number;
         };
         /**
          * GeneratorLimited
@@ -2979,6 +3382,8 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
@@ -3038,6 +3443,8 @@ export interface components {
              * @description the campaign this plan's reports compare against
              */
             baseline_campaign_id?: number | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Created At
              * Format: date-time
@@ -3167,6 +3574,8 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
@@ -3226,6 +3635,8 @@ export interface components {
              * @description the campaign this plan's reports compare against
              */
             baseline_campaign_id?: number | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Created At
              * Format: date-time
@@ -3934,6 +4345,31 @@ export interface components {
             total: number;
         };
         /**
+         * PrometheusSource
+         * @description Where a target's server metrics come from by PromQL: a registered Prometheus, and the query packs (read with the
+         *     selector) and/or the target's own queries.
+         */
+        PrometheusSource: {
+            /**
+             * Packs
+             * @description query packs read with the selector
+             */
+            packs?: string[];
+            /** Queries */
+            queries?: components["schemas"]["CustomQuery"][];
+            /**
+             * Selector
+             * @description the target's series in that Prometheus, e.g. {job="coredns",instance="10.0.0.5:9153"}
+             * @default
+             */
+            selector: string;
+            /**
+             * Server
+             * @description a registered Prometheus (GET /api/v1/prometheus)
+             */
+            server: string;
+        };
+        /**
          * QueryOut
          * @description One query of a pack, as the UI shows it.
          */
@@ -4526,6 +4962,101 @@ export interface components {
             server_time: number;
         };
         /**
+         * ServerCreate
+         * @description A team's Prometheus: its base URL (its host on the Prometheus allow-list) and an optional credential.
+         */
+        ServerCreate: {
+            /** @description sent as HTTP basic authentication; the password is never shown again */
+            basic?: components["schemas"]["Basic"] | null;
+            /**
+             * Bearer Token
+             * @description sent as Authorization: Bearer; never shown again
+             */
+            bearer_token?: string | null;
+            /**
+             * Name
+             * @description what a target's `prometheus.server` names
+             */
+            name: string;
+            /**
+             * Remote Write
+             * @description send every settled campaign's results here by remote write (its receiver on: --web.enable-remote-write-receiver)
+             * @default false
+             */
+            remote_write: boolean;
+            /**
+             * Scrape Interval S
+             * @description how often it scrapes the target's exporters: the rate window is two of them, and each point waits one out (plus a second) before it is read
+             * @default 15
+             */
+            scrape_interval_s: number;
+            /**
+             * Url
+             * @description the base URL, e.g. https://prometheus.example.com or http://10.0.0.9:9090
+             */
+            url: string;
+        };
+        /**
+         * ServerOut
+         * @description A registered Prometheus as shown: whether it has a credential, never the credential.
+         */
+        ServerOut: {
+            /**
+             * Auth
+             * @enum {string}
+             */
+            auth: "none" | "bearer" | "basic";
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string | null;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Remote Write */
+            remote_write: boolean;
+            /** Scrape Interval S */
+            scrape_interval_s: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Url */
+            url: string;
+            /** Username */
+            username: string | null;
+        };
+        /**
+         * ServerUpdate
+         * @description Changes to a registered Prometheus; a credential given replaces the stored one.
+         */
+        ServerUpdate: {
+            /** @description sent as HTTP basic authentication; the password is never shown again */
+            basic?: components["schemas"]["Basic"] | null;
+            /**
+             * Bearer Token
+             * @description sent as Authorization: Bearer; never shown again
+             */
+            bearer_token?: string | null;
+            /** Remote Write */
+            remote_write?: boolean | null;
+            /**
+             * Remove Credential
+             * @description forget the stored credential
+             * @default false
+             */
+            remove_credential: boolean;
+            /** Scrape Interval S */
+            scrape_interval_s?: number | null;
+            /** Url */
+            url?: string | null;
+        };
+        /**
          * ShareCreate
          * @description A link to one campaign's report.
          */
@@ -4699,6 +5230,18 @@ export interface components {
             warmup_s?: number | null;
         };
         /**
+         * StackPair
+         * @description One stack's samples per 1,000 requests in A and B (a differential flame graph's input).
+         */
+        StackPair: {
+            /** Per 1K A */
+            per_1k_a: number;
+            /** Per 1K B */
+            per_1k_b: number;
+            /** Stack */
+            stack: string;
+        };
+        /**
          * Summary
          * @description Headline figures of a campaign.
          */
@@ -4745,6 +5288,8 @@ export interface components {
             notes: string;
             /** Port */
             port: number;
+            /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md) */
+            prometheus?: components["schemas"]["PrometheusSource"] | null;
             /** Tags */
             tags?: string[];
         };
@@ -4786,6 +5331,8 @@ export interface components {
             notes: string;
             /** Port */
             port: number;
+            /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md) */
+            prometheus?: components["schemas"]["PrometheusSource"] | null;
             /** Tags */
             tags?: string[];
         };
@@ -4811,6 +5358,8 @@ export interface components {
             notes?: string | null;
             /** Port */
             port?: number | null;
+            /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md); null removes it */
+            prometheus?: components["schemas"]["PrometheusSource"] | null;
             /** Tags */
             tags?: string[] | null;
         };
@@ -4979,6 +5528,17 @@ export interface components {
              * @description what the server's cost per unit of work is given per ("1,000 queries")
              */
             work_unit: string;
+        };
+        /**
+         * TopFunctions
+         * @description A point's top functions by self or total samples.
+         */
+        TopFunctions: {
+            /** By */
+            by: string;
+            /** Functions */
+            functions: components["schemas"]["FunctionCost"][];
+            profile: components["schemas"]["CpuProfileSummary"];
         };
         /**
          * Trend
@@ -5287,6 +5847,8 @@ export interface components {
              * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
              */
             agents?: number | string[] | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
@@ -5346,6 +5908,8 @@ export interface components {
              * @description the campaign this plan's reports compare against
              */
             baseline_campaign_id?: number | null;
+            /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
+            cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
              * Created At
              * Format: date-time
@@ -6939,6 +7503,108 @@ export interface operations {
             };
         };
     };
+    point_cpu_profile_api_v1_points__point_id__cpu_profile_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                point_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FoldedProfile"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    point_cpu_profile_diff_api_v1_points__point_id__cpu_profile_diff__other_id__get: {
+        parameters: {
+            query?: {
+                /** @description at most this many functions (or frames) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                point_id: number;
+                other_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CpuProfileDiff"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    point_cpu_profile_functions_api_v1_points__point_id__cpu_profile_functions_get: {
+        parameters: {
+            query?: {
+                /** @description at most this many functions (or frames) */
+                limit?: number;
+                /** @description rank by self or total samples */
+                by?: "self" | "total";
+            };
+            header?: never;
+            path: {
+                point_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopFunctions"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     point_histogram_api_v1_points__point_id__histogram_get: {
         parameters: {
             query?: {
@@ -6997,6 +7663,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SampleSeries"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_allowlist_api_v1_policy_prometheus_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowListOut"];
+                };
+            };
+        };
+    };
+    put_allowlist_api_v1_policy_prometheus_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllowList"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowListOut"];
                 };
             };
             /** @description Validation Error */
@@ -7217,6 +7936,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_servers_api_v1_prometheus_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerOut"][];
+                };
+            };
+        };
+    };
+    create_server_api_v1_prometheus_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServerCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_server_api_v1_prometheus__server_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_server_api_v1_prometheus__server_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServerUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerOut"];
+                };
             };
             /** @description Validation Error */
             422: {

@@ -80,7 +80,13 @@ export interface PlanDraft {
   tags: string;
   monitors: MonitorDraft[];
   variants: VariantDraft[];
+  /** The plan's settings this form does not edit (agents, cpu_profile, margin_pct…), sent back as they came. */
+  kept?: Record<string, unknown>;
 }
+
+/** A plan's keys the form edits (or the server sets); every other key is kept as it came. */
+const EDITED = new Set(["name", "tool", "target_id", "params", "phases", "pause_s", "repeat", "slo", "tags", "monitors", "variants",
+  "id", "created_at", "updated_at", "baseline_campaign_id", "profile_document"]);
 
 /** The SLO a plan gets when it names none (the API's `slo` default): shown in the editor, never applied silently. */
 export const DEFAULT_SLO_LIMIT_MS = "3";
@@ -303,6 +309,7 @@ export function draftFromPlan(plan: Record<string, unknown>, tools: readonly Too
     tags: Array.isArray(plan.tags) ? (plan.tags as string[]).join(", ") : "",
     monitors,
     variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]).map(variantFromApi) : [],
+    kept: Object.fromEntries(Object.entries(plan).filter(([k, v]) => !EDITED.has(k) && v != null)),
   };
 }
 
@@ -392,6 +399,7 @@ export function draftToBody(d: PlanDraft, tools: readonly ToolInfo[]): PlanBody 
   // a required monitor field left empty (ping's host) is sent as is: the API's 422 names it
   const monitors = d.monitors.map((m) => ({ kind: m.kind, ...paramsFor(tools, m.kind, m.params) }));
   const body: Record<string, unknown> = {
+    ...d.kept,
     name: d.name,
     tool: d.tool,
     target_id: num(d.targetId),

@@ -96,6 +96,15 @@ describe("variants and monitors in the plan draft", () => {
     expect(variantToApi(v)).toEqual(stored);
   });
 
+  it("keeps the plan's settings the form does not edit (cpu_profile, agents) and drops what the server set", () => {
+    const stored = { name: "p", tool: "dnsperf", target_id: 3, phases: [{ kind: "baseline", concurrency: 1, rate: 100, duration_s: 2 }], id: 9,
+                     created_at: "x", cpu_profile: { process: "coredns", frequency_hz: 99 }, agents: 2, on_agent_failure: null };
+    const body = draftToBody(draftFromPlan(stored, TOOLS), TOOLS) as unknown as Record<string, unknown>;
+    expect(body.cpu_profile).toEqual({ process: "coredns", frequency_hz: 99 });
+    expect(body.agents).toBe(2);
+    expect("id" in body || "created_at" in body).toBe(false);
+  });
+
   it("keeps a variant's tool parameters through the form, and sends none when it has none", () => {
     const stored = { label: "DoT", set: {}, params: { mode: "dot", port: 853 } };
     expect(variantToApi(variantFromApi(stored))).toEqual(stored);

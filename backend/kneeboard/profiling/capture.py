@@ -1,0 +1,124 @@
+"""A point's CPU profile, taken by the local worker beside the point (loopback and lab targets: their servers run on
+this host): perf recording over the steady window while the load runs, folded after the point at idle priority, filed
+on the point's result and stored once the point is. Nothing here fails a point: a problem is a warning on it."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from pathlib import Path
+
+from kneeboard.campaigns.models import Point
+from kneeboard.db import session_scope
+from kneeboard.lab.namespace import LAB_ADDR
+from kneeboard.profiling import perf, service
+from kneeboard.profiling.folding import Folded, cap
+from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.runs.retry import retrying
+from kneeboard.tools.base import PointResult, PointSpec
+from kneeboard.tools.contract import ToolAdapter
+
+log = logging.getLogger(__name__)
+PREFIX = "CPU profile"
+
+
+def is_local(host: str) -> bool:
+    """Whether a (checked) target address is served from this host: loopback, or the lab's namespace."""
+    if host in {"localhost", LAB_ADDR}:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class PointProfile:
+    """The CPU profile of one point: a context around the point's load, then file() and store()."""
+
+    def __init__(self, settings: CpuProfileSettings | None, workdir: Path, steady: tuple[float, float] | None,
+                 skipped: str | None = None) -> None:
+        self.settings, self.skipped = settings, skipped
+        self.recording = perf.Recording(settings, workdir, *steady) if settings and steady and not skipped else None
+        self.row: dict | None = None
+        self.stopped: str | None = None
+
+    def __enter__(self) -> PointProfile:
+        if self.recording is not None:
+            self.recording.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.stopped = self.recording.stop() if self.recording is not None else None
+
+    def file(self, result: PointResult) -> list[str]:
+        """Fold the recording (idle priority) and put its summary on the result (extra "cpu_profile"); the
+        warnings for the point. Call after the context."""
+        if self.settings is None:
+            return []
+        if self.skipped or self.recording is None:
+            return [f"{PREFIX} not taken: {self.skipped or 'the point has no steady window to profile'}"]
+        if self.stopped:
+            self.recording.data.unlink(missing_ok=True)
+            return [f"{PREFIX} not taken: {self.stopped}"]
+        folded = perf.fold_recording(self.recording)
+        if folded.folded is None:
+            return [f"{PREFIX} not taken: {folded.error}"]
+        window_s = _sampled_s(folded.folded, self.settings) or 0.0
+        self.row = _row(self.settings, folded.folded, window_s)
+        result.extra["cpu_profile"] = {k: v for k, v in self.row.items() if k != "folded"} | {"fold_s": round(folded.seconds, 3)}
+        if not folded.folded.samples:
+            seen = ", ".join(f"{comm} {n}" for comm, n in folded.folded.by_comm.most_common(5))
+            return [f"{PREFIX}: no sample of a process named {self.settings.process!r} in the steady window (samples "
+                    f"by command name: {seen or 'none'}); is the server running on this host under that name?"]
+        return [f"{PREFIX}: {self.row['dropped_stacks']:,} of its lightest stacks ({self.row['dropped_samples']:,} "
+                f"samples) left out to stay within 1 MiB"] if self.row["dropped_stacks"] else []  # fmt: skip
+
+    def store(self, point_id: int) -> None:
+        """Store the folded profile on the stored point (a failure is logged: the point stays measured)."""
+        if self.row is None or not self.row["samples"]:
+            return
+        try:
+            retrying(lambda: service.store(point_id, self.row), f"storing point {point_id}'s CPU profile")
+        except Exception:  # noqa: BLE001 - a profile is evidence beside the point, never its result
+            log.exception("point %s: the CPU profile was not stored", point_id)
+
+
+def _sampled_s(folded: Folded, settings: CpuProfileSettings) -> float | None:
+    """The span the window's samples cover (first to last, plus one period): the window, or less when perf began
+    sampling late or was stopped early."""
+    if folded.first_t is None or folded.last_t is None or folded.last_t <= folded.first_t:
+        return None
+    return folded.last_t - folded.first_t + 1.0 / settings.frequency_hz
+
+
+def _row(settings: CpuProfileSettings, folded: Folded, window_s: float) -> dict:
+    capped = cap(folded.stacks)
+    return {"process": settings.process, "frequency_hz": settings.frequency_hz, "window_s": round(window_s, 3),
+            "samples": folded.samples, "all_samples": folded.all_samples, "stack_depth": folded.stack_depth,
+            "stacks": capped.stacks, "dropped_stacks": capped.dropped_stacks, "dropped_samples": capped.dropped_samples,
+            "folded": capped.text}  # fmt: skip
+
+
+def _settings(point_id: int, tool: ToolAdapter) -> tuple[CpuProfileSettings | None, float]:
+    """The plan's CPU profile setting and the point's warm-up (its phase's, else the tool's)."""
+    with session_scope() as session:
+        point = session.get(Point, point_id)
+        plan = point.campaign.plan
+        warmup = plan["phases"][point.phase_index].get("warmup_s")
+        chosen = plan.get("cpu_profile")
+        return (CpuProfileSettings.model_validate(chosen) if chosen else None), float(tool.warmup_s if warmup is None else warmup)
+
+
+def beside(point_id: int, tool: ToolAdapter, spec: PointSpec, workdir: Path, refused: str | None) -> PointProfile:
+    """The point's CPU profile when its plan asks for one (else a PointProfile that does nothing)."""
+    settings, warmup_s = retrying(lambda: _settings(point_id, tool), "reading the point's CPU profile setting")
+    if settings is None or refused:
+        return PointProfile(None, workdir, None)
+    if not is_local(spec.host):
+        return PointProfile(settings, workdir, None, skipped=f"the target {spec.host} is not on this host (the local worker "
+                                                             "profiles loopback and lab targets only)")
+    steady = perf.window(spec.duration_s, warmup_s)
+    if steady is None:
+        return PointProfile(settings, workdir, None, skipped=f"the point's {spec.duration_s:g} s leave less than "
+                                                             f"{perf.MIN_WINDOW_S:g} s after its {warmup_s:g} s warm-up")
+    return PointProfile(settings, workdir, steady)
