@@ -28,6 +28,7 @@ def adguard_queries(workdir) -> int:
     return adguard.api(namespace.LAB_ADDR, workdir / "adguard", "/control/stats")["num_dns_queries"]
 
 
+@pytest.mark.timeout(1800)  # seed 002 runs three campaigns; each template must still finish within 10 minutes
 @pytest.mark.parametrize("template_id", [t.id for t in list_templates() if t.seed])
 def test_a_whole_seed_template_finishes_within_ten_minutes_with_its_finding(stack, lab, template_id):
     namespace.up(lab[0], devsim_binary=str(ROOT / "simulator" / "bin" / "devsim"))
