@@ -234,6 +234,19 @@ try {
     guard.assertClean("compare");
   });
 
+  await step("compare: three campaigns side by side (seed 002's three load balancers), each judged against the first", async () => {
+    const { page, guard } = main;
+    await page.goto(`/compare?${IDS.map((id) => `c=${id}`).join("&")}`);
+    assert(same((await compareView(page)).map(idOf), IDS.map(String)), "the three campaigns in the URL's order");
+    const verdicts = page.locator('section[aria-label="Headline metrics"] [data-testid="verdict"]');
+    await verdicts.first().waitFor();
+    const lines = await page.locator('section[aria-label="Headline metrics"] tbody tr').first().locator(".verdict-line").count();
+    assert(lines === 2, `a verdict line for each of the two campaigns against the reference: ${lines}`);
+    guard.assertClean("compare three");
+    await page.goto(compareUrl);  // back to the two-campaign view the next step opens afresh
+    await saturation(page).locator(".recharts-line").first().waitFor();
+  });
+
   await step("compare: the link opens the same comparison in a fresh browser, through the login page", async () => {
     const before = { campaigns: await compareView(main.page), overlay: await overlayView(main.page) };
     const fresh = await openFresh(compareUrl);
