@@ -47,6 +47,12 @@ def test_a_whole_seed_template_finishes_within_ten_minutes_with_its_finding(stac
     assert took < 600, "a seed's template finishes in 10 minutes on 2 CPUs"
     if before is not None:
         _seed000_is_not_rate_limited(campaigns[0], adguard_queries(lab[0]) - before, stack)
+    if len(campaigns) > 1:  # seed 002: the balancers side by side
+        keys = [str(c["id"]) for c, _ in campaigns]
+        for row in compared(stack, keys)["headline"]:
+            print(f"\nfigures: {row['label']}: " + ", ".join(
+                f"{c['target']['name']} {row['values'][k]:.4g}" + (f" ({row['verdicts'][k]})" if row["verdicts"].get(k) else "")
+                for (c, _), k in zip(campaigns, keys) if row["values"].get(k) is not None))
     if template_id == "dns-coredns-logging-seed001":
         _logging_is_worse(stack, campaigns[0][0]["id"])
 
