@@ -17,6 +17,7 @@ from kneeboard.streams.router import router as streams_router
 from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
 from kneeboard.exports.router import router as exports_router
+from kneeboard.failover.router import router as failover_router
 from kneeboard.api_errors import install_handlers
 from kneeboard.health import router as health_router
 from kneeboard.http_limits import ids_in_range, install_limits
@@ -63,6 +64,7 @@ def create_app() -> FastAPI:
         exporters_router,
         promql_router,
         cpu_profiles_router,
+        failover_router,
     ):
         api.include_router(router)
     app.include_router(api)

@@ -57,7 +57,7 @@ def test_a_kbhttp_campaign_through_the_api(stack):
         assert hdr.decode(point["extra"]["hdr"]).get_total_count() == m["completed"]
         assert point["extra"]["hdr_intervals_stored"] >= 1 and "hdr_intervals" not in point["extra"]
     evidence = stack.api.get(f"/api/v1/points/{points[1]['id']}").json()
-    assert evidence["argv"][1:5] == ["run", "--url", f"http://127.0.0.1:{port}/x", "--rate"] and evidence["tool_version"] == "0.2.1", evidence
+    assert evidence["argv"][1:5] == ["run", "--url", f"http://127.0.0.1:{port}/x", "--rate"] and evidence["tool_version"] == "0.3.0", evidence
     samples = stack.api.get(f"/api/v1/points/{points[1]['id']}/samples").json()["samples"]
     assert samples and all(s["values"]["latency_p99_ms"] > 0 for s in samples if s["series"] == "point")
     print(f"\nkbhttp campaign: {[(p['offered_rate'], p['metrics']['achieved_rate'], p['metrics']['latency_p999_ms']) for p in points]}")

@@ -14,3 +14,8 @@ def test_interval_histograms_are_left_out_and_counted_for_the_point_and_each_sha
 
 def test_an_extra_without_histograms_is_returned_as_it_is():
     assert without_intervals({"warnings": ["x"]}) == {"warnings": ["x"]}
+
+
+def test_kbhttps_outcomes_per_10_ms_are_left_out_and_said_to_be_stored():
+    slim = without_intervals({"outcomes": {"bucket_ms": 10, "buckets": 601}, "rcodes": {}})
+    assert slim == {"outcomes_stored": True, "rcodes": {}}

@@ -55,10 +55,13 @@ def percentiles_ms(histogram: HdrHistogram) -> dict[str, float | None]:
 
 def without_intervals(extra: dict) -> dict:
     """A result's extra without its per-interval histograms (the bulk of a long point; the histogram
-    route reads them), saying how many are stored: {"hdr_intervals_stored": n}. Fanned shares alike."""
-    slim = {k: v for k, v in extra.items() if k != "hdr_intervals"}
+    route reads them), saying how many are stored: {"hdr_intervals_stored": n}; kbhttp's outcomes per 10 ms likewise
+    ({"outcomes_stored": true}). Fanned shares alike."""
+    slim = {k: v for k, v in extra.items() if k not in ("hdr_intervals", "outcomes")}
     if "hdr_intervals" in extra:
         slim["hdr_intervals_stored"] = len(extra["hdr_intervals"] or [])
+    if "outcomes" in extra:
+        slim["outcomes_stored"] = bool(extra["outcomes"])
     if isinstance(extra.get("shares"), list):
         slim["shares"] = [without_intervals(s) if isinstance(s, dict) else s for s in extra["shares"]]
     return slim

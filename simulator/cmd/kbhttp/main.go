@@ -25,12 +25,17 @@ usage:
   kbhttp run   --url http[s]://HOST:PORT/PATH --rate REQ_PER_S --duration 10s --connections N
                [--timeout 2s] [--method GET|HEAD] [--report-every 1s] [--host NAME[:PORT]]
                [--ca FILE.pem | --insecure] [--no-resume]
+               [--outcomes FILE [--count-header NAME]] [--cookies]
   kbhttp serve --listen HOST:PORT [--delay 0] [--stall-after D --stall-for D] [--duration 0]
   kbhttp serve --listen HOST:PORT --workers N --service-time D [--duration 0]
   kbhttp version
 
 run prints {"kbhttp":"interval",...} every --report-every and {"kbhttp":"point",...} last;
 SIGINT/SIGTERM stop sending, in-flight requests get 0.5 s, the point line is printed.
+--outcomes writes, after the point line, every request's outcome (ok, connect, reset, timeout, http_5xx,
+http_4xx, tls, other, cancelled) counted per 10 ms bucket of its intended send time as JSON lines, and with
+--count-header the values that response header took per bucket (at most 64, the rest "other") and per
+connection. --cookies gives each connection a cookie jar of its own (cookie persistence).
 serve answers 200 "ok" and prints its bound address when ready. With --workers, N workers each
 spend D on a request (free again by the clock) and a request finding all busy gets 503: its
 capacity is N / D (GET /_capacity; printed as {"capserver":"stats",...} when it stops).

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"syscall"
 	"time"
 )
@@ -26,6 +28,13 @@ type conn struct {
 	unwatch func() bool // stops the watch that cuts the connection off when in-flight requests are abandoned
 	reused  bool        // raw has answered a request already
 	warmed  bool        // raw was dialed ahead of its first request (warm): the server may have closed it since
+
+	status  int            // the last response's status (0: the last request got none)
+	counted string         // the canonical name of the header whose value is kept ("": none)
+	value   string         // the last response's value of that header
+	jar     http.CookieJar // --cookies: this connection's own cookies (nil: none sent, none kept)
+	jarURL  *url.URL       // the URL cookies are kept for (the Host header's name)
+	base    []byte         // the request without its Cookie header (with a jar)
 }
 
 // newConn is a connection (not yet dialed) for cfg's requests through dial.
@@ -36,7 +45,35 @@ func newConn(cfg RunConfig, dial func(ctx context.Context, network, addr string)
 	}
 	request := fmt.Sprintf("%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: kbhttp/%s\r\n\r\n", cfg.Method, cfg.URL.RequestURI(), host, Version)
 	probe := &http.Request{Method: cfg.Method, URL: cfg.URL}
-	return &conn{dial: dial, addr: address(cfg), request: []byte(request), probe: probe, timeout: cfg.Timeout, br: bufio.NewReaderSize(nil, 16<<10)}
+	c := &conn{dial: dial, addr: address(cfg), request: []byte(request), probe: probe, timeout: cfg.Timeout, br: bufio.NewReaderSize(nil, 16<<10),
+		counted: http.CanonicalHeaderKey(cfg.CountHeader)}
+	if cfg.Cookies {
+		c.jar, _ = cookiejar.New(nil) // New never fails without options
+		c.jarURL = &url.URL{Scheme: cfg.URL.Scheme, Host: host, Path: cfg.URL.Path}
+		c.base = c.request
+	}
+	return c
+}
+
+// keepCookies stores a response's cookies in the connection's jar and rebuilds the request with a Cookie header
+// (only when the response set one: most responses cost nothing).
+func (c *conn) keepCookies(resp *http.Response) {
+	if c.jar == nil || len(resp.Header["Set-Cookie"]) == 0 {
+		return
+	}
+	c.jar.SetCookies(c.jarURL, resp.Cookies())
+	request := c.base[: len(c.base)-2 : len(c.base)-2] // without the blank line; the cap makes append copy
+	if cookies := c.jar.Cookies(c.jarURL); len(cookies) > 0 {
+		request = append(request, "Cookie: "...)
+		for i, cookie := range cookies {
+			if i > 0 {
+				request = append(request, "; "...)
+			}
+			request = append(request, cookie.Name+"="+cookie.Value...)
+		}
+		request = append(request, "\r\n"...)
+	}
+	c.request = append(request, "\r\n"...)
 }
 
 // address is the URL's host:port, the scheme's port when it names none.
@@ -76,6 +113,7 @@ func (c *conn) do(ctx context.Context) (outcome, error) {
 
 // exchange writes the request and reads the response over the open connection.
 func (c *conn) exchange(deadline time.Time) (outcome, error) {
+	c.status, c.value = 0, ""
 	if err := c.raw.SetDeadline(deadline); err != nil {
 		return failed, err
 	}
@@ -92,6 +130,13 @@ func (c *conn) exchange(deadline time.Time) (outcome, error) {
 		return failed, err
 	}
 	c.reused = true
+	c.status = resp.StatusCode
+	if c.counted != "" {
+		if values := resp.Header[c.counted]; len(values) > 0 {
+			c.value = values[0]
+		}
+	}
+	c.keepCookies(resp)
 	if resp.Close {
 		c.close()
 	}

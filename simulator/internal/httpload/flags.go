@@ -45,6 +45,9 @@ type RunConfig struct {
 	CAFile       string // https: a PEM bundle of the CAs to trust (empty: the system's)
 	Insecure     bool   // https: skip certificate verification (shown on the point line)
 	NoResume     bool   // https: a full handshake for every connection (no session resumption)
+	Outcomes     string // write every request's outcome per 10 ms bucket (intended send time) to this file (empty: none)
+	CountHeader  string // with Outcomes: the response header whose values are counted per bucket (empty: none)
+	Cookies      bool   // a cookie jar per connection: cookies set by responses are sent back on that connection
 	roots        *x509.CertPool
 }
 
@@ -75,6 +78,9 @@ func ParseRun(args []string) (RunConfig, error) {
 	fs.StringVar(&c.CAFile, "ca", "", "https: PEM file of the CAs to trust (default: the system's)")
 	fs.BoolVar(&c.Insecure, "insecure", false, "https: do not verify the server's certificate")
 	fs.BoolVar(&c.NoResume, "no-resume", false, "https: no TLS session resumption (a full handshake per connection)")
+	fs.StringVar(&c.Outcomes, "outcomes", "", "write each request's outcome per 10 ms bucket of its intended send time to this file")
+	fs.StringVar(&c.CountHeader, "count-header", "", "with --outcomes: count this response header's values per bucket")
+	fs.BoolVar(&c.Cookies, "cookies", false, "a cookie jar per connection (cookie persistence)")
 	if err := parse(fs, args); err != nil {
 		return c, err
 	}
@@ -102,6 +108,10 @@ func ParseRun(args []string) (RunConfig, error) {
 		return c, bad("--ca, --insecure and --no-resume are for https:// URLs")
 	case c.CAFile != "" && c.Insecure:
 		return c, bad("--ca and --insecure: one or the other")
+	case c.CountHeader != "" && !isToken(c.CountHeader):
+		return c, bad("--count-header: want a header name (1..%d token characters), got %q", maxHeaderName, c.CountHeader)
+	case c.CountHeader != "" && c.Outcomes == "":
+		return c, bad("--count-header needs --outcomes (the values are counted in the outcome file)")
 	}
 	if c.CAFile != "" {
 		if c.roots, err = loadCA(c.CAFile); err != nil {
@@ -110,6 +120,22 @@ func ParseRun(args []string) (RunConfig, error) {
 	}
 	c.URL = u
 	return c, nil
+}
+
+// maxHeaderName bounds --count-header's length.
+const maxHeaderName = 64
+
+// isToken says s is an HTTP field name: 1..maxHeaderName of RFC 9110's token characters.
+func isToken(s string) bool {
+	if len(s) == 0 || len(s) > maxHeaderName {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseServe reads `kbhttp serve` flags; flag.ErrHelp when --help was asked for.

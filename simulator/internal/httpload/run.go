@@ -3,6 +3,7 @@ package httpload
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
@@ -12,7 +13,7 @@ import (
 )
 
 // Version is kbhttp's version: `kbhttp version` prints it, and so does every point line.
-const Version = "0.2.1"
+const Version = "0.3.0"
 
 // StopGrace is how long in-flight requests may still finish after SIGINT/SIGTERM.
 const StopGrace = 500 * time.Millisecond
@@ -37,9 +38,19 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 		tlsConf = cfg.tlsConfig()
 	}
 	sched := NewSchedule(time.Now(), cfg.Rate, cfg.Duration)
+	var log *outcomeLog
+	var logFile *os.File // created before the run: a path that cannot be written fails at once, not after it
+	if cfg.Outcomes != "" {
+		var err error
+		if logFile, err = os.Create(cfg.Outcomes); err != nil {
+			return fmt.Errorf("--outcomes: %w", err)
+		}
+		defer logFile.Close() // once written, closing again only returns an error, ignored
+		log = newOutcomeLog(cfg.Duration, cfg.CountHeader)
+	}
 	senders := make([]*sender, min(int64(cfg.Connections), sched.Total)) // a sender beyond the requests would never send
 	for k := range senders {
-		senders[k] = newSender(cfg, k, rec, tlsConf)
+		senders[k] = newSender(cfg, k, rec, tlsConf, log)
 	}
 	inFlight, abandon := context.WithCancel(context.Background())
 	defer abandon()
@@ -65,6 +76,9 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	// the first requests before they are due, instead of thousands of first steps making them late
 	// (a late first burst holds a capacity-limited server's workers past when the next ones are due).
 	sched.Start = time.Now().Add(min(took, maxStartLead))
+	if log != nil {
+		log.start = sched.Start // read by the senders only after the gate opens
+	}
 	sendEnd = sched.Start.Add(cfg.Duration)
 	sending, stopSending := context.WithDeadline(ctx, sendEnd)
 	defer stopSending()
@@ -89,6 +103,15 @@ func Run(ctx context.Context, cfg RunConfig, out io.Writer) error {
 	}
 	if err := lines.write(rec.point(cfg, end, end.Sub(sched.Start), dropped)); err != nil {
 		return err
+	}
+	if log != nil {
+		perConn := make([][]int32, len(senders))
+		for k, s := range senders {
+			perConn[k] = s.byValue
+		}
+		if err := log.write(logFile, perConn); err != nil {
+			return fmt.Errorf("--outcomes: %w", err)
+		}
 	}
 	if cfg.RawLatencies {
 		return lines.write(Raw{Kind: "raw", US: rec.rawLatencies()})

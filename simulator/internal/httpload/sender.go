@@ -14,11 +14,13 @@ type sender struct {
 	margin  time.Duration
 	shard   *shard
 	keepRaw bool
+	log     *outcomeLog // --outcomes (nil: none)
+	byValue []int32     // answers per counted header value on this connection (the log's columns)
 }
 
 // newSender is sender k of the run; tlsConf is nil for http://.
-func newSender(cfg RunConfig, k int, rec *Recorder, tlsConf *tls.Config) *sender {
-	s := &sender{timer: newSleeper(), margin: spinMargin(cfg.Rate), shard: rec.shardFor(k), keepRaw: rec.keepRaw}
+func newSender(cfg RunConfig, k int, rec *Recorder, tlsConf *tls.Config, log *outcomeLog) *sender {
+	s := &sender{timer: newSleeper(), margin: spinMargin(cfg.Rate), shard: rec.shardFor(k), keepRaw: rec.keepRaw, log: log}
 	dial := plainDialer()
 	if tlsConf != nil {
 		dial = tlsDialer(tlsConf, s.shard)
@@ -51,5 +53,27 @@ func (s *sender) loop(ctx, sending, inFlight context.Context, sched Schedule, ne
 		done := time.Now()
 		s.shard.record(request{o: o, err: err, queued: queued, lateUS: LatencyUS(intended, sent),
 			responseUS: LatencyUS(intended, done), serviceUS: LatencyUS(sent, done)}, s.keepRaw)
+		if s.log != nil {
+			s.logOutcome(intended, o, err)
+		}
 	}
+}
+
+// noValue is the counted header's value in a response without that header.
+const noValue = "(none)"
+
+// logOutcome counts the request in the outcome file's bucket and, with a counted header, on this connection.
+func (s *sender) logOutcome(intended time.Time, o outcome, err error) {
+	value := s.conn.value
+	if value == "" {
+		value = noValue
+	}
+	col := s.log.record(intended, classOf(o, s.conn.status, err), o == answered, value)
+	if col < 0 {
+		return
+	}
+	if col >= len(s.byValue) {
+		s.byValue = append(s.byValue, make([]int32, col+1-len(s.byValue))...)
+	}
+	s.byValue[col]++
 }

@@ -11,7 +11,9 @@ time from its actual send (service_*: the server's share), and the generator's l
 minus intended send). A point where the generator was late (p99 lateness > 1 ms) or could not send
 (dropped) says so: its response times then hold the generator's delay, not only the server's.
 For https, SNI and verification use the target's name; a CA bundle given as PEM text is written
-to a file Kneeboard names in the point's workdir.
+to a file Kneeboard names in the point's workdir. With `outcomes` (or `count_header`) kbhttp also writes every
+request's outcome per 10 ms of its intended send time to a file Kneeboard names in the workdir (outcomes.py), read
+after the point into extra["outcomes"] (docs/failover.md).
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from typing import Any
 from kneeboard.analysis.generator import Sending
 from kneeboard.tools import binaries, units
 from kneeboard.tools.base import PointResult, PointSpec, Sample
+from kneeboard.tools.kbhttp import outcomes
 from kneeboard.tools.contract import Metric, PlannedPoint, Problem, ToolAdapter, phase_loc
 from kneeboard.tools.kbhttp.params import KbhttpParams
+from kneeboard.tools.runner import RunOutcome
 from kneeboard.tools.units import url_host
 from kneeboard.tools.wrk import target_url
 
@@ -157,6 +161,21 @@ def _tls_flags(params: KbhttpParams, workdir: Path) -> list[str]:
     return flags + (["--insecure"] if params.tls_skip_verify else []) + ([] if params.tls_resumption else ["--no-resume"])
 
 
+def _outcome_flags(params: KbhttpParams, workdir: Path) -> list[str]:
+    """--outcomes (a file Kneeboard names in the workdir, any earlier attempt's removed), --count-header, --cookies."""
+    flags = []
+    if params.outcomes or params.count_header:
+        path = (workdir / outcomes.FILE).absolute()
+        path.unlink(missing_ok=True)
+        flags += ["--outcomes", str(path), *(["--count-header", params.count_header] if params.count_header else [])]
+    return flags + (["--cookies"] if params.cookies else [])
+
+
+def _outcome_file(argv: list[str]) -> Path | None:
+    """The outcome file the argv named (Kneeboard's own path, see _outcome_flags), or None."""
+    return Path(argv[argv.index("--outcomes") + 1]) if "--outcomes" in argv[:-1] else None
+
+
 def _go_duration(seconds: float) -> str:
     """A Go duration flag: 5 → "5s", 2.25 → "2.25s" (never exponent notation)."""
     return f"{seconds:.6f}".rstrip("0").rstrip(".") + "s"
@@ -227,7 +246,28 @@ class Kbhttp(ToolAdapter):
         return [binary(), "run", "--url", target_url(spec, params), "--rate", f"{spec.rate:.12g}",
                 "--duration", _go_duration(spec.duration_s), "--connections", str(spec.concurrency),
                 "--timeout", _go_duration(params.timeout_s), "--method", params.method, "--report-every", "1s",
-                *(["--host", f"{url_host(spec.host_name)}:{spec.port}"] if spec.host_name else []), *_tls_flags(params, workdir)]  # fmt: skip
+                *(["--host", f"{url_host(spec.host_name)}:{spec.port}"] if spec.host_name else []), *_tls_flags(params, workdir),
+                *_outcome_flags(params, workdir)]  # fmt: skip
+
+    def read(self, outcome: RunOutcome) -> PointResult:
+        """The run's result, with the outcome file (when the argv asked for one) as extra["outcomes"]; a missing or
+        cut file is a warning, never a failed point."""
+        result = super().read(outcome)
+        path = _outcome_file(outcome.argv)
+        if path is None or (outcome.error and outcome.exit_code is None):
+            return result
+        found = outcomes.read_file(path)
+        warnings = list(result.extra.get("warnings") or [])
+        if found is None:
+            warnings.append("kbhttp wrote no outcome file: the outcomes per 10 ms are missing")
+        else:
+            text, cut = found
+            stored, problems = outcomes.parse(text)
+            warnings += ([f"the outcome file is larger than {outcomes.MAX_BYTES >> 20} MiB: only its beginning was read"] if cut else []) + problems
+            if stored is not None:
+                result.extra["outcomes"] = stored
+        result.extra["warnings"] = warnings
+        return result
 
     def sending(self, point: PlannedPoint, params: KbhttpParams, result: PointResult) -> Sending | None:
         """Asked: the rate × the duration; the cap: one request in flight per connection, held for the service time."""

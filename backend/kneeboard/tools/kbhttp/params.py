@@ -27,6 +27,17 @@ class KbhttpParams(BaseModel):
                                   description="https: do not verify the server's certificate (shown on the report)")
     tls_resumption: bool = Field(default=True, title="TLS session resumption",
                                  description="https: resume sessions on new connections (off: a full handshake for each)")
+    outcomes: bool = Field(default=False, title="Outcomes per 10 ms",
+                           description="Count every request's outcome (answered, connect, reset, timeout, 5xx, 4xx…) per 10 ms "
+                                       "of its intended send time: the error window, detection and recovery times (docs/failover.md)")
+    count_header: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[0-9A-Za-z][!#$%&'*+.^_`|~0-9A-Za-z-]*$",
+                                     title="Count a response header",
+                                     description="A response header whose values are counted per 10 ms and per connection "
+                                                 "(e.g. X-Backend: which backend answered); at most 64 values, the rest as "
+                                                 "'other'. Turns the outcomes on")
+    cookies: bool = Field(default=False, title="Cookie jar per connection",
+                          description="Each connection keeps the cookies its responses set and sends them back "
+                                      "(a balancer's cookie persistence)")
 
     @model_validator(mode="after")
     def _tls_needs_https(self) -> KbhttpParams:
