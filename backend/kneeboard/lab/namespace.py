@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import signal
 import stat
 import subprocess
 from dataclasses import asdict, dataclass, field
@@ -297,6 +298,43 @@ def restart_service(name: str, config: str) -> dict:
     processes.save_state(STATE_FILE, {**state, "services": {**state.get("services", {}), name: record}})
     if record["error"]:
         raise LabError(f"{name} with configuration {config}: {record['error']}")
+    return record
+
+
+def stop_service(name: str, kill: bool = False) -> None:
+    """Stop the lab service `name` by its recorded PID (SIGTERM, or SIGKILL when `kill`), recording it as stopped; a
+    service not running is left as it is. Raises LabError when the lab does not have it."""
+    state = processes.load_state(STATE_FILE)
+    record = state.get("services", {}).get(name)
+    if record is None:
+        raise LabError(f"{name} is not in the lab (run `kneeboard lab up`)")
+    if kill and processes.is_alive(record.get("pid"), record.get("started")):
+        # the process group we started it in: nginx's workers outlive a killed master and would go on serving
+        if os.getpgid(record["pid"]) == record["pid"]:
+            os.killpg(record["pid"], signal.SIGKILL)
+        else:
+            os.kill(record["pid"], signal.SIGKILL)
+    if record.get("pid"):
+        processes.stop(record["pid"], record.get("started"))
+    state = processes.load_state(STATE_FILE)
+    stopped = {**record, "pid": None, "started": None, "error": "stopped (killed)" if kill else "stopped"}
+    processes.save_state(STATE_FILE, {**state, "services": {**state.get("services", {}), name: stopped}})
+
+
+def start_service(name: str) -> dict:
+    """Start the lab service `name` again with its recorded configuration, only it (nothing else restarts); its record
+    once it answers. Raises LabError when the lab does not have it or it does not come back."""
+    state = processes.load_state(STATE_FILE)
+    old = state.get("services", {}).get(name)
+    workdir = Path(state.get("workdir") or DEFAULT_WORKDIR)
+    spec = next((s for s in _service_specs(workdir, None) if s["name"] == name), None)
+    if old is None or spec is None:
+        raise LabError(f"{name} is not in the lab (run `kneeboard lab up`)")
+    record = _ensure_service({**spec, **({"config": old["config"]} if "config" in old else {})}, old, workdir)
+    state = processes.load_state(STATE_FILE)
+    processes.save_state(STATE_FILE, {**state, "services": {**state.get("services", {}), name: record}})
+    if record["error"]:
+        raise LabError(f"{name} did not start: {record['error']}")
     return record
 
 

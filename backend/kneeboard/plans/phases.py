@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from kneeboard.config import get_settings
+from kneeboard.events.schemas import MAX_EVENTS, PointEvent
 from kneeboard.fanout.schemas import Agents
 
 
@@ -69,6 +70,8 @@ class _Phase(BaseModel):
     label: str | None = Field(default=None, max_length=80)
     warmup_s: float | None = Field(default=None, ge=0, le=3600, description="left out of each point's steady window (default: the tool's)")
     agents: Agents = None  # this phase's own fan-out (default: the plan's)
+    events: list[PointEvent] = Field(default_factory=list, max_length=MAX_EVENTS,
+                                     description="registered actions fired during each of its points (lab targets; docs/failover.md)")
 
 
 class BaselinePhase(_Phase):

@@ -88,6 +88,7 @@ class _PlanBase(BaseModel):
                 raise ValueError(f"phases[{i}].rate: {self.tool} is closed-loop and takes no offered rate; leave rate out")
             if isinstance(phase, SearchPhase):
                 _search_fits(self, tool, i, phase)
+            _events_fit(self, i, phase)
         for i, variant in enumerate(self.variants):
             if variant.params:
                 try:
@@ -111,6 +112,21 @@ class _PlanBase(BaseModel):
         if value > get_settings().max_repeat:
             raise ValueError(f"must be at most {get_settings().max_repeat} (MAX_REPEAT)")
         return value
+
+
+def _events_fit(plan: _PlanBase, i: int, phase: Phase) -> None:
+    """Events fire within one point run on this worker: not in a search or a ramp (points made as they go), not in a
+    fanned point (the load is elsewhere), and before the point's end."""
+    if not phase.events:
+        return
+    if isinstance(phase, (SearchPhase, RampPhase)):
+        raise ValueError(f"phases[{i}].events: a {phase.kind} phase makes its points as it goes; events go in baseline, "
+                         "scalability, saturation, stability or custom phases")
+    if phase.agents or plan.agents:
+        raise ValueError(f"phases[{i}].events: a point fanned over agents cannot carry events (they act from the worker)")
+    for j, event in enumerate(phase.events):
+        if event.at_s >= phase.duration_s:
+            raise ValueError(f"phases[{i}].events[{j}].at_s: {event.at_s:g} s is not within the point's {phase.duration_s:g} s")
 
 
 def _search_fits(plan: _PlanBase, tool: ToolAdapter, i: int, phase: SearchPhase) -> None:

@@ -16,6 +16,8 @@ from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.events import schedule as point_events
+from kneeboard.events import service as events_service
 from kneeboard.fanout import driver as fanout
 from kneeboard.lab import querylogs
 from kneeboard.plans.schemas import PlanBody, params_of
@@ -181,7 +183,7 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     loaded = retrying(lambda: _begin_point(point_id, run), "starting a point")
     if loaded is None:
         return
-    campaign_id, tool, spec, monitors, scraped = loaded
+    campaign_id, tool, spec, monitors, scraped, events = loaded
     live.publish(campaign_id, "point", {"id": point_id, "status": PointStatus.RUNNING})
     faults.inject("point")
     workdir = Path(get_settings().workdir) / f"campaign-{campaign_id}" / f"point-{point_id}"
@@ -191,9 +193,10 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     tls = tls_check.Checked() if refused else tls_check.check(tool, spec)  # the tool itself does not verify
     refused = refused or tls.refused
     emptied = None if refused else querylogs.empty_before_point(spec.host, spec.port)  # a lab server's log: one point's
-    with cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled:  # perf over the steady window
+    with cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled, point_events.during(events, bool(refused)) as fired:
         result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     monitor_warnings += profiled.file(result)  # folded after the point, at idle priority
+    monitor_warnings += events_service.file(fired, result.extra, campaign_id=campaign_id, point_id=point_id, agent=run.agent)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings + tls.warnings
@@ -223,7 +226,8 @@ def _begin_point(point_id: int, run: Run):
             rate=point.offered_rate, duration_s=point.duration_s, params=params_of(campaign.plan, point.variant),
             documents=_documents(campaign.plan),
         )  # fmt: skip
-        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], scraped_by(campaign.target)
+        events = [e.model_dump() for e in plan.phases[point.phase_index].events]
+        return campaign.id, adapter(campaign.tool), spec, [m.model_dump() for m in plan.monitors], scraped_by(campaign.target), events
 
 
 def _measure(campaign_id: int, point_id: int, tool: ToolAdapter, spec: PointSpec, monitors: list[dict], workdir: Path,

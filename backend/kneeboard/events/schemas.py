@@ -1,0 +1,28 @@
+"""A point event as a plan gives it: when, which registered action, on what."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from kneeboard.events.actions import ACTIONS
+
+MAX_EVENTS = 10
+
+
+class PointEvent(BaseModel):
+    """At `at_s` seconds into each point of its phase, the registered `action` on `value` (e.g. lab.backend_stop b2)."""
+
+    model_config = ConfigDict(extra="forbid")
+    at_s: float = Field(ge=0, le=3600, description="seconds after the point's load starts")
+    action: str = Field(description="a registered point event: " + ", ".join(f"{a.name} ({a.description})" for a in ACTIONS.values()))
+    value: str = Field(max_length=40, description="what it acts on (a lab backend: b1, b2, b3)")
+
+    @model_validator(mode="after")
+    def _registered(self) -> PointEvent:
+        """Only registered actions, only on their own values."""
+        found = ACTIONS.get(self.action)
+        if found is None:
+            raise ValueError(f"action: unknown point event {self.action!r}; registered: {', '.join(ACTIONS)}")
+        if self.value not in found.values:
+            raise ValueError(f"value: {self.action} takes one of {', '.join(found.values)}, not {self.value!r}")
+        return self

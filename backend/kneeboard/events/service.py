@@ -1,0 +1,19 @@
+"""A point's events after it ran: kept on the point, their failover figures, and one audit entry each."""
+
+from __future__ import annotations
+
+from kneeboard.audit.service import record_now
+from kneeboard.events.figures import per_event
+from kneeboard.events.schedule import Fired
+
+
+def file(fired: Fired, extra: dict, *, campaign_id: int, point_id: int, agent: str) -> list[str]:
+    """Put the fired events and their failover figures in the point's extra, audit each event; the warnings."""
+    if not fired.records:
+        return fired.warnings
+    extra["events"] = fired.records
+    extra["failover"] = per_event(extra.get("outcomes"), fired.records)
+    for record in fired.records:
+        record_now(f"agent:{agent}", "event", "campaign", campaign_id, f"point {point_id}: {record['action']} {record['value']}",
+                   None, {k: v for k, v in record.items() if k in ("at_s", "t", "done", "listening", "error")})
+    return fired.warnings

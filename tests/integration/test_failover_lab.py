@@ -1,0 +1,76 @@
+"""Issue 39's failover in the lab: a 30 s kbhttp point at 2,000 req/s through the lab's HAProxy (checks every 500 ms,
+fall 2, rise 2, retries 0), backend b2 killed at 10 s and started again at 20 s by registered point events. The
+detection and recovery times lie within what the check settings imply (plus one check interval), and kbhttp's failed
+responses equal the change in HAProxy's own frontend 5xx count (its stats socket) within max(1 %, 5)."""
+
+from __future__ import annotations
+
+from kneeboard.lab import haproxy, namespace
+from tests.integration.conftest import skip_without_lab
+from tests.integration.test_lab_campaigns import run, target
+
+skip_without_lab()
+INTER_S, FALL, RISE = 0.5, 2, 2  # haproxy.CHECK
+
+
+def frontend_5xx() -> int:
+    """HAProxy's own count of 5xx answers its frontend sent (show stat, FRONTEND row)."""
+    rows = haproxy.show_stat(namespace.lab_workdir() / "haproxy")
+    return int(next(r for r in rows if r["pxname"] == "lb" and r["svname"] == "FRONTEND")["hrsp_5xx"])
+
+
+def failover_plan(stack, events: list[dict], duration_s: float = 30) -> dict:
+    return {"name": "failover b2", "tool": "kbhttp", "target_id": target(stack, haproxy.SERVICE, "http", haproxy.PORT),
+            "params": {"count_header": "X-Backend", "timeout_s": 2},
+            "phases": [{"kind": "stability", "concurrency": 50, "rate": 2000, "duration_s": duration_s, "events": events}],
+            "pause_s": 0}  # fmt: skip
+
+
+def test_one_backend_killed_and_started_again_is_detected_and_recovered_within_the_checks(stack, lab):
+    assert haproxy.CHECK == f"check inter {INTER_S * 1000:.0f} fall {FALL} rise {RISE}"
+    before = frontend_5xx()
+    campaign, points = run(stack, failover_plan(stack, [{"at_s": 10, "action": "lab.backend_kill", "value": "b2"},
+                                                        {"at_s": 20, "action": "lab.backend_start", "value": "b2"}]))
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    haproxy_5xx = frontend_5xx() - before
+    point = stack.api.get(f"/api/v1/points/{points[0]['id']}").json()
+    killed, started = point["extra"]["events"]
+    assert killed["action"] == "lab.backend_kill" and "error" not in killed and started["listening"] >= started["t"]
+    figures = point["extra"]["failover"][0]
+    failed = sum(figures["failed_by_class"].values())
+    print(f"\nfigures: b2 killed at {killed['at_s']} s: detection {figures['detection_s']} s, error window "
+          f"{figures['error_window']}, failed {figures['failed_by_class']}, HAProxy's frontend 5xx +{haproxy_5xx}; "
+          f"started at {started['at_s']} s (listening {started['listening'] - started['t']:.3f} s later): recovery "
+          f"{figures['recovery_s']} s; spread {figures['spread']}")
+    assert (FALL - 1) * INTER_S - 0.05 <= figures["detection_s"] <= FALL * INTER_S + INTER_S, figures
+    assert abs(failed - haproxy_5xx) <= max(0.01 * haproxy_5xx, 5), (failed, haproxy_5xx)
+    assert (RISE - 1) * INTER_S - 0.05 <= figures["recovery_s"] <= RISE * INTER_S + INTER_S, figures
+    after = figures["spread"]["after"]
+    assert set(after) == {"b1", "b2", "b3"} and all(abs(s["share"] - 1 / 3) <= 0.05 for s in after.values()), after
+    audit = stack.api.get("/api/v1/audit", params={"kind": "campaign", "limit": 20}).json()["items"]
+    assert {e["name"] for e in audit if e["action"] == "event" and e["obj_id"] == str(campaign["id"])} == {
+        f"point {point['id']}: lab.backend_kill b2", f"point {point['id']}: lab.backend_start b2"}
+
+
+def test_an_event_that_cannot_act_is_a_warning_and_the_lab_is_made_whole(stack, lab):
+    campaign, points = run(stack, failover_plan(stack, [{"at_s": 1, "action": "lab.haproxy_disable", "value": "b1"},
+                                                        {"at_s": 2, "action": "lab.backend_start", "value": "b3"}], duration_s=3))
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    warnings = points[0]["warnings"]
+    assert any("lab.backend_start b3 at 2 s failed: b3 is already running" in w for w in warnings), warnings
+    assert any("lab.haproxy_enable b1 after it" in w for w in warnings), warnings  # restored after the point
+    states = {r["svname"]: r["status"] for r in haproxy.show_stat(namespace.lab_workdir() / "haproxy") if r["pxname"] == "servers"}
+    assert states["b1"].startswith("UP"), states
+
+
+def test_events_are_refused_where_they_cannot_act(stack, dns_target):
+    plan = {"name": "no events here", "tool": "dnsperf", "target_id": dns_target["id"],
+            "phases": [{"kind": "stability", "concurrency": 1, "rate": 100, "duration_s": 2,
+                        "events": [{"at_s": 1, "action": "lab.backend_stop", "value": "b2"}]}]}  # fmt: skip
+    answer = stack.api.post("/api/v1/plans", json=plan)
+    assert answer.status_code == 422 and "events act on the lab's servers" in answer.text, answer.text
+    for event, why in (({"at_s": 5, "action": "lab.backend_stop", "value": "b2"}, "is not within the point's 2 s"),
+                       ({"at_s": 1, "action": "rm -rf", "value": "b2"}, "unknown point event"),
+                       ({"at_s": 1, "action": "lab.backend_stop", "value": "b9"}, "takes one of b1, b2, b3")):
+        answer = stack.api.post("/api/v1/plans", json={**plan, "phases": [{**plan["phases"][0], "events": [event]}]})
+        assert answer.status_code == 422 and why in answer.text, answer.text
