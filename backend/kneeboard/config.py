@@ -5,7 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kneeboard.grafana import check_base_url
 
 
 class Settings(BaseSettings):
@@ -59,6 +62,9 @@ class Settings(BaseSettings):
     webhook_retry_base_s: float = 5.0  # the first retry's delay; each next one doubles it (capped at an hour)
     webhook_max_attempts: int = 8  # then the message is marked failed
     webhook_timeout_s: float = 5.0  # per request: connect, send and read the answer
+    grafana_url: str = ""  # Grafana's address: reports link to docs/grafana-kneeboard-prometheus.json there; empty: no links
+
+    _grafana_url = field_validator("grafana_url")(classmethod(lambda cls, value: check_base_url(value)))
 
     def allowed_host_list(self) -> list[str]:
         """The Host header values the API answers to: ALLOWED_HOSTS plus the listen address."""

@@ -84,7 +84,7 @@ export default function CampaignExport({ doc }: { doc: ExportDocument & { campai
       {(labels.length ? labels : [null]).map((v) => (
         <section key={v ?? ""} className="variant-section" aria-label={v != null ? `Variant ${v}` : "Report"}>
           {v != null && <h2 className="variant-title">Variant: {v}</h2>}
-          <ReportBody campaign={c} points={points} variant={v} labels={labels} tool={tool}>
+          <ReportBody campaign={c} points={points} variant={v} labels={labels} tool={tool} profilePoints={doc.cpu_profiles?.map((e) => e.point_id)}>
             <Monitors doc={doc} points={v != null ? points.filter((p) => p.variant === v) : points} />
           </ReportBody>
         </section>

@@ -2,6 +2,7 @@
 // with everything its charts would fetch, so that rendering needs no network.
 import { QueryClient } from "@tanstack/react-query";
 import type { Comparison } from "../src/api/compare";
+import { TOP_FUNCTIONS, type FoldedProfile, type TopFunctions } from "../src/api/cpuProfiles";
 import { keys } from "../src/api/keys";
 import type { CampaignOut, Point, SampleSeries } from "../src/api/types";
 import type { ToolInfo } from "../src/tools/catalog";
@@ -12,6 +13,14 @@ export interface SamplesEntry {
   series: string | null;
   max_points: number;
   data: SampleSeries;
+}
+
+/** A point's CPU profile as the report asks for it (its folded stacks cut to a size; its top functions by self). */
+export interface CpuProfileEntry {
+  point_id: number;
+  profile?: FoldedProfile;
+  functions?: TopFunctions;
+  missing?: string;
 }
 
 export interface ExportDocument {
@@ -28,6 +37,9 @@ export interface ExportDocument {
   samples?: SamplesEntry[];
   /** Points whose monitor charts the report shows (their samples are the entry with series null). */
   monitor_points?: number[];
+  /** The CPU profiles the report draws (the point each variant details), with their top functions; a point without
+   * one carries the reason (`missing`). */
+  cpu_profiles?: CpuProfileEntry[];
   /** The campaign against its plan's pinned baseline, when there is one. */
   baseline?: Comparison | null;
   comparison?: Comparison;
@@ -41,6 +53,11 @@ export function seededClient(doc: ExportDocument): QueryClient {
   const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, retry: false } } });
   qc.setQueryData(keys.tools, doc.tools);
   for (const s of doc.samples ?? []) qc.setQueryData(keys.samples(s.point_id, s.series ?? undefined, s.max_points), s.data);
+  for (const e of doc.cpu_profiles ?? []) {
+    const missing = e.missing != null ? { missing: e.missing } : undefined;
+    qc.setQueryData(keys.cpuProfile(e.point_id), missing ?? e.profile);
+    qc.setQueryData(keys.cpuFunctions(e.point_id, "self", TOP_FUNCTIONS), missing ?? e.functions);
+  }
   return qc;
 }
 

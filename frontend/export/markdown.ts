@@ -87,7 +87,7 @@ export function toMarkdown(root: HTMLElement): MarkdownExport {
     const out = [`**${escapeText(title)}**${note ? ` — ${note}` : ""}`];
     const empty = fig.querySelector(".chart-empty");
     if (empty) return [...out, `*${escapeText(squash(empty.textContent))}*`];
-    const surfaces = [...fig.querySelectorAll<SVGSVGElement>(".recharts-wrapper > svg.recharts-surface")];
+    const surfaces = [...fig.querySelectorAll<SVGSVGElement>(".recharts-wrapper > svg.recharts-surface, svg.flame-graph")];
     surfaces.forEach((svg, i) => {
       charts++;
       const name = `charts/${String(charts).padStart(2, "0")}-${slug(title)}${surfaces.length > 1 ? `-${i + 1}` : ""}.svg`;

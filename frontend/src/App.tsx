@@ -14,6 +14,7 @@ const NotFoundPage = lazy(() => import("./routes/NotFoundPage"));
 const PlanEditorPage = lazy(() => import("./routes/PlanEditorPage"));
 const PlansPage = lazy(() => import("./routes/PlansPage"));
 const PolicyPage = lazy(() => import("./routes/PolicyPage"));
+const PrometheusPage = lazy(() => import("./routes/PrometheusPage"));
 const ProfilesPage = lazy(() => import("./routes/ProfilesPage"));
 const TargetsPage = lazy(() => import("./routes/TargetsPage"));
 const SchedulesPage = lazy(() => import("./routes/SchedulesPage"));
@@ -93,6 +94,7 @@ export default function App() {
             <NavLink to="/schedules">Schedules</NavLink>
             <NavLink to="/agents">Agents</NavLink>
             <NavLink to="/policy">Policy</NavLink>
+            <NavLink to="/prometheus">Prometheus</NavLink>
             <AdminNavLinks />
           </nav>
           <HealthDot />
@@ -116,6 +118,7 @@ export default function App() {
           <Route path="/targets" element={<TargetsPage />} />
           <Route path="/profiles" element={<ProfilesPage />} />
           <Route path="/policy" element={<PolicyPage />} />
+          <Route path="/prometheus" element={<PrometheusPage />} />
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/agents" element={<AgentsPage />} />
           <Route path="/audit" element={<AuditPage />} />

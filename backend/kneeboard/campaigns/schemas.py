@@ -270,6 +270,8 @@ class CampaignOut(CampaignBrief):
     host_sharing: HostSharing | None = Field(default=None, description="set when the generator shared the server's host")
     analysis: Analysis | None
     baseline_campaign_id: int | None = Field(default=None, description="the baseline its plan pinned (reports compare against it)")
+    grafana_url: str | None = Field(default=None, description="the Grafana dashboard over its time range (GRAFANA_URL set, the "
+                                                              "campaign started; docs/prometheus.md)")
 
 
 class CampaignPage(BaseModel):

@@ -16,6 +16,7 @@ from kneeboard.config import get_settings
 from kneeboard.agents.models import Agent
 from kneeboard.db import utcnow
 from kneeboard.environment import host_sharing
+from kneeboard.grafana import dashboard_link
 from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.history.query import Filters, find
 from kneeboard.plans.expand import expand
@@ -122,6 +123,7 @@ def describe(campaign: Campaign, *, session: Session) -> dict:
         "progress": progress(campaign, queue_position(campaign, session=session)),
         "summary": stored_summary(campaign),
         "host_sharing": host_sharing(campaign.environment or {}),
+        "grafana_url": dashboard_link(get_settings().grafana_url, [(campaign.id, campaign.started_at, campaign.ended_at)]),
     }
 
 

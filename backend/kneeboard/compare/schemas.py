@@ -97,4 +97,6 @@ class Comparison(BaseModel):
     bottlenecks: dict[str, Bottleneck | None] = Field(
         default_factory=dict, description="each selection's bottleneck as its analysis names it (evidence.bottleneck), by selector")
     point_verdicts: dict[str, PointVerdicts]
+    grafana_url: str | None = Field(default=None, description="the Grafana dashboard over the campaigns' time range, each campaign "
+                                                              "selected (GRAFANA_URL set; docs/prometheus.md)")
     differences: Differences

@@ -20,7 +20,9 @@ from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.models import Point
 from kneeboard.campaigns.progress import summary
 from kneeboard.campaigns.service import describe, get_campaign
+from kneeboard.config import get_settings
 from kneeboard.errors import invalid_query
+from kneeboard.grafana import dashboard_link
 from kneeboard.inputs import MAX_ID
 from kneeboard.tools.registry import adapter
 
@@ -256,6 +258,8 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
         "headline": headline,
         "bottlenecks": {key: ((d.get("analysis") or {}).get("evidence") or {}).get("bottleneck") for key, d in zip(keys, described)},
         "point_verdicts": verdicts_by,
+        "grafana_url": dashboard_link(get_settings().grafana_url,
+                                      [(s.campaign.id, s.campaign.started_at, s.campaign.ended_at) for s in selections]),
         "differences": {
             "plan": differences({s.key: _plan_of(s) for s in selections}),
             "target": differences({s.key: s.campaign.target for s in selections}),

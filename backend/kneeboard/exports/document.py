@@ -9,27 +9,21 @@ from sqlalchemy.orm import Session
 
 from kneeboard import __version__
 from kneeboard.campaigns import service as campaigns
-from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.schemas import CampaignOut, PointOut
 from kneeboard.compare.schemas import Comparison
 from kneeboard.compare.service import build as build_comparison
-from kneeboard.errors import DomainError, NotFound
+from kneeboard.errors import Conflict, DomainError, NotFound
+from kneeboard.exports.featured import cpu_profile_points, featured_points
+from kneeboard.profiling import service as cpu_profiles
+from kneeboard.profiling.analysis import parse_folded
+from kneeboard.profiling.folding import cap
 from kneeboard.shares import service as shares
 
 TIMELINE_MAX_SAMPLES = 600  # what the report's timeline asks per point (CampaignTimeline.tsx)
 CHART_MAX_SAMPLES = 2000  # what the stability and monitor charts ask (api/points.ts MAX_SAMPLES)
-
-
-def featured_points(points: list[Point]) -> dict[str | None, Point]:
-    """Per variant, the point the report details: its longest completed stability point (the one the stability chart
-    draws), else its completed point with the highest achieved rate (where the monitors tell most) whose load was sent."""
-    done = [p for p in points if p.status == "completed" and not ((p.extra or {}).get("generator") or {}).get("limited")]
-    featured: dict[str | None, Point] = {}
-    for variant in dict.fromkeys(p.variant for p in done):
-        mine = [p for p in done if p.variant == variant]
-        stability = [p for p in mine if p.phase == "stability"]
-        featured[variant] = max(stability, key=lambda p: p.duration_s) if stability else max(mine, key=lambda p: p.metrics.get("achieved_rate") or 0)
-    return featured
+PROFILE_MAX_BYTES = 262_144  # a CPU profile's folded stacks in a file (a quarter of what is stored: the heaviest stacks)
+TOP_FUNCTIONS = 15  # what the report's top-functions table asks (api/cpuProfiles.ts TOP_FUNCTIONS)
 
 
 def _samples(campaign: Campaign, *, session: Session) -> tuple[list[dict], list[int]]:
@@ -44,6 +38,24 @@ def _samples(campaign: Campaign, *, session: Session) -> tuple[list[dict], list[
     entries = [{"point_id": pid, "series": series, "max_points": cap,
                 "data": campaigns.point_samples(pid, series=series, max_points=cap, session=session)} for pid, series, cap in asks]  # fmt: skip
     return entries, monitored
+
+
+def _cpu_profiles(campaign: Campaign, *, session: Session) -> list[dict]:
+    """The CPU profiles the file shows (cpu_profile_points), each with its top functions, the folded stacks cut to
+    PROFILE_MAX_BYTES (the lightest left out, counted as dropped); a point without one carries the reason instead."""
+    out = []
+    for point_id in cpu_profile_points(campaign):
+        try:
+            profile = cpu_profiles.folded(point_id, session=session)
+            top = cpu_profiles.top(point_id, session=session, limit=TOP_FUNCTIONS, by="self")
+        except Conflict as exc:
+            out.append({"point_id": point_id, "missing": str(exc)})
+            continue
+        kept = cap(parse_folded(profile["folded"]), PROFILE_MAX_BYTES)
+        profile.update(folded=kept.text, stacks=kept.stacks, dropped_stacks=profile["dropped_stacks"] + kept.dropped_stacks,
+                       dropped_samples=profile["dropped_samples"] + kept.dropped_samples)  # fmt: skip
+        out.append({"point_id": point_id, "profile": profile, "functions": top})
+    return out
 
 
 def _baseline(campaign: Campaign, *, session: Session) -> dict | None:
@@ -74,7 +86,7 @@ def campaign_document(campaign_id: int, *, site: str, session: Session, link: st
     return {**_frame("campaign", link or f"{site.rstrip('/')}/campaigns/{campaign.id}", site, shares.tools_for([campaign])),
             "campaign": CampaignOut.model_validate(described).model_dump(mode="json"),
             "points": [PointOut.model_validate(p).model_dump(mode="json") for p in campaign.points],
-            "samples": samples, "monitor_points": monitored,
+            "samples": samples, "monitor_points": monitored, "cpu_profiles": _cpu_profiles(campaign, session=session),
             "baseline": None if pinned else _baseline(campaign, session=session)}  # fmt: skip
 
 

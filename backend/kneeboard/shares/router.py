@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Path, Query, Request, Response
 
 from kneeboard.audit.service import record_by
@@ -11,6 +13,8 @@ from kneeboard.deps import SessionDep
 from kneeboard.analysis.hdr import MAX_BUCKETS
 from kneeboard.inputs import MAX_ID
 from kneeboard.latency.schemas import Histogram, Window
+from kneeboard.profiling.router import Limit
+from kneeboard.profiling.schemas import FoldedProfile, TopFunctions
 from kneeboard.shares import service
 from kneeboard.shares.models import Share
 from kneeboard.shares.schemas import ComparisonShareCreate, SharedReport, ShareCreate, ShareCreated, ShareOut
@@ -84,3 +88,16 @@ def read_shared_histogram(
 ):
     """Public (no login): the latency histogram of a point of the link's campaigns (any other point answers 404)."""
     return service.shared_histogram(token, point_id, window=window, max_buckets=buckets, session=session)
+
+
+@router.get("/shared/{token}/points/{point_id}/cpu-profile", response_model=FoldedProfile)
+def read_shared_cpu_profile(session: SessionDep, point_id: int, token: str = Token):
+    """Public (no login): the CPU profile of a point of the link's campaigns (409 saying why it has none)."""
+    return service.shared_cpu_profile(token, point_id, session=session)
+
+
+@router.get("/shared/{token}/points/{point_id}/cpu-profile/functions", response_model=TopFunctions)
+def read_shared_cpu_functions(session: SessionDep, point_id: int, token: str = Token, limit: int = Limit,
+                              by: Literal["self", "total"] = Query(default="self")):  # fmt: skip
+    """Public (no login): the top functions of a point of the link's campaigns."""
+    return service.shared_cpu_functions(token, point_id, limit=limit, by=by, session=session)

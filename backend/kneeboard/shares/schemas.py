@@ -58,6 +58,7 @@ class SharedReport(BaseModel):
     expires_at: datetime
     campaign: CampaignOut | None = None
     points: list[PointOut] | None = None
+    cpu_profile_points: list[int] = Field(default=[], description="the points whose CPU profile the page shows (per variant, the point it details)")
     comparison: Comparison | None = None
     tools: list[ToolOut] = Field(description="GET /tools entries of the tools the report names (that route needs a login)")
     analysis_versions: dict[str, str] = Field(description="campaign id → the analysis version pinned when shared")

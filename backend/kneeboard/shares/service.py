@@ -19,7 +19,9 @@ from kneeboard.campaigns.service import describe, get_campaign, point_samples, r
 from kneeboard.compare.service import build as build_comparison
 from kneeboard.db import as_utc, utcnow
 from kneeboard.errors import Gone, NotFound, invalid
+from kneeboard.exports.featured import cpu_profile_points
 from kneeboard.latency.service import point_histogram
+from kneeboard.profiling import service as cpu_profiles
 from kneeboard.shares.models import Share, ShareCampaign
 from kneeboard.tools.registry import adapter
 
@@ -146,11 +148,13 @@ def shared_report(token: str, *, session: Session) -> dict:
     newer = any(analysis_version(c.analysis) != versions[str(c.id)] for c in campaigns)
     report = {"kind": share.kind, "created_at": share.created_at, "expires_at": share.expires_at, "tools": tools_for(campaigns),
               "analysis_versions": versions, "newer_analysis_available": newer}  # fmt: skip
+    # neither says where the team's Grafana is: it is not for a share link's readers
     if share.kind == "comparison":
-        report["comparison"] = build_comparison([str(c.id) for c in campaigns], session=session, pinned=pinned)
+        report["comparison"] = {**build_comparison([str(c.id) for c in campaigns], session=session, pinned=pinned), "grafana_url": None}
     else:
         campaign = campaigns[0]
-        report.update(campaign={**describe(campaign, session=session), "analysis": pinned[campaign.id]}, points=campaign.points)
+        report.update(campaign={**describe(campaign, session=session), "analysis": pinned[campaign.id], "grafana_url": None},
+                      points=campaign.points, cpu_profile_points=cpu_profile_points(campaign))  # fmt: skip
     return report
 
 
@@ -173,3 +177,15 @@ def shared_histogram(token: str, point_id: int, *, window: str, max_buckets: int
     """A point's latency histogram, only when the point belongs to one of the share's campaigns."""
     shared_point(token, point_id, session=session)
     return point_histogram(point_id, session=session, window=window, max_buckets=max_buckets)
+
+
+def shared_cpu_profile(token: str, point_id: int, *, session: Session) -> dict:
+    """A point's CPU profile (folded stacks), only when the point belongs to one of the share's campaigns."""
+    shared_point(token, point_id, session=session)
+    return cpu_profiles.folded(point_id, session=session)
+
+
+def shared_cpu_functions(token: str, point_id: int, *, limit: int, by: str, session: Session) -> dict:
+    """A point's top functions, only when the point belongs to one of the share's campaigns."""
+    shared_point(token, point_id, session=session)
+    return cpu_profiles.top(point_id, session=session, limit=limit, by=by)

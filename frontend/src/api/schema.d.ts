@@ -941,6 +941,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/points/{point_id}/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Point Outcomes
+         * @description A kbhttp point's request outcomes per 10 ms of intended send time (success, error classes, the counted header's
+         *     values) and what they say: failures, their window, the longest gap, the spread and persistence. 409 when it has none.
+         */
+        get: operations["point_outcomes_api_v1_points__point_id__outcomes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/points/{point_id}/samples": {
         parameters: {
             query?: never;
@@ -1233,6 +1254,46 @@ export interface paths {
          * @description Public (no login): what a share link shows, as one HTML file, with the analysis pinned when it was shared.
          */
         get: operations["export_shared_api_v1_shared__token__export_html_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/points/{point_id}/cpu-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Shared Cpu Profile
+         * @description Public (no login): the CPU profile of a point of the link's campaigns (409 saying why it has none).
+         */
+        get: operations["read_shared_cpu_profile_api_v1_shared__token__points__point_id__cpu_profile_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/points/{point_id}/cpu-profile/functions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Shared Cpu Functions
+         * @description Public (no login): the top functions of a point of the link's campaigns.
+         */
+        get: operations["read_shared_cpu_functions_api_v1_shared__token__points__point_id__cpu_profile_functions_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1827,6 +1888,11 @@ export interface components {
             /** Duration S */
             duration_s: number;
             /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
+            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
@@ -2044,6 +2110,11 @@ export interface components {
             };
             /** Error */
             error: string | null;
+            /**
+             * Grafana Url
+             * @description the Grafana dashboard over its time range (GRAFANA_URL set, the campaign started; docs/prometheus.md)
+             */
+            grafana_url?: string | null;
             /** @description set when the generator shared the server's host */
             host_sharing?: components["schemas"]["HostSharing"] | null;
             /** Id */
@@ -2262,6 +2333,11 @@ export interface components {
             /** Campaigns */
             campaigns: components["schemas"]["CampaignOut"][];
             differences: components["schemas"]["kneeboard__compare__schemas__Differences"];
+            /**
+             * Grafana Url
+             * @description the Grafana dashboard over the campaigns' time range, each campaign selected (GRAFANA_URL set; docs/prometheus.md)
+             */
+            grafana_url?: string | null;
             /** Headline */
             headline: components["schemas"]["Headline"][];
             /**
@@ -2478,6 +2554,11 @@ export interface components {
             concurrency: number | number[];
             /** Duration S */
             duration_s: number;
+            /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3527,11 +3608,28 @@ export interface components {
              */
             ca_pem?: string | null;
             /**
+             * Cookie jar per connection
+             * @description Each connection keeps the cookies its responses set and sends them back (a balancer's cookie persistence)
+             * @default false
+             */
+            cookies: boolean;
+            /**
+             * Count a response header
+             * @description A response header whose values are counted per 10 ms and per connection (e.g. X-Backend: which backend answered); at most 64 values, the rest as 'other'. Turns the outcomes on
+             */
+            count_header?: string | null;
+            /**
              * Method
              * @default GET
              * @enum {string}
              */
             method: "GET" | "HEAD";
+            /**
+             * Outcomes per 10 ms
+             * @description Count every request's outcome (answered, connect, reset, timeout, 5xx, 4xx…) per 10 ms of its intended send time: the error window, detection and recovery times (docs/failover.md)
+             * @default false
+             */
+            outcomes: boolean;
             /**
              * Path
              * @description Printable ASCII starting with '/', no spaces, no '#', '%' only as %XX
@@ -3992,6 +4090,47 @@ export interface components {
             stdout: string;
         };
         /**
+         * OutcomesSummary
+         * @description The point's outcomes judged whole (no event named): failures by class, their window, the longest gap between
+         *     successes, the spread over the counted header's values, and persistence per connection.
+         */
+        OutcomesSummary: {
+            /**
+             * Error Window
+             * @description first to last failure, seconds from the point's start
+             */
+            error_window: {
+                [key: string]: number;
+            } | null;
+            /** Failed By Class */
+            failed_by_class: {
+                [key: string]: number;
+            };
+            /**
+             * Longest Gap
+             * @description the longest run of buckets without a success
+             */
+            longest_gap: {
+                [key: string]: number;
+            } | null;
+            /**
+             * Persistence
+             * @description per connection: the share of its requests on its main value
+             */
+            persistence: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Spread
+             * @description per header value: requests and share
+             */
+            spread: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+        };
+        /**
          * PackOut
          * @description A pack: what a target's exporter may name in `packs`.
          */
@@ -4077,6 +4216,27 @@ export interface components {
             seed?: string | null;
             /** Title */
             title: string;
+        };
+        /**
+         * PointEvent
+         * @description At `at_s` seconds into each point of its phase, the registered `action` on `value` (e.g. lab.backend_stop b2).
+         */
+        PointEvent: {
+            /**
+             * Action
+             * @description a registered point event: lab.backend_stop (stop a lab backend's nginx (SIGTERM, by PID)), lab.backend_kill (kill a lab backend's nginx (SIGKILL, by PID)), lab.backend_start (start a stopped lab backend again), lab.haproxy_disable (take a backend out through HAProxy's runtime API (disable server)), lab.haproxy_enable (put a backend back through HAProxy's runtime API (enable server))
+             */
+            action: string;
+            /**
+             * At S
+             * @description seconds after the point's load starts
+             */
+            at_s: number;
+            /**
+             * Value
+             * @description what it acts on (a lab backend: b1, b2, b3)
+             */
+            value: string;
         };
         /**
          * PointEvidence
@@ -4187,6 +4347,22 @@ export interface components {
             variant: string | null;
             /** Warnings */
             warnings: string[];
+        };
+        /**
+         * PointOutcomes
+         * @description A kbhttp point's request outcomes per bucket of intended send time, as stored, and their summary.
+         */
+        PointOutcomes: {
+            /**
+             * Outcomes
+             * @description bucket_ms, buckets, header, and one series per outcome class and header value
+             */
+            outcomes: {
+                [key: string]: unknown;
+            };
+            /** Point Id */
+            point_id: number;
+            summary: components["schemas"]["OutcomesSummary"];
         };
         /**
          * PointPreview
@@ -4404,6 +4580,11 @@ export interface components {
             /** Duration S */
             duration_s: number;
             /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
+            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
@@ -4522,6 +4703,11 @@ export interface components {
             /** Duration S */
             duration_s: number;
             /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
+            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
@@ -4550,6 +4736,11 @@ export interface components {
             concurrency: number[];
             /** Duration S */
             duration_s: number;
+            /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4814,6 +5005,11 @@ export interface components {
             criteria: components["schemas"]["SearchCriterion"][];
             /** Duration S */
             duration_s: number;
+            /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
             /** High */
             high: number;
             /**
@@ -5139,6 +5335,12 @@ export interface components {
             campaign?: components["schemas"]["CampaignOut"] | null;
             comparison?: components["schemas"]["Comparison"] | null;
             /**
+             * Cpu Profile Points
+             * @description the points whose CPU profile the page shows (per variant, the point it details)
+             * @default []
+             */
+            cpu_profile_points: number[];
+            /**
              * Created At
              * Format: date-time
              */
@@ -5214,6 +5416,11 @@ export interface components {
             concurrency: number;
             /** Duration S */
             duration_s: number;
+            /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7641,6 +7848,37 @@ export interface operations {
             };
         };
     };
+    point_outcomes_api_v1_points__point_id__outcomes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                point_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointOutcomes"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     point_samples_api_v1_points__point_id__samples_get: {
         parameters: {
             query?: {
@@ -8294,6 +8532,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_shared_cpu_profile_api_v1_shared__token__points__point_id__cpu_profile_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                point_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FoldedProfile"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_shared_cpu_functions_api_v1_shared__token__points__point_id__cpu_profile_functions_get: {
+        parameters: {
+            query?: {
+                /** @description at most this many functions (or frames) */
+                limit?: number;
+                by?: "self" | "total";
+            };
+            header?: never;
+            path: {
+                point_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopFunctions"];
+                };
             };
             /** @description Validation Error */
             422: {

@@ -10,6 +10,12 @@ export type TargetUpdate = S["TargetUpdate"];
 export type TargetKind = Target["kind"];
 export type TargetExporter = S["Exporter"];
 export type ExporterPack = S["PackOut"];
+export type PrometheusServer = S["ServerOut"];
+export type PrometheusServerCreate = S["ServerCreate"];
+export type PrometheusServerUpdate = S["ServerUpdate"];
+export type PrometheusAllowList = S["AllowListOut"];
+export type PrometheusSource = S["PrometheusSource"];
+export type PrometheusQuery = S["CustomQuery"];
 
 /** A plan body as POST /plans takes it (a union over the registered tools). */
 export type PlanBody = CreatePlan["requestBody"]["content"]["application/json"];

@@ -19,6 +19,7 @@ import ThresholdsForm from "../components/campaign/ThresholdsForm";
 import { useCampaignEvents } from "../components/campaign/useCampaignEvents";
 import ConfirmDialog from "../components/common/ConfirmDialog";
 import CopyLinkButton from "../components/common/CopyLinkButton";
+import GrafanaLink from "../components/common/GrafanaLink";
 import { ErrorState, isNotFound, Loading } from "../components/common/States";
 import { useTitle } from "../components/common/useTitle";
 import NotFoundPage from "./NotFoundPage";
@@ -123,6 +124,7 @@ export default function CampaignPage() {
           {/* the link carries the view: variant tab, chart options */}
           <CopyLinkButton />
           <ShareButton campaignIds={[c.id]} />
+          <GrafanaLink href={c.grafana_url} />
           {c.plan_id != null && (
             <>
               <Link className="btn link" to={`/plans/${c.plan_id}`}>

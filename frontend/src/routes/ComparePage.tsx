@@ -5,6 +5,7 @@ import { comparisonShare } from "../api/shares";
 import OverlayCharts from "../charts/OverlayCharts";
 import { colourAt } from "../charts/palette";
 import CopyLinkButton from "../components/common/CopyLinkButton";
+import GrafanaLink from "../components/common/GrafanaLink";
 import PageHead from "../components/common/PageHead";
 import ShareButton from "../components/share/ShareButton";
 import { Empty, QueryView } from "../components/common/States";
@@ -13,8 +14,9 @@ import DifferencesTable from "../components/compare/DifferencesTable";
 import Table from "../components/common/Table";
 import HeadlineTable from "../components/compare/HeadlineTable";
 import PointVerdictsTable from "../components/compare/PointVerdictsTable";
+import CpuProfileCompare from "../components/profiling/CpuProfileCompare";
 import { fmtDateTime } from "../format";
-import { findTool } from "../tools/catalog";
+import { findTool, rateUnitOf } from "../tools/catalog";
 import { useTools } from "../tools/useTools";
 import { param, useUrlState } from "../urlState";
 import ScrollBox from "../components/common/ScrollBox";
@@ -57,6 +59,7 @@ export default function ComparePage() {
           </a>
         )}
         <ShareButton {...comparisonShare(selectors)} />
+        <GrafanaLink href={cmp.data?.grafana_url} />
       </PageHead>
       {selectors.length < 2 ? (
         <Empty>
@@ -116,6 +119,7 @@ export default function ComparePage() {
                 </ScrollBox>
               </section>
               <PointVerdictsTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
+              <CpuProfileCompare data={data} rateUnit={rateUnitOf(findTool(tools.data, data.campaigns[0]?.tool))} />
               <OverlayCharts
                 tool={findTool(tools.data, data.campaigns[0]?.tool)}
                 series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))}

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useExporterPacks } from "../api/exporters";
+import { usePrometheusServers } from "../api/prometheus";
 import { useCreateTarget, useDeleteTarget, useTargets, useUpdateTarget } from "../api/targets";
 import type { Target } from "../api/types";
 import DeleteDialog, { DeleteButton } from "../components/common/DeleteDialog";
@@ -15,6 +16,7 @@ export default function TargetsPage() {
   const update = useUpdateTarget();
   const del = useDeleteTarget();
   const packs = useExporterPacks().data ?? [];
+  const servers = usePrometheusServers().data ?? [];
   const [editing, setEditing] = useState<Target | null>(null);
   const [deleting, setDeleting] = useState<Target | null>(null);
   const [formKey, setFormKey] = useState(0);
@@ -58,6 +60,7 @@ export default function TargetsPage() {
             <TargetForm
               target={editing}
               packs={packs}
+              servers={servers}
               busy={update.isPending}
               error={update.error}
               onCancel={() => setEditing(null)}
@@ -67,6 +70,7 @@ export default function TargetsPage() {
             <TargetForm
               key={formKey}
               packs={packs}
+              servers={servers}
               busy={create.isPending}
               error={create.error}
               onSubmit={(body) => create.mutate(body, { onSuccess: () => setFormKey((k) => k + 1) })}

@@ -1,11 +1,12 @@
 import { usePointEvidence, usePointSamples } from "../../api/points";
 import MonitorCharts from "../../charts/MonitorCharts";
+import CpuProfile from "../profiling/CpuProfile";
 import { fmtDateTime, fmtNumber } from "../../format";
 import { ErrorState, Loading } from "../common/States";
 import SharesTable, { sharesOf } from "./SharesTable";
 
-/** The exact command, the tool's version and its raw output for one point. */
-export default function PointEvidence({ pointId }: { pointId: number }) {
+/** The exact command, the tool's version and its raw output for one point; with `cpuProfile`, its CPU profile (zoomable). */
+export default function PointEvidence({ pointId, cpuProfile = false }: { pointId: number; cpuProfile?: boolean }) {
   const ev = usePointEvidence(pointId);
   const samples = usePointSamples(pointId);
   if (ev.isPending) return <Loading what="Loading evidence" />;
@@ -51,6 +52,7 @@ export default function PointEvidence({ pointId }: { pointId: number }) {
         ))}
       </dl>
       {samples.data && <MonitorCharts samples={samples.data.samples} />}
+      {cpuProfile && <CpuProfile pointId={pointId} heading="CPU profile" interactive />}
       <details open={!!p.error}>
         <summary>stdout ({p.stdout.length.toLocaleString()} chars)</summary>
         <pre className="raw">{p.stdout || "(empty)"}</pre>

@@ -64,8 +64,8 @@ export function steadyCounts(points: Point[]): { unsteady: number; unjudged: num
   return { unsteady, unjudged, judged: done.length - unjudged };
 }
 
-/** Every point, sortable by any column; a row opens its evidence (not with `evidence={false}`, as on a shared page). `showAttempt` adds the attempt column (a resumed campaign). */
-export default function PointsTable({ points, tool, showAttempt = false, evidence = true }: { points: Point[]; tool: ToolInfo | undefined; showAttempt?: boolean; evidence?: boolean }) {
+/** Every point, sortable by any column; a row opens its evidence (not with `evidence={false}`, as on a shared page). `showAttempt` adds the attempt column (a resumed campaign); `cpuProfile`: the plan asks for CPU profiles (the evidence shows each point's). */
+export default function PointsTable({ points, tool, showAttempt = false, evidence = true, cpuProfile = false }: { points: Point[]; tool: ToolInfo | undefined; showAttempt?: boolean; evidence?: boolean; cpuProfile?: boolean }) {
   const COLUMNS = useMemo(() => columnsFor(tool, showAttempt), [tool, showAttempt]);
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 }>({ key: "seq", dir: 1 });
   const [open, setOpen] = useState<number | null>(null);
@@ -136,7 +136,7 @@ export default function PointsTable({ points, tool, showAttempt = false, evidenc
           {open === p.id && (
             <tr className="evidence-row">
               <td colSpan={COLUMNS.length + 1}>
-                <PointEvidence pointId={p.id} />
+                <PointEvidence pointId={p.id} cpuProfile={cpuProfile} />
               </td>
             </tr>
           )}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { asksCpuProfile } from "../../api/cpuProfiles";
 import { analysisOf, evidenceOf, isActive, type CampaignOut, type Point, type SearchEvent } from "../../api/types";
 import KneeChart from "../../charts/KneeChart";
 import { HostCpuChart } from "../../charts/MonitorCharts";
@@ -7,6 +8,7 @@ import ScalabilityChart from "../../charts/ScalabilityChart";
 import { summaryOf } from "../../charts/pointData";
 import type { ToolInfo } from "../../tools/catalog";
 import { Empty } from "../common/States";
+import CpuProfile from "../profiling/CpuProfile";
 import PointsTable from "./PointsTable";
 import SearchPanel from "./SearchPanel";
 import ServerEvidence from "./ServerEvidence";
@@ -19,7 +21,9 @@ import SummaryCards from "./SummaryCards";
  * the charts and the points table. The app's campaign page, a share link and an exported file all render it, so what is added
  * here shows in all three. The app adds its own parts through the props: `controls` under the conclusion and the server's evidence (the analysis settings),
  * `children` between the charts and the table (the timeline), `placeholder` instead of the charts and table while the points
- * load, `searchEvents` for a search running live, `pointEvidence` for the table's evidence buttons.
+ * load, `searchEvents` for a search running live, `pointEvidence` for the table's evidence buttons. `profilePoints`: the
+ * points whose CPU profile is drawn here, static (a share page and a file, which have no evidence to open: the point
+ * each variant's report details); in the app each point's is in its evidence, zoomable.
  */
 export default function ReportBody({
   campaign: c,
@@ -32,6 +36,7 @@ export default function ReportBody({
   placeholder,
   searchEvents,
   pointEvidence = false,
+  profilePoints = [],
 }: {
   campaign: CampaignOut;
   points: Point[];
@@ -43,6 +48,7 @@ export default function ReportBody({
   placeholder?: ReactNode;
   searchEvents?: Record<string, SearchEvent[]>;
   pointEvidence?: boolean;
+  profilePoints?: number[];
 }) {
   const pts = variant != null ? points.filter((p) => p.variant === variant) : points;
   const analysis = variantAnalysis(analysisOf(c), variant, labels[0] ?? null);
@@ -81,11 +87,18 @@ export default function ReportBody({
             <PercentileChart points={pts} tool={tool} />
             <StabilityChart points={pts} tool={tool} />
             <HostCpuChart points={pts} />
+            {pts
+              .filter((p) => profilePoints.includes(p.id))
+              .map((p) => (
+                <section className="card" key={p.id}>
+                  <CpuProfile pointId={p.id} heading={`CPU profile of point ${p.seq + 1}`} />
+                </section>
+              ))}
             {children}
             <section className="card flush" aria-label="Points">
               <h2 className="pad">Points{suffix}</h2>
               <SteadyNote points={pts} />
-              <PointsTable points={pts} tool={tool} evidence={pointEvidence} showAttempt={c.attempt > 1} />
+              <PointsTable points={pts} tool={tool} evidence={pointEvidence} showAttempt={c.attempt > 1} cpuProfile={asksCpuProfile(c.plan)} />
             </section>
           </>
         ))}

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { CampaignOut } from "../../api/types";
 import { fmtDateTime } from "../../format";
 import type { ToolInfo } from "../../tools/catalog";
+import GrafanaLink from "../common/GrafanaLink";
 import StatusBadge from "../common/StatusBadge";
 
 /** A read-only report's title and subline: name, status, tool, target, when it ran; `children` join the subline. */
@@ -20,6 +21,7 @@ export default function ReportHeading({ campaign: c, tool, children }: { campaig
             {c.ended_at ? ` – ${fmtDateTime(c.ended_at)}` : ""}
           </span>
           {children}
+          <GrafanaLink href={c.grafana_url} />
         </div>
       </div>
     </div>

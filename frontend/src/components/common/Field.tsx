@@ -75,3 +75,32 @@ export function FormErrors({ errors }: { errors?: string[] }) {
     </div>
   );
 }
+
+/** Messages about a group of fields (a fieldset), each an alert. */
+export function GroupErrors({ messages }: { messages: string[] }) {
+  return (
+    <>
+      {messages.map((m) => (
+        <p key={m} className="error" role="alert">
+          {m}
+        </p>
+      ))}
+    </>
+  );
+}
+
+/** A form's submit button (saying "Saving…" while busy) and its optional Cancel. */
+export function FormActions({ busy, label, onCancel }: { busy?: boolean; label: string; onCancel?: () => void }) {
+  return (
+    <div className="actions">
+      <button type="submit" className="btn primary" disabled={busy}>
+        {busy ? "Saving…" : label}
+      </button>
+      {onCancel && (
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}

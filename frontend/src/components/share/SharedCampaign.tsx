@@ -29,7 +29,7 @@ export default function SharedCampaign({ report }: { report: SharedReport & { ca
           ))}
         </div>
       )}
-      <ReportBody campaign={c} points={report.points} variant={variant} labels={labels} tool={tool} />
+      <ReportBody campaign={c} points={report.points} variant={variant} labels={labels} tool={tool} profilePoints={report.cpu_profile_points} />
       <div className="stack">
         <section className="card" aria-label="Environment">
           <h2>Environment</h2>

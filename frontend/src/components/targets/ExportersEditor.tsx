@@ -1,7 +1,7 @@
 import type { FieldErrors } from "../../api/errors";
 import { messagesFor } from "../../api/errors";
 import type { ExporterPack } from "../../api/types";
-import Field from "../common/Field";
+import Field, { GroupErrors } from "../common/Field";
 
 export const MAX_EXPORTERS = 8;
 
@@ -33,11 +33,7 @@ export default function ExportersEditor({
         Prometheus endpoints scraped every second beside each point of a plan that names them (at most {MAX_EXPORTERS}); each pack reads one
         exporter of the target.
       </p>
-      {messagesFor(errors, "exporters", { exact: true }).map((m) => (
-        <p key={m} className="error" role="alert">
-          {m}
-        </p>
-      ))}
+      <GroupErrors messages={messagesFor(errors, "exporters", { exact: true })} />
       {value.map((e, i) => (
         <div key={i} className="exporter-row" aria-label={`Exporter ${i + 1}`} role="group">
           <div className="grid-2">

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { errorsOf, messagesFor } from "../../api/errors";
-import { TARGET_KINDS, type ExporterPack, type Target, type TargetCreate, type TargetKind } from "../../api/types";
-import Field, { FormErrors, InputField } from "../common/Field";
+import { TARGET_KINDS, type ExporterPack, type PrometheusServer, type Target, type TargetCreate, type TargetKind } from "../../api/types";
+import Field, { FormActions, FormErrors, InputField } from "../common/Field";
 import ExportersEditor, { type ExporterDraft } from "./ExportersEditor";
+import PrometheusSourceEditor, { prometheusBody, prometheusDraft, type PrometheusDraft } from "./PrometheusSourceEditor";
 
 const DEFAULT_PORTS: Record<TargetKind, string> = { dns: "53", http: "80", net: "5201", device: "9000" };
 
@@ -15,15 +16,16 @@ interface Draft {
   notes: string;
   metricsUrl: string;
   exporters: ExporterDraft[];
+  prometheus: PrometheusDraft;
 }
 
 const fromTarget = (t?: Target | null): Draft =>
   t
     ? {
         name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "", metricsUrl: t.metrics_url ?? "",
-        exporters: (t.exporters ?? []).map((e) => ({ name: e.name, url: e.url, packs: [...e.packs] })),
+        exporters: (t.exporters ?? []).map((e) => ({ name: e.name, url: e.url, packs: [...e.packs] })), prometheus: prometheusDraft(t.prometheus),
       }
-    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "", exporters: [] };
+    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "", exporters: [], prometheus: prometheusDraft() };
 
 /** Create or edit a target; the API's 422s appear beside the fields they name. */
 export default function TargetForm({
@@ -33,6 +35,7 @@ export default function TargetForm({
   busy,
   error,
   packs = [],
+  servers = [],
 }: {
   target?: Target | null;
   onSubmit: (body: TargetCreate) => void;
@@ -41,6 +44,8 @@ export default function TargetForm({
   error?: unknown;
   /** the query packs an exporter may name (GET /api/v1/exporters/packs) */
   packs?: ExporterPack[];
+  /** the registered Prometheus servers a target may read (GET /api/v1/prometheus) */
+  servers?: PrometheusServer[];
 }) {
   const [d, setD] = useState<Draft>(() => fromTarget(target));
   useEffect(() => setD(fromTarget(target)), [target]);
@@ -59,6 +64,7 @@ export default function TargetForm({
       tags: d.tags.split(/[\s,]+/).filter(Boolean),
       metrics_url: d.metricsUrl.trim() || null,
       exporters: d.exporters.map((e) => ({ name: e.name.trim(), url: e.url.trim(), packs: e.packs })),
+      prometheus: prometheusBody(d.prometheus),
     });
   };
 
@@ -95,21 +101,13 @@ export default function TargetForm({
         onValue={(v) => set("metricsUrl", v)}
       />
       <ExportersEditor value={d.exporters} onChange={(v) => set("exporters", v)} packs={packs} errors={errors} />
+      <PrometheusSourceEditor value={d.prometheus} onChange={(v) => set("prometheus", v)} servers={servers} packs={packs} errors={errors} />
       <InputField label="Tags" name="tags" errors={errors} hint="comma-separated, e.g. lab, 2-core" value={d.tags} onValue={(v) => set("tags", v)} />
       <Field label="Notes" errors={messagesFor(errors, "notes")}>
         <textarea name="notes" rows={2} value={d.notes} onChange={(e) => set("notes", e.target.value)} />
       </Field>
       <FormErrors errors={errors[""]} />
-      <div className="actions">
-        <button type="submit" className="btn primary" disabled={busy}>
-          {busy ? "Saving…" : target ? "Save target" : "Create target"}
-        </button>
-        {onCancel && (
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions busy={busy} label={target ? "Save target" : "Create target"} onCancel={onCancel} />
     </form>
   );
 }
