@@ -47,6 +47,9 @@ def quick_look(plan: dict) -> dict:
         keep[i] += 1
     quick = [dict(p, duration_s=min(p["duration_s"], QUICK_DURATION_S), **({"warmup_s": 0} if "warmup_s" in p else {}))
              for p in phases]
+    for phase, whole in zip(quick, phases):  # events keep their place in the shortened point
+        if phase.get("events"):
+            phase["events"] = [{**e, "at_s": round(e["at_s"] * phase["duration_s"] / whole["duration_s"], 3)} for e in phase["events"]]
     for phase, kept in zip(quick, keep):
         if phase["kind"] in _SWEPT:
             phase[_SWEPT[phase["kind"]]] = _thin(_swept(phase), kept)
