@@ -45,7 +45,9 @@ class Stack:
 # browser tests, and tests that mostly wait (a lease to lapse, a minute boundary, an outage) with no figure a busy
 # machine could spoil. Neither lane may count processes or change state that the other owns (the lab stays in the other).
 BACKGROUND = ("tests/e2e/", "tests/integration/test_schedules.py", "tests/integration/test_crash_safety.py",
-              "tests/integration/test_fencing.py", "tests/integration/test_agent_lock.py")  # fmt: skip
+              "tests/integration/test_fencing.py", "tests/integration/test_agent_lock.py",
+              "tests/integration/test_promql.py",  # waits on Prometheus' scrapes
+              "tests/integration/test_grafana_links_in_answers.py", "tests/integration/test_cpu_profile_report.py")  # fmt: skip
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -59,3 +59,10 @@ def lab_absent():
         fcntl.flock(lock, fcntl.LOCK_EX)
         namespace.down()
         yield
+
+
+def lab_target(stack, name: str) -> int:
+    """The lab's target `name` as `kneeboard lab up` registers it (notes, exporters), registered once per stack."""
+    body = next(t for t in namespace.targets() if t["name"] == name)
+    existing = [t for t in stack.api.get("/api/v1/targets").json() if t["name"] == name]
+    return existing[0]["id"] if existing else stack.api.post("/api/v1/targets", json=body).json()["id"]

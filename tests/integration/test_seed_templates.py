@@ -10,18 +10,11 @@ from kneeboard.analysis import verdicts
 from kneeboard.lab import namespace
 from kneeboard.plans.templates import QUICK_DURATION_S, QUICK_POINTS
 from kneeboard.stack import ROOT
-from tests.integration.conftest import skip_without_lab
+from tests.integration.conftest import lab_target, skip_without_lab
 from tests.integration.test_lab_campaigns import run
 
 skip_without_lab()
 VERDICTS = {verdicts.BETTER, verdicts.WORSE, verdicts.SAME, verdicts.FEW, verdicts.MIXED, verdicts.EQUIVALENT}
-
-
-def lab_target(stack, name: str) -> int:
-    """The lab's target `name` as `kneeboard lab up` registers it (notes, exporters)."""
-    body = next(t for t in namespace.targets() if t["name"] == name)
-    existing = [t for t in stack.api.get("/api/v1/targets").json() if t["name"] == name]
-    return existing[0]["id"] if existing else stack.api.post("/api/v1/targets", json=body).json()["id"]
 
 
 def run_template(stack, template: dict) -> tuple[list[dict], float]:

@@ -14,9 +14,9 @@ import pytest
 from kneeboard.lab import adguard, namespace
 from kneeboard.plans.templates import list_templates
 from kneeboard.stack import ROOT
-from tests.integration.conftest import skip_without_lab
+from tests.integration.conftest import lab_target, skip_without_lab
 from tests.integration.test_lab_campaigns import run
-from tests.integration.test_seed_templates import compared, lab_target
+from tests.integration.test_seed_templates import compared
 
 skip_without_lab()
 if not os.environ.get("KB_SEED_TEMPLATES"):
