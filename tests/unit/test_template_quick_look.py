@@ -14,8 +14,9 @@ PLAN = TypeAdapter(PlanBody)
 
 @pytest.mark.parametrize("template", list_templates(), ids=lambda t: t.id)
 def test_every_templates_quick_look_is_a_valid_plan_of_at_most_six_short_points(template):
-    quick = PLAN.validate_python({**quick_look(template.plan), "target_id": 1})
-    assert count_points(quick) <= QUICK_POINTS and all(p.duration_s <= 2 for p in quick.phases) and quick.pause_s == 0
+    campaigns = max(1, len(template.lab_targets))
+    quick = PLAN.validate_python({**quick_look(template.plan, campaigns), "target_id": 1})
+    assert count_points(quick) * campaigns <= QUICK_POINTS and all(p.duration_s <= 2 for p in quick.phases) and quick.pause_s == 0
     assert [p.kind for p in quick.phases] == [p["kind"] for p in template.plan["phases"]][: len(quick.phases)]
     assert [v.label for v in quick.variants] == [v["label"] for v in template.plan.get("variants") or []]
 
@@ -30,3 +31,5 @@ def test_sweeps_are_thinned_from_both_ends_and_repetitions_kept_where_the_budget
                                                   "rate": {"start": 100, "stop": 1000, "step": 100}}]})  # fmt: skip
     assert ranged["phases"][0]["rate"] == [100, 300, 500, 600, 800, 1000] and ranged["name"] == "r (quick look)"
     assert get_template("dns-adguard-seed000", quick=True).plan == seed000
+    balancers = get_template("http-balancers-seed002", quick=True).plan  # three campaigns: 2 points each
+    assert balancers["repeat"] == 2 and balancers["phases"][0]["rate"] == [8000]

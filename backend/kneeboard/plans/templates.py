@@ -26,18 +26,21 @@ def get_template(template_id: str, quick: bool = False) -> PlanTemplate:
     """One template (its quick look when `quick`), or NotFound."""
     for template in list_templates():
         if template.id == template_id:
-            return template.model_copy(update={"plan": quick_look(template.plan)}) if quick else template
+            if not quick:
+                return template
+            return template.model_copy(update={"plan": quick_look(template.plan, campaigns=max(1, len(template.lab_targets)))})
     raise NotFound("template", template_id)
 
 
-def quick_look(plan: dict) -> dict:
+def quick_look(plan: dict, campaigns: int = 1) -> dict:
     """The same method in miniature, to see that a template runs here before its full length: every phase and
     variant kept, repetitions and swept loads thinned (first, last and evenly between) to at most QUICK_POINTS points
-    of at most QUICK_DURATION_S, no pause."""
+    in all (over the `campaigns` a template of several lab targets makes) of at most QUICK_DURATION_S, no pause."""
+    points = max(1, QUICK_POINTS // campaigns)
     variants = max(1, len(plan.get("variants") or []))
-    phases = plan["phases"][: max(1, QUICK_POINTS // variants)]
-    repeat = max(1, min(plan.get("repeat", 1), QUICK_POINTS // (variants * len(phases))))
-    budget = max(len(phases), QUICK_POINTS // (variants * repeat))
+    phases = plan["phases"][: max(1, points // variants)]
+    repeat = max(1, min(plan.get("repeat", 1), points // (variants * len(phases))))
+    budget = max(len(phases), points // (variants * repeat))
     sizes = [len(_swept(p)) if p["kind"] in _SWEPT else _doublings(p) if p["kind"] == "ramp" else 1 for p in phases]
     keep = [1] * len(phases)
     for _ in range(budget - len(phases)):  # each spare point to the phase with the most loads per point kept
