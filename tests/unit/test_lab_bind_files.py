@@ -78,6 +78,7 @@ def test_a_query_log_held_open_by_its_writer_is_emptied_in_place(tmp_path, monke
         proc.stdin.close()
         proc.wait(timeout=10)
     assert querylogs.empty_before_point("10.77.0.2", 5300) is None  # not a lab server of the state file
+    assert querylogs.empty_before_point("10.77.0.2", 853) is None  # CoreDNS's DoT port, but no CoreDNS in this lab
     assert querylogs.empty_before_point("192.0.2.1", 5302) is None  # not the lab
     log.unlink()
     assert querylogs.empty_before_point("10.77.0.2", 5302) is None  # no log on disk: its configuration does not log
@@ -88,3 +89,14 @@ def _wait_size(path: Path, size: int) -> None:
     while path.stat().st_size != size and time.monotonic() < deadline:
         time.sleep(0.01)
     assert path.stat().st_size == size
+
+
+def test_a_dot_or_doh_point_empties_coredns_log_too(tmp_path, monkeypatch):
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"workdir": str(tmp_path), "services": {coredns.SERVICE: {"port": coredns.PORT}}}))
+    monkeypatch.setattr(namespace, "STATE_FILE", state)
+    log = tmp_path / "coredns" / coredns.QUERY_LOG
+    log.parent.mkdir()
+    for port in (coredns.DOT_PORT, coredns.DOH_PORT, coredns.PORT):
+        log.write_text("a query\n")
+        assert querylogs.empty_before_point("10.77.0.2", port) == {"service": coredns.SERVICE, "file": str(log), "bytes": 8}

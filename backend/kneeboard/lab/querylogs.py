@@ -19,13 +19,16 @@ QUERY_LOGS: dict[str, Path] = {
     bind.SERVICE: Path("bind") / bind.QUERY_LOG,
 }
 
+OTHER_PORTS = {coredns.SERVICE: (coredns.DOT_PORT, coredns.DOH_PORT)}  # the same server (and log) over DoT and DoH
+
 
 def empty_before_point(host: str, port: int) -> dict | None:
     """Empty the query log of the lab server at host:port, if it is one and has a log on disk; what was done
     ({service, file, bytes} or {service, file, error}), None when there was nothing to empty."""
     if host != namespace.LAB_ADDR:
         return None
-    service = next((name for name in QUERY_LOGS if namespace.service_record(name).get("port") == port), None)
+    records = {name: namespace.service_record(name) for name in QUERY_LOGS}
+    service = next((name for name, record in records.items() if record and port in (record.get("port"), *OTHER_PORTS.get(name, ()))), None)
     if service is None:
         return None
     path = namespace.lab_workdir() / QUERY_LOGS[service]
