@@ -89,7 +89,8 @@ _SERVICE_TABLE = (
                                            f"h0000..h0499), not forwarding; its prometheus plugin at {COREDNS_METRICS_URL}. "
                                            f"DNS over TLS on port {coredns.DOT_PORT} and over HTTPS on {coredns.DOH_PORT} "
                                            f"({coredns.DOH_PATH}) with a self-signed certificate for {nginx.TLS_NAME} and "
-                                           f"{LAB_ADDR} (dnsperf params mode dot/doh with that port). "
+                                           f"{LAB_ADDR} (dnsperf params mode dot/doh with that port). GOMAXPROCS="
+                                           f"{coredns.GOMAXPROCS}: one CPU for the server. "
                                            "Configurations (variant action lab.coredns_config, default "
                                            f"{coredns.DEFAULT}): " + "; ".join(map(coredns.describe, coredns.CONFIGS))),
     ("dns", adguard.SERVICE, adguard.PORT, f"AdGuard Home {adguard.VERSION} in netns kblab forwarding to the lab's unbound "

@@ -33,13 +33,19 @@ MAX_DURATION_S = 86_400.0
 
 
 def scrape_once(url: str, host: str | None, packs: list[Pack], timeout_s: float) -> dict[str, Any]:
-    """One scrape as the JSON-able line the adapter reads; t is the middle of the request."""
+    """One scrape as the JSON-able line the adapter reads; t is the middle of the HTTP exchange (not of the parsing
+    after it, which would shift a large exposition's counters later than the server read them)."""
     began = time.time()
     try:
-        line: dict[str, Any] = select(fetch(url, timeout_s, host=host), packs)
+        body = fetch(url, timeout_s, host=host)
+    except ScrapeError as exc:
+        return {"t": round((began + time.time()) / 2, 4), "error": str(exc)}
+    t = round((began + time.time()) / 2, 4)
+    try:
+        line: dict[str, Any] = select(body, packs)
     except ScrapeError as exc:
         line = {"error": str(exc)}
-    return {"t": round((began + time.time()) / 2, 4), **line}
+    return {"t": t, **line}
 
 
 _PRINTING = threading.Lock()
