@@ -13,7 +13,9 @@ const { AxeBuilder } = frontendRequire("@axe-core/playwright");
 const [A, B] = (process.env.KB_PROFILE_IDS ?? "").split(",").filter(Boolean).map(Number);
 const SHARE = process.env.KB_PROFILE_SHARE ?? "";
 const FILE = process.env.KB_PROFILE_FILE ?? "";
-if (!A || !B || !SHARE || !FILE) throw new Error("KB_PROFILE_IDS (two), KB_PROFILE_SHARE and KB_PROFILE_FILE are needed (tests/e2e/test_cpu_profile_views.py sets them)");
+const [LEAF, LEAF_FILE] = (process.env.KB_PROFILE_LEAF ?? "").split(",");
+if (!A || !B || !SHARE || !FILE || !LEAF || !LEAF_FILE)
+  throw new Error("KB_PROFILE_IDS (two), KB_PROFILE_SHARE, KB_PROFILE_FILE and KB_PROFILE_LEAF are needed (tests/e2e/test_cpu_profile_views.py sets them)");
 const LOG = "github.com/coredns/coredns/plugin/log.(*Logger).ServeDNS";
 const HOSTILE = "<script>alert(1)</script>";
 
@@ -44,6 +46,21 @@ function assertDrawn(list, what) {
   assert(list.filter((f) => f.px >= 1).length > 30, `${what}: frames are not drawn wide enough to see`);
   assert(list.some((f) => f.title.startsWith(LOG + ":") && f.px > 5), `${what}: no log handler frame`);
   assert(list.some((f) => f.title.startsWith(HOSTILE + ":")), `${what}: the markup-named frame is not kept as text`);
+}
+
+/** Open an exported file from disk with the network blocked; `check(profile)` reads its CPU profile region. */
+async function offline(file, check) {
+  const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, offline: true });
+  const url = pathToFileURL(file).href;
+  const attempted = [];
+  await ctx.route("**/*", (route) => (route.request().url() === url ? route.continue() : (attempted.push(route.request().url()), route.abort())));
+  const page = await ctx.newPage();
+  await page.goto(url);
+  await page.waitForLoadState("load");
+  assert(attempted.length === 0, `the file asked for ${attempted}`);
+  assert((await page.locator("script").count()) === 0, "a script in the file");
+  await check(page.getByRole("region", { name: "CPU profile of point 4" }));
+  await ctx.close();
 }
 
 try {
@@ -83,21 +100,28 @@ try {
   });
 
   await step("the exported file opened from disk, network blocked, draws the frames", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, offline: true });
-    const url = pathToFileURL(FILE).href;
-    const attempted = [];
-    await ctx.route("**/*", (route) => (route.request().url() === url ? route.continue() : (attempted.push(route.request().url()), route.abort())));
-    const page = await ctx.newPage();
-    await page.goto(url);
-    await page.waitForLoadState("load");
-    assert(attempted.length === 0, `the file asked for ${attempted}`);
-    assert((await page.locator("script").count()) === 0, "a script in the file");
-    const profile = page.getByRole("region", { name: "CPU profile of point 4" });
-    const list = await frames(profile);
-    assertDrawn(list, "file");
-    assert(list.every((f) => !f.clickable), "the file's graph is static");
-    assert((await profile.locator("table.top-functions tbody tr").count()) === 15, "the file's top functions");
-    await ctx.close();
+    await offline(FILE, async (profile) => {
+      const list = await frames(profile);
+      assertDrawn(list, "file");
+      assert(list.every((f) => !f.clickable), "the file's graph is static");
+      assert((await profile.locator("table.top-functions tbody tr").count()) === 15, "the file's top functions");
+    });
+  });
+
+  await step("an nginx profile (no frame pointers) is labelled leaf functions only, in the report and its file", async () => {
+    const { page, guard } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    await page.goto(`/campaigns/${LEAF}`);
+    await page.getByRole("button", { name: "Show evidence of point 4" }).click();
+    const profile = page.getByRole("region", { name: "CPU profile" });
+    await profile.locator("svg.flame-graph g.flame-frame").first().waitFor();
+    assert((await profile.getByTestId("cpu-profile-facts").textContent()).startsWith("leaf functions only"), "the report's label");
+    assert((await frames(profile)).filter((f) => f.px >= 1).length > 10, "the report's nginx frames");
+    guard.assertClean("nginx report");
+    await offline(LEAF_FILE, async (inFile) => {
+      assert((await inFile.textContent()).includes("leaf functions only"), "the file's label");
+      const list = await frames(inFile);
+      assert(list.filter((f) => f.px >= 1).length > 10 && list.some((f) => f.title.startsWith("tcp_sendmsg")), "the file's nginx frames");
+    });
   });
 
   await step("the compare page draws the differential: the log handler grew most", async () => {

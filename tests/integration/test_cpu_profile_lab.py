@@ -10,7 +10,8 @@ import pytest
 
 from kneeboard.lab import coredns
 
-from tests.integration.conftest import skip_without_lab
+from tests.integration.conftest import lab_target, skip_without_lab
+from tests.integration.test_cpu_profile_report import frames
 from tests.integration.test_lab_campaigns import run
 from tests.integration.test_server_evidence_lab import coredns_target
 
@@ -80,3 +81,27 @@ def test_a_process_the_host_does_not_run_is_a_warning_on_a_measured_point(stack,
     assert stack.api.get("/api/v1/points/999999999/cpu-profile").status_code == 404
     refused = stack.api.post("/api/v1/plans", json=plan(stack, "bad", 3, "-x", []))
     assert refused.status_code == 422 and "cpu_profile" in refused.text, refused.text
+
+
+def test_a_kbhttp_campaign_against_the_labs_nginx_stores_a_profile_per_point_labelled_leaf_only(stack, lab):
+    """Debian's nginx has no frame pointers: each point's profile says so, and the export and a share link draw it."""
+    body = {"name": "nginx cpu profile", "tool": "kbhttp", "target_id": lab_target(stack, "lab-http"), "pause_s": 0,
+            "params": {"path": "/index.html", "timeout_s": 2},
+            "phases": [{"kind": "saturation", "concurrency": 8, "rate": [500, 1500], "duration_s": 4}],
+            "cpu_profile": {"process": "nginx", "frequency_hz": 99}}  # fmt: skip
+    campaign, points = run(stack, body)
+    assert campaign["status"] == "completed" and len(points) == 2, [p["error"] for p in points]
+    for point in points:
+        profile = stack.api.get(f"/api/v1/points/{point['id']}/cpu-profile").json()
+        assert profile["stack_depth"] == "leaf functions only" and profile["samples"] > 0, profile | {"folded": "…"}
+        assert profile["process"] == "nginx" and "0xffff" not in profile["folded"], profile["process"]
+        print(f"\nfigures: nginx at {point['offered_rate']:,.0f} req/s: {profile['samples']} samples in {profile['window_s']:.1f} s, "
+              f"{profile['stacks']} stacks, {profile['stack_depth']}")
+    exported = stack.api.get(f"/api/v1/campaigns/{campaign['id']}/export.html", timeout=90)
+    assert exported.status_code == 200, exported.text
+    drawn = frames(exported.text)
+    assert drawn and "leaf functions only" in exported.text, exported.text[:300]
+    token = stack.api.post(f"/api/v1/campaigns/{campaign['id']}/shares", json={"expires_in_s": 600}).json()["url"].rsplit("/", 1)[1]
+    shared = stack.api.get(f"/api/v1/shared/{token}").json()["cpu_profile_points"]
+    assert shared and shared[0] in {p["id"] for p in points}
+    assert len(frames(stack.api.get(f"/api/v1/shared/{token}/export.html", timeout=90).text)) == len(drawn)
