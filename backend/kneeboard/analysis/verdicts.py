@@ -303,3 +303,42 @@ def overall(points: Sequence[dict], metric: str, better: int | None, *, at: Coll
     basis = f"Welch's t-test at {len(rows)} matched point(s)" + (f": {said}" if said else "") if rows else "no matched point"
     return {"verdict": verdict, **counts, "basis": basis, "margin_pct": margin_pct, "detectable_pct": max(smallest) if smallest else None,
             "effect": effect, "effect_pct": effect_pct, "detail": detail}  # fmt: skip
+
+
+def _repeat_means(groups: Mapping[tuple, list[Point]], scale: Mapping[tuple, float], metric: str) -> list[float]:
+    """Per repetition, the mean over the points at `scale`'s keys of `metric` / scale[key] (so each point weighs the
+    same, whatever its size), for the repetitions that measured it at all of them."""
+    by_repeat: dict[object, dict[tuple, float]] = {}
+    for key, size in scale.items():
+        for point in groups[key]:
+            value = finite(point.get(metric))
+            if value is not None:
+                by_repeat.setdefault(point.get("repeat"), {})[key] = value / size
+    return [sum(values.values()) / len(values) for values in by_repeat.values() if len(values) == len(scale)]
+
+
+def mean_over_points(points_a: Iterable[Point], points_b: Iterable[Point], metric: str, *, confidence: float = 0.95,
+                     margin_pct: float = MARGIN_PCT) -> dict | None:
+    """Welch's test of a metric's mean over the matched points, relative to A's: per repetition a side, the mean over
+    the points of value / A's mean there (every point weighs the same; A's side averages 1). The test of a figure that
+    is itself a mean of points, which a consistent change across many points passes long before any point alone does;
+    its "p" joins the comparison's correction (:func:`compare`'s `also`); "diff" is B's change as a fraction of A.
+    None when fewer than MIN_REPEATS repetitions a side measured the metric at every matched point."""
+    ga, gb = _matched(points_a), _matched(points_b)
+    scale = {k: sum(v) / len(v) for k in ga if k in gb and _values(gb[k], metric) and (v := _values(ga[k], metric)) and sum(v)}
+    a, b = _repeat_means(ga, scale, metric), _repeat_means(gb, scale, metric)
+    if not scale or len(a) < MIN_REPEATS or len(b) < MIN_REPEATS:
+        return None
+    tested = welch(a, b, confidence=confidence)
+    return {**tested, **equivalence(tested, 1.0, margin_pct=margin_pct, confidence=confidence), "n_a": len(a), "n_b": len(b),
+            "points": len(scale)}  # fmt: skip
+
+
+def mean_verdict(tested: dict, p_adjusted: float | None, better: int | None, *, confidence: float = 0.95) -> dict:
+    """A :func:`mean_over_points` test as a headline verdict once its p-value is corrected with the comparison's others:
+    {"verdict", "basis", "detail", "detectable_pct", "margin_pct"} (as :func:`overall` gives)."""
+    verdict = decide({**tested, "p_adjusted": p_adjusted}, better=better, confidence=confidence)
+    basis = (f"Welch's t-test on each repetition's mean over {tested['points']} matched point(s) "
+             f"({tested['n_a']} and {tested['n_b']} repetitions)")  # fmt: skip
+    return {"verdict": verdict, "basis": basis, "detail": power_text(tested["detectable_pct"], confidence),
+            "detectable_pct": tested["detectable_pct"], "margin_pct": tested["margin_pct"]}
