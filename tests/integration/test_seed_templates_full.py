@@ -68,12 +68,16 @@ def _seed000_is_not_rate_limited(run_of: tuple[dict, list[dict]], counted: int, 
         assert word in analysis["conclusion"].lower(), analysis["conclusion"]
 
 
+def _figure(value: float | None) -> str:
+    return "none" if value is None else f"{value:.4g}"
+
+
 def _logging_is_worse(stack, campaign_id: int) -> None:
     key, reference = f"{campaign_id}@log_file", f"{campaign_id}@minimal"
     headline = compared(stack, [reference, key])["headline"]
     for row in headline:
         if row["values"][key] is not None:
-            print(f"\nfigures: {row['label']}: minimal {row['values'][reference]:.4g}, log_file {row['values'][key]:.4g} "
-                  f"({(row['deltas'][key] or {}).get('pct') or 0:+.1f} %), {row['verdicts'][key]}")
+            print(f"\nfigures: {row['label']}: minimal {_figure(row['values'][reference])}, log_file {_figure(row['values'][key])} "
+                  f"({(row['deltas'][key] or {}).get('pct') or 0:+.1f} %), {row['verdicts'][key]}: {row['basis'][key]}")
     cost = next(r for r in headline if r["metric"] == "server_cost")
     assert cost["verdicts"][key] == "worse" and cost["deltas"][key]["pct"] >= 10.0, cost
