@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 procps nginx-light prometheus-node-exporter haproxy caddy bind9 linux-perf python3-venv)
+run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 nftables procps nginx-light prometheus-node-exporter haproxy caddy bind9 linux-perf python3-venv)
 test_pkgs=(postgresql chromium docker-compose prometheus)  # prometheus: the PromQL tests start their own
 want=("${run_pkgs[@]}")
 [ "$mode" = test ] && want+=("${test_pkgs[@]}")

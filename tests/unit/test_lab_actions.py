@@ -12,11 +12,20 @@ from kneeboard.lab.system import cpu_count
 def test_list_actions_names_and_ranges():
     listed = {a["name"]: a for a in list_actions()}
     assert set(listed) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config",
-                            "lab.bind_config", "lab.haproxy_config", "lab.caddy_config"}
+                            "lab.bind_config", "lab.haproxy_config", "lab.caddy_config", "lab.loss_permille", "lab.rate_mbit",
+                            "lab.delay_ms"}
+    assert (listed["lab.loss_permille"]["min"], listed["lab.loss_permille"]["max"], listed["lab.loss_permille"]["default"]) == (0, 1000, 0)
     assert listed["lab.veth_queues"]["type"] == "int"
     assert (listed["lab.veth_queues"]["min"], listed["lab.veth_queues"]["max"]) == (1, cpu_count())
     assert listed["lab.gro"]["type"] == "bool" and listed["lab.gro"]["min"] is None
     assert all(a["description"] for a in listed.values())
+
+
+@pytest.mark.parametrize("value", [-1, 1001, "10; nft flush ruleset", 1.5, None, True])
+def test_loss_out_of_range_or_not_an_integer_is_refused_naming_the_action(value):
+    with pytest.raises(ActionError) as exc:
+        validate_setting("lab.loss_permille", value)
+    assert exc.value.field == "lab.loss_permille"
 
 
 @pytest.mark.parametrize("value", [1, "1", cpu_count(), str(cpu_count())])

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from kneeboard.lab import backends, haproxy, namespace
+from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, validate_setting
 from kneeboard.lab.namespace import LabError
 
 BACKENDS = tuple(backends.name(i) for i in backends.indexes())  # b1, b2, b3
@@ -27,6 +28,17 @@ class EventAction:
     apply: Callable[[str], dict]
     stops: bool = False  # takes a backend out: a failure event, read by the failover figures
     starts: bool = False  # brings one back: its `listening` time starts the recovery
+    impairs: bool = False  # changes the lab's link (a registered lab action's value; 0 restores): the point counts its cost
+
+    def refusal(self, value: str) -> str | None:
+        """Why `value` is not one this action takes (→ 422), or None."""
+        if self.impairs:
+            try:
+                validate_setting(self.name, value)
+            except ActionError as exc:
+                return exc.message
+            return None
+        return None if value in self.values else f"{self.name} takes one of {', '.join(self.values)}, not {value!r}"
 
 
 def _index(value: str) -> int:
@@ -71,6 +83,21 @@ def _haproxy(verb: str) -> Callable[[str], dict]:
     return apply
 
 
+def _impair(name: str) -> Callable[[str], dict]:
+    def apply(value: str) -> dict:
+        try:
+            return {"in_force": apply_setting(name, value)}  # read back from the link
+        except (ActionError, ActionFailed) as exc:
+            raise EventFailed(str(exc)) from exc
+
+    return apply
+
+
+def _impairment(name: str, what: str) -> EventAction:
+    return EventAction(name, f"{what} at at_s (0 at a later at_s restores; every impairment ends with the point)", (),
+                       _impair(name), impairs=True)
+
+
 ACTIONS: dict[str, EventAction] = {a.name: a for a in (
     EventAction("lab.backend_stop", "stop a lab backend's nginx (SIGTERM, by PID)", BACKENDS, _stop(False), stops=True),
     EventAction("lab.backend_kill", "kill a lab backend's nginx (SIGKILL, by PID)", BACKENDS, _stop(True), stops=True),
@@ -79,12 +106,20 @@ ACTIONS: dict[str, EventAction] = {a.name: a for a in (
                 _haproxy("disable"), stops=True),
     EventAction("lab.haproxy_enable", "put a backend back through HAProxy's runtime API (enable server)", BACKENDS,
                 _haproxy("enable"), starts=True),
+    _impairment("lab.loss_permille", "drop N per mille of the lab link's packets each way (nftables)"),
+    _impairment("lab.rate_mbit", "limit the lab's link to N Mbit/s each way (tbf)"),
+    _impairment("lab.delay_ms", "delay the lab's link by N ms each way (netem, where the kernel has it)"),
 )}  # fmt: skip
+
+
+def impairing(events: list[dict]) -> bool:
+    """True when any of a point's events changes the lab's link (the point then counts what the link dropped)."""
+    return any(ACTIONS[e["action"]].impairs for e in events)
 
 
 def restore(fired: list[dict]) -> list[str]:
     """After the point: every backend an event left stopped or disabled is brought back, so the lab is whole for the
-    next point; what was done, as warnings' text."""
+    next point; what was done, as warnings' text. (An impairment is undone by lab.impair.beside_point around the point.)"""
     said = []
     for value in BACKENDS:
         mine = [f for f in fired if f.get("value") == value and not f.get("error")]

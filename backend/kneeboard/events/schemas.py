@@ -15,7 +15,7 @@ class PointEvent(BaseModel):
     model_config = ConfigDict(extra="forbid")
     at_s: float = Field(ge=0, le=3600, description="seconds after the point's load starts")
     action: str = Field(description="a registered point event: " + ", ".join(f"{a.name} ({a.description})" for a in ACTIONS.values()))
-    value: str = Field(max_length=40, description="what it acts on (a lab backend: b1, b2, b3)")
+    value: str = Field(max_length=40, description="what it acts on (a lab backend: b1, b2, b3), or an impairment's value (lab.loss_permille: 10)")
 
     @model_validator(mode="after")
     def _registered(self) -> PointEvent:
@@ -23,6 +23,6 @@ class PointEvent(BaseModel):
         found = ACTIONS.get(self.action)
         if found is None:
             raise ValueError(f"action: unknown point event {self.action!r}; registered: {', '.join(ACTIONS)}")
-        if self.value not in found.values:
-            raise ValueError(f"value: {self.action} takes one of {', '.join(found.values)}, not {self.value!r}")
+        if refusal := found.refusal(self.value):
+            raise ValueError(f"value: {refusal}")
         return self

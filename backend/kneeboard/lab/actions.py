@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Iterable
 
-from kneeboard.lab import adguard, bind, caddy, coredns, ethtool, haproxy, namespace
+from kneeboard.lab import adguard, bind, caddy, coredns, ethtool, haproxy, impair, namespace
 from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, LabError, current_queues, status
 from kneeboard.lab.system import CommandFailed, cpu_count, list_sysfs, read_sysfs, which, write_sysfs
 
@@ -46,6 +46,7 @@ class Action:
     default: Any = None  # set when a variant does not, and after the campaign (None: the value found before it)
     needs: str | None = "ethtool"  # a tool the action runs
     held: Callable[[], bool] | None = None  # True while the process that applied the current value still runs
+    unavailable: Callable[[], str | None] | None = None  # why this host cannot have it (a probe), None when it can
 
 
 # ---------------------------------------------------------------- validators
@@ -198,6 +199,26 @@ def _read_threaded() -> bool:
     return read_sysfs(f"/sys/class/net/{LAB_IF}/threaded", NETNS) == "1"
 
 
+def _impair_actions() -> tuple[Action, ...]:
+    """Impairments of the lab's link (lab.impair): 0 is none, the default, so a campaign ends with none."""
+
+    def read(key: str) -> Callable[[], int]:
+        return lambda: impair.state()[key]
+
+    common = {"min": lambda: 0, "default": 0, "held": impair.setter_alive}
+    return (
+        Action("lab.loss_permille", "int", "drop N per mille of the packets on the lab's link, each way "
+               "(nftables numgen random, table inet kneeboard_impair; 10 = 1 %)", impair.set_loss, read("loss_permille"),
+               max=lambda: impair.LOSS_MAX, needs="nft", **common),
+        Action("lab.rate_mbit", "int", "limit the lab's link to N Mbit/s each way (tbf on both ends; 0 = no limit)",
+               lambda n: impair.set_shaping(rate_mbit=n), read("rate_mbit"), max=lambda: impair.RATE_MAX_MBIT, needs="tc",
+               **common),
+        Action("lab.delay_ms", "int", "delay the lab's link by N ms each way (netem; only where the kernel has netem)",
+               lambda n: impair.set_shaping(delay_ms=n), read("delay_ms"), max=lambda: impair.DELAY_MAX_MS, needs="tc",
+               unavailable=impair.netem_missing, **common),
+    )
+
+
 _ACTIONS = {
     a.name: a
     for a in (
@@ -214,6 +235,7 @@ _ACTIONS = {
         _config_action("lab.haproxy_config", "the lab's HAProxy", haproxy, _read_haproxy),
         _config_action("lab.caddy_config", "the lab's Caddy", caddy, _read_caddy),
         _config_action("lab.bind_config", "the lab's BIND", bind, _read_bind),
+        *_impair_actions(),
     )
 }
 
@@ -225,7 +247,8 @@ def list_actions() -> list[dict]:
     """The registered actions: [{name, type, min, max, choices, default, description}] (min/max None but for int, choices for enum)."""
     return [
         {"name": a.name, "type": a.type, "min": a.min() if a.min else None, "max": a.max() if a.max else None,
-         "choices": list(a.choices) if a.choices else None, "default": a.default, "description": a.description}
+         "choices": list(a.choices) if a.choices else None, "default": a.default,
+         "description": a.description + (f" (not available here: {why})" if (why := _unavailable(a)) else "")}
         for a in _ACTIONS.values()
     ]
 
@@ -235,11 +258,17 @@ def validate_setting(name: str, value: Any) -> int | bool | str:
     action = _ACTIONS.get(name)
     if action is None:
         raise ActionError("action", f"unknown action {name!r} (known: {', '.join(_ACTIONS)})")
+    if (why := _unavailable(action)) and value != action.default:
+        raise ActionError(name, f"not available here: {why}")
     if action.type == "bool":
         return _as_bool(name, value)
     if action.choices:
         return _as_choice(name, value, action.choices)
     return _as_int(name, value, action.min(), action.max())
+
+
+def _unavailable(action: Action) -> str | None:
+    return action.unavailable() if action.unavailable else None
 
 
 def apply_setting(name: str, value: Any) -> int | bool | str:

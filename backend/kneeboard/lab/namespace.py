@@ -267,6 +267,9 @@ def up(workdir: Path | str = DEFAULT_WORKDIR, devsim_binary: str | None = None) 
         backends.ensure_network(NETNS, LAB_IF, HOST_IF, LAB_ADDR)
     except CommandFailed as exc:
         raise LabError(str(exc)) from exc
+    from kneeboard.lab import impair  # it reads this module's names
+
+    impair.clear()  # a lab that starts has an unimpaired link
     state = processes.load_state(STATE_FILE)
     old = state.get("services", {})
     _end_strays({r["pid"] for r in old.values() if processes.is_alive(r.get("pid"), r.get("started"))})
@@ -396,8 +399,9 @@ def down() -> None:
             processes.stop(rec["pid"], rec.get("started"))
     if which("ip") is None:
         return
-    from kneeboard.lab import agents
+    from kneeboard.lab import agents, impair
 
+    impair.clear()  # the host's table outlives the namespace
     agents.remove()
     _end_strays(set())  # kblab's and the backends' namespaces
     backends.remove()

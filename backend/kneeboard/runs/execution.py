@@ -18,8 +18,9 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.events import schedule as point_events
 from kneeboard.events import service as events_service
+from kneeboard.events.actions import impairing
 from kneeboard.fanout import driver as fanout
-from kneeboard.lab import querylogs
+from kneeboard.lab import impair, querylogs
 from kneeboard.plans.schemas import PlanBody, params_of
 from kneeboard.profiling import capture as cpu_profile
 from kneeboard.runs import faults, harness_cpu, spool, tls_check
@@ -193,7 +194,8 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     tls = tls_check.Checked() if refused else tls_check.check(tool, spec)  # the tool itself does not verify
     refused = refused or tls.refused
     emptied = None if refused else querylogs.empty_before_point(spec.host, spec.port)  # a lab server's log: one point's
-    with cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled, point_events.during(events, bool(refused)) as fired:
+    with (impair.beside_point(spec.host, impairing(events), bool(refused)) as link,  # the link put back after the events
+          cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled, point_events.during(events, bool(refused)) as fired):
         result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     monitor_warnings += profiled.file(result)  # folded after the point, at idle priority
     monitor_warnings += events_service.file(fired, result.extra, campaign_id=campaign_id, point_id=point_id, agent=run.agent)
@@ -202,6 +204,8 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings + tls.warnings
     if tls.record:
         result.extra["tls_check"] = tls.record
+    if link:
+        result.extra["impairment"] = link
     if emptied:
         result.extra["lab_query_log_emptied"] = emptied
     spool.keep(workdir, result, outcome, point_id=point_id, attempt=run.attempt, owner=run.owner, tool=tool.name, rate=spec.rate)

@@ -7,7 +7,7 @@ import os
 from kneeboard.campaigns.models import Campaign
 from kneeboard.db import session_scope
 from kneeboard.environment import collect_facts
-from kneeboard.lab import namespace
+from kneeboard.lab import impair, namespace
 from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, defaults, read_setting
 
 
@@ -30,6 +30,7 @@ def environment(campaign: Campaign) -> dict:
         facts["lab.haproxy.config"] = read_setting("lab.haproxy_config") or "not running"
         facts["lab.caddy.config"] = read_setting("lab.caddy_config") or "not running"
         facts["lab.bind.config"] = read_setting("lab.bind_config") or "not running"
+        facts["lab.link.impairment"] = impair.describe()  # what was in force on the link (none, or loss/rate/delay)
     return facts
 
 

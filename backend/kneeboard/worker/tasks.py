@@ -11,6 +11,7 @@ from celery.signals import worker_ready, worker_shutdown
 from kneeboard.agents import service as agents
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.lab import impair
 from kneeboard.runs.execution import run_campaign
 from kneeboard.runs import spool
 from kneeboard.runs.leases import instance_id, renew
@@ -56,6 +57,8 @@ def _register(**_kwargs) -> None:
     with session_scope() as session:
         agents.register(name, probe_versions(), session=session)
         crash_expired(session=session)
+    if removed := impair.clear_orphaned():  # a worker killed mid-point left the lab's link impaired
+        log.warning("lab: removed the link's impairment %s left by a process that is gone", removed)
     with session_scope() as session:
         reset_lab_defaults(session=session)  # e.g. CoreDNS left in a variant's configuration by a worker that died
     spool.recover(get_settings().workdir, store_recovered)
