@@ -2,6 +2,7 @@ import type { CampaignOut, Point, SampleSeries } from "../src/api/types";
 import { analysisOf } from "../src/api/types";
 import { keys } from "../src/api/keys";
 import MonitorCharts from "../src/charts/MonitorCharts";
+import { eventsOf } from "../src/charts/eventMarkers";
 import { variantLabels } from "../src/charts/pointData";
 import CampaignTimeline from "../src/components/campaign/CampaignTimeline";
 import FactsTable, { VariantFactsTable } from "../src/components/campaign/FactsTable";
@@ -25,7 +26,7 @@ function Monitors({ doc, points }: { doc: ExportDocument; points: Point[] }) {
         return data?.samples.length ? (
           <section className="card" key={p.id} aria-label={`Monitors during point ${p.seq + 1}`}>
             <h2>Monitors during point {p.seq + 1}</h2>
-            <MonitorCharts samples={data.samples} />
+            <MonitorCharts samples={data.samples} events={eventsOf(p.extra)} />
           </section>
         ) : null;
       })}

@@ -4,6 +4,7 @@ import { QueryClient } from "@tanstack/react-query";
 import type { Comparison } from "../src/api/compare";
 import { TOP_FUNCTIONS, type FoldedProfile, type TopFunctions } from "../src/api/cpuProfiles";
 import { keys } from "../src/api/keys";
+import type { PointOutcomes } from "../src/api/outcomes";
 import type { CampaignOut, Point, SampleSeries } from "../src/api/types";
 import type { ToolInfo } from "../src/tools/catalog";
 
@@ -35,6 +36,8 @@ export interface ExportDocument {
   campaign?: CampaignOut;
   points?: Point[];
   samples?: SamplesEntry[];
+  /** The request outcomes the report's outcomes chart draws (GET /points/{id}/outcomes' answer per point). */
+  outcomes?: { point_id: number; data: PointOutcomes }[];
   /** Points whose monitor charts the report shows (their samples are the entry with series null). */
   monitor_points?: number[];
   /** The CPU profiles the report draws (the point each variant details), with their top functions; a point without
@@ -53,6 +56,7 @@ export function seededClient(doc: ExportDocument): QueryClient {
   const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, retry: false } } });
   qc.setQueryData(keys.tools, doc.tools);
   for (const s of doc.samples ?? []) qc.setQueryData(keys.samples(s.point_id, s.series ?? undefined, s.max_points), s.data);
+  for (const o of doc.outcomes ?? []) qc.setQueryData(keys.outcomes(o.point_id), o.data);
   for (const e of doc.cpu_profiles ?? []) {
     const missing = e.missing != null ? { missing: e.missing } : undefined;
     qc.setQueryData(keys.cpuProfile(e.point_id), missing ?? e.profile);

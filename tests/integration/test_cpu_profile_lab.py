@@ -87,12 +87,13 @@ def test_a_kbhttp_campaign_against_the_labs_nginx_stores_a_profile_per_point_lab
     """Debian's nginx has no frame pointers: each point's profile says so, and the export and a share link draw it."""
     body = {"name": "nginx cpu profile", "tool": "kbhttp", "target_id": lab_target(stack, "lab-http"), "pause_s": 0,
             "params": {"path": "/index.html", "timeout_s": 2},
-            "phases": [{"kind": "saturation", "concurrency": 8, "rate": [500, 1500], "duration_s": 4}],
+            "phases": [{"kind": "saturation", "concurrency": 8, "rate": [2000, 6000], "duration_s": 6}],
             "cpu_profile": {"process": "nginx", "frequency_hz": 99}}  # fmt: skip
     campaign, points = run(stack, body)
     assert campaign["status"] == "completed" and len(points) == 2, [p["error"] for p in points]
     for point in points:
         profile = stack.api.get(f"/api/v1/points/{point['id']}/cpu-profile").json()
+        assert profile["samples"] >= (30 if point["offered_rate"] == 6000 else 1), profile | {"folded": "…"}
         assert profile["stack_depth"] == "leaf functions only" and profile["samples"] > 0, profile | {"folded": "…"}
         assert profile["process"] == "nginx" and "0xffff" not in profile["folded"], profile["process"]
         print(f"\nfigures: nginx at {point['offered_rate']:,.0f} req/s: {profile['samples']} samples in {profile['window_s']:.1f} s, "

@@ -140,11 +140,75 @@ def persistence(o: Outcomes) -> dict[str, Any] | None:
     """Per connection, the share of its answered requests that went to the value (backend) it used most: the
     requests-weighted mean, the lowest, and how many connections stayed on one value throughout; None without
     per-connection counts."""
-    used = [row for row in o.connections if sum(row)]
+    return _stayed(o.connections, "connections")
+
+
+# Distribution over the backends and persistence per source (a point loaded by several agents, each from its own
+# source address): the fanned point's outcomes are combined on the point's clock, each agent's answers per value kept.
+
+
+def persistence_by_source(sources: dict[str, dict[str, int]]) -> dict[str, Any] | None:
+    """Per source (an agent, which leaves by its own address), the share of its answered requests that went to the
+    value (backend) it used most: as `persistence`, with `sources` counted and each one's main value and share in
+    `per_source`; None without a source that had an answer."""
+    names = [name for name, counts in sources.items() if sum(counts.values())]
+    stayed = _stayed([list(sources[name].values()) for name in names], "sources")
+    if stayed is None:
+        return None
+    main = {name: max(sources[name].items(), key=lambda item: item[1]) for name in names}
+    stayed["per_source"] = {name: {"value": value, "share": n / sum(sources[name].values()), "requests": sum(sources[name].values())}
+                            for name, (value, n) in main.items()}  # fmt: skip
+    return stayed
+
+
+def distribution(o: Outcomes, sources: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+    """Where the answered requests went over the whole point (a point no failure split): the counted header, the
+    answered requests, how many values (backends) answered any, the spread over them, persistence per connection and,
+    when several agents loaded the point, per source."""
+    shares = spread(o)
+    return {"header": o.header, "answered": sum(s["requests"] for s in shares.values()),
+            "values_used": sum(1 for s in shares.values() if s["requests"]), "spread": shares, "persistence": persistence(o),
+            "persistence_by_source": persistence_by_source(sources) if sources else None}  # fmt: skip
+
+
+def combine(parts: dict[str, Outcomes]) -> tuple[Outcomes, dict[str, dict[str, int]]]:
+    """Several agents' outcomes of one point (each on the point's clock) as one: buckets of the widest width from the
+    earliest start, each agent's bucket added to the one its start falls in (exact to one bucket, as every figure);
+    values in order of first appearance; connections of every agent, in that order; and per agent its answered
+    requests per value (the counts persistence per source reads)."""
+    width, start = max(o.width_s for o in parts.values()), min(o.start for o in parts.values())
+    order = list(dict.fromkeys(v for o in parts.values() for v in _ordered(o)))
+    moved = {name: [_bucket(o.start - start + i * o.width_s, width) for i in range(o.n)] for name, o in parts.items()}
+    n = max((m[-1] + 1 for m in moved.values() if m), default=0)
+    classes: dict[str, list[int]] = {}
+    values: dict[str, list[int]] = {}
+    for name, o in parts.items():
+        for into, series in ((classes, o.classes), (values, o.values)):
+            for key, counts in series.items():
+                total = into.setdefault(key, [0] * n)
+                for i, c in enumerate(counts):
+                    total[moved[name][i]] += c
+    connections = [[sum(row[i] for i, v in enumerate(o.value_order) if i < len(row) and v == value) for value in order]
+                   for o in parts.values() for row in o.connections]  # fmt: skip
+    sources = {name: {value: sum(o.values[value]) for value in _ordered(o)} for name, o in parts.items()}
+    header = next((o.header for o in parts.values() if o.header), None)
+    return Outcomes(start, width, classes, values, order, connections, header), sources
+
+
+def _bucket(offset_s: float, width_s: float) -> int:
+    """The bucket of that width an offset falls in; an offset within a microsecond of an edge is the later bucket's
+    (epoch seconds carry a fraction of a microsecond of float error)."""
+    return math.floor((offset_s + 1e-6) / width_s)
+
+
+def _stayed(rows: list[list[int]], unit: str) -> dict[str, Any] | None:
+    """Of the rows (answers per value) with an answer: how many (`unit`), the requests-weighted mean and the lowest
+    share of a row's answers on its main value, and how many rows had every answer on one value; None without one."""
+    used = [row for row in rows if sum(row)]
     if not used:
         return None
     shares = [max(row) / sum(row) for row in used]
-    return {"connections": len(used), "mean_share": sum(max(row) for row in used) / sum(sum(row) for row in used),
+    return {unit: len(used), "mean_share": sum(max(row) for row in used) / sum(sum(row) for row in used),
             "min_share": min(shares), "all_on_one": sum(1 for row in used if max(row) == sum(row))}  # fmt: skip
 
 

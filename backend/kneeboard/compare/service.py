@@ -12,8 +12,9 @@ from kneeboard.analysis import compare as compare_points
 from kneeboard.analysis.points import finite, low_load, low_load_points
 from kneeboard.analysis.capacity_verdict import capacity_test, capacity_verdict
 from kneeboard.analysis.conclusion import criterion_text
+from kneeboard.analysis.failover_verdict import COMPARED as FAILOVER_ROWS, event_figures, figure_test, figure_verdict
 from kneeboard.analysis.generator import server_judged
-from kneeboard.analysis.verdicts import MARGIN_PCT, follow, match_key, method_text, verdict_text
+from kneeboard.analysis.verdicts import MARGIN_PCT, follow, match_key, mean_over_points, mean_verdict, method_text, verdict_text
 from kneeboard.analysis.verdicts import overall as metric_overall
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -48,6 +49,7 @@ HEADLINES = (
     ("server_cost", "Server CPU per {work} (its process counter; mean of points)", "CPU-s per {work}", "lower", "server_cost"),
 )
 SHOWN_WHEN_MEASURED = {"server_cost"}  # rows left out when no campaign has the figure (no exporter read the server)
+MEAN_OF_POINTS = {"server_cost"}  # rows that are a mean over points: their verdict tests each repetition's mean over them
 LOW_LOAD = {"baseline_latency_ms"}  # rows read at low load, whose verdict is taken there too
 PERCENTILES = ("latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms")  # a headline row each, when measured
 
@@ -221,10 +223,16 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     dicts = {s.key: server_judged([point_dict(p) for p in s.points])[0] for s in selections}  # a load never sent judges no server
     capacities = capacity_rows(described)
     found = {row["metric"]: [row["pick"](d.get("analysis") or {}) or {} for d in described] for row in capacities}
-    # every test of a comparison is corrected together: the capacities join the metrics' points (verdicts.compare)
+    events = {s.key: event_figures(f for p in s.points if p.status == "completed" for f in (p.extra or {}).get("failover") or []) for s in selections}
+    failover = [row for row in FAILOVER_ROWS if events[keys[0]][row[0]] and any(events[k][row[0]] for k in keys[1:])]  # shown when measured
+    means = {key: {m: mean_over_points(dicts[keys[0]], dicts[key], m, margin_pct=margin) for m in MEAN_OF_POINTS} for key in keys[1:]}
+    # every test of a comparison is corrected together: the capacities, means over points and failover figures join the
+    # metrics' points (verdicts.compare)
     verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin,
-                                       also={m: (capacity_test(f[0].get("per_repeat"), f[i].get("per_repeat")) or {}).get("p")
-                                             for m, f in found.items()})
+                                       also={**{m: (capacity_test(f[0].get("per_repeat"), f[i].get("per_repeat")) or {}).get("p")
+                                                for m, f in found.items()},
+                                             **{f"mean:{m}": (t or {}).get("p") for m, t in means[key].items()},
+                                             **{m: (figure_test(events[keys[0]][m], events[key][m]) or {}).get("p") for m, _, _ in failover}})
                    for i, key in enumerate(keys) if i}  # fmt: skip
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
     unit = adapter(selections[0].campaign.tool).rate_unit
@@ -243,12 +251,20 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
             tests = {keys[0]: None, **{k: metric_overall(verdicts_by[k]["points"], point_metric, directions.get(point_metric),
                                                          at=_low_load_keys(dicts[keys[0]], dicts[k], point_metric), margin_pct=margin)
                                        for k in keys[1:]}}  # fmt: skip
+        elif metric in MEAN_OF_POINTS:
+            tests = {keys[0]: None, **{k: mean_verdict(means[k][metric], verdicts_by[k]["also"][f"mean:{metric}"], directions.get(metric))
+                                       if means[k][metric] else overall[k].get(point_metric) for k in keys[1:]}}  # fmt: skip
         else:
             tests = {keys[0]: None, **{k: overall[k].get(point_metric) if point_metric else None for k in keys[1:]}}
         kinds = {k: "at_least" if ((d.get("analysis") or {}).get("ceiling") or {}).get("bound") else None
                  for k, d in zip(keys, described)} if metric == "max_achieved_rate" else None  # fmt: skip
         headline.append(_row(metric, label, unit_name, better, {k: values[k][metric] for k in keys}, tests, margin,
                              kinds=kinds if kinds and any(kinds.values()) else None))
+    for metric, label, unit_name in failover:  # per failure event, the repetitions' events pooled (analysis/failover_verdict.py)
+        tests = {keys[0]: None, **{k: figure_verdict(events[keys[0]][metric], events[k][metric], margin_pct=margin,
+                                                     p_adjusted=verdicts_by[k]["also"][metric]) for k in keys[1:]}}  # fmt: skip
+        values = {k: sum(events[k][metric]) / len(events[k][metric]) if events[k][metric] else None for k in keys}
+        headline.append(_row(metric, label, unit_name, "lower", values, tests, margin))
     return {
         "selectors": keys,
         "margin_pct": margin,

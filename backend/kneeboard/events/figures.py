@@ -25,3 +25,11 @@ def per_event(stored_outcomes: dict | None, records: list[dict]) -> list[dict]:
         found.append({"action": event["action"], "value": event["value"], "at_s": event["at_s"],
                       **failover.failover(o, event["t"], listening, event["value"] if back else None, until)})
     return found
+
+
+def distribution(stored_outcomes: dict | None) -> dict | None:
+    """The spread over the backends and persistence (per connection; per source when several agents loaded the point)
+    of a point whose outcomes counted a header; None otherwise."""
+    if not stored_outcomes or not stored_outcomes.get("header"):
+        return None
+    return failover.distribution(failover.Outcomes.from_stored(stored_outcomes), stored_outcomes.get("sources"))

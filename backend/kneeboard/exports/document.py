@@ -9,12 +9,13 @@ from sqlalchemy.orm import Session
 
 from kneeboard import __version__
 from kneeboard.campaigns import service as campaigns
-from kneeboard.campaigns.models import Campaign
+from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.schemas import CampaignOut, PointOut
 from kneeboard.compare.schemas import Comparison
 from kneeboard.compare.service import build as build_comparison
 from kneeboard.errors import Conflict, DomainError, NotFound
 from kneeboard.exports.featured import cpu_profile_points, featured_points
+from kneeboard.failover.service import point_outcomes
 from kneeboard.profiling import service as cpu_profiles
 from kneeboard.profiling.analysis import parse_folded
 from kneeboard.profiling.folding import cap
@@ -38,6 +39,16 @@ def _samples(campaign: Campaign, *, session: Session) -> tuple[list[dict], list[
     entries = [{"point_id": pid, "series": series, "max_points": cap,
                 "data": campaigns.point_samples(pid, series=series, max_points=cap, session=session)} for pid, series, cap in asks]  # fmt: skip
     return entries, monitored
+
+
+def _outcomes(campaign: Campaign, *, session: Session) -> list[dict]:
+    """The request outcomes the report's outcomes chart draws (OutcomesCard.tsx): per variant, its longest completed
+    stability point's (the stability chart's), when that point stored them."""
+    longest: dict[str | None, Point] = {}
+    for p in campaign.points:
+        if p.phase == "stability" and p.status == "completed" and p.duration_s > getattr(longest.get(p.variant), "duration_s", -1):
+            longest[p.variant] = p
+    return [{"point_id": p.id, "data": point_outcomes(p.id, session=session)} for p in longest.values() if (p.extra or {}).get("outcomes")]
 
 
 def _cpu_profiles(campaign: Campaign, *, session: Session) -> list[dict]:
@@ -87,6 +98,7 @@ def campaign_document(campaign_id: int, *, site: str, session: Session, link: st
             "campaign": CampaignOut.model_validate(described).model_dump(mode="json"),
             "points": [PointOut.model_validate(p).model_dump(mode="json") for p in campaign.points],
             "samples": samples, "monitor_points": monitored, "cpu_profiles": _cpu_profiles(campaign, session=session),
+            "outcomes": _outcomes(campaign, session=session),
             "baseline": None if pinned else _baseline(campaign, session=session)}  # fmt: skip
 
 

@@ -2,8 +2,9 @@
 
 Rates and counts are summed; latency percentiles come from the shares' HDR histograms merged
 bucket by bucket, so they are those of the union of every answer; averages are weighted by
-answers and the standard deviation is pooled. Each share is kept beside the sum, with its own
-validity checks, so a weak agent is visible.
+answers and the standard deviation is pooled. kbhttp's request outcomes per 10 ms are summed on the
+point's clock, each agent's answers per backend kept (persistence per source address). Each share is
+kept beside the sum, with its own validity checks, so a weak agent is visible.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from kneeboard.analysis import hdr
+from kneeboard.analysis import failover, hdr
 from kneeboard.fanout.outcome import ShareOutcome
 from kneeboard.tools.base import PointResult, Sample
+from kneeboard.tools.kbhttp import outcomes as kbhttp_outcomes
 
 SHORTFALL = 0.95  # a share achieving less of its offered rate is flagged
 BUSY_CPU = 0.9  # a generator using this share of its agent's CPUs may be the bottleneck
@@ -45,6 +47,9 @@ def merge(shares: list[ShareOutcome], units: dict[str, str], duration_s: float) 
             merged = hdr.merge(parts)
             result.metrics.update({name.replace("latency_", f"{prefix}_"): v for name, v in hdr.percentiles_ms(merged).items()})
             result.extra[key] = hdr.encode(merged)
+    stored = _outcomes(good)
+    if stored:
+        result.extra["outcomes"] = stored
     result.samples = _samples(good, result.extra.get("hdr_intervals", []))
     if not good:
         result.error = "every agent's share failed: " + "; ".join(f"{s.agent}: {s.error}" for s in shares)
@@ -125,6 +130,23 @@ def _samples(good: list[ShareOutcome], intervals: list[list]) -> list:
     latency = {round(t): hdr.percentiles_ms(hdr.decode(encoded)) for t, encoded in intervals}
     point = [Sample(t=float(t), values={**values, **latency.get(t, {})}) for t, values in sorted(sums.items())]
     return point + kept
+
+
+def _outcomes(good: list[ShareOutcome]) -> dict | None:
+    """Every agent's request outcomes per bucket (kbhttp's) as the point's, on its clock, stored as one agent's are,
+    with `sources`: per agent (its own source address), its answered requests per counted value; None unless every
+    share has them."""
+    parts = {s.agent: s.extra.get("outcomes") for s in good}
+    if not parts or not all(parts.values()):
+        return None
+    merged, sources = failover.combine({agent: failover.Outcomes.from_stored(p) for agent, p in parts.items()})
+    head = {"version": next(iter(parts.values())).get("version"), "buckets": merged.n, "header": merged.header,
+            "values": merged.value_order}
+    stored = kbhttp_outcomes.compact(merged.start, round(merged.width_s * 1000, 6), merged.classes, merged.values, merged.connections, head,
+                                     sum(p.get("connections_total") or 0 for p in parts.values()))  # fmt: skip
+    if merged.header:
+        stored["sources"] = sources
+    return stored
 
 
 def _share_row(share: ShareOutcome) -> dict:

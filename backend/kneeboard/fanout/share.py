@@ -129,6 +129,8 @@ def _run_in(workdir: Path, job: dict, ctx: AgentContext, watch: Watch, tool, spe
                          env=tool.env(), line_buffered=tool.line_buffered, pipe_through=tool.pipe_through(spec),
                          output_limit=job["output_limit"], stop_signal=tool.stop_signal)  # fmt: skip
     result = tool.read(outcome)
+    if isinstance(result.extra.get("outcomes"), dict):  # kbhttp's buckets, on the server's clock like the samples
+        result.extra["outcomes"]["start"] += ctx.offset_s
     if outcome.cancelled:
         result.error = f"stopped: {watch.reason}"
     return ShareOutcome(

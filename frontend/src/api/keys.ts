@@ -18,6 +18,7 @@ export const keys = {
   point: (id: number) => ["points", id] as const,
   histogram: (id: number, window: string) => ["points", id, "histogram", window] as const,
   samples: (id: number, series: string | undefined, maxPoints: number) => ["points", id, "samples", series ?? "*", maxPoints] as const,
+  outcomes: (id: number) => ["points", id, "outcomes"] as const,
   cpuProfile: (id: number) => ["points", id, "cpu-profile"] as const,
   cpuFunctions: (id: number, by: string, limit: number) => ["points", id, "cpu-profile", "functions", by, limit] as const,
   cpuProfileDiff: (a: number, b: number, limit: number) => ["points", a, "cpu-profile", "diff", b, limit] as const,

@@ -7,6 +7,7 @@ import { MAX_SERVER_CHARTS, monitorCharts, serverCharts, type ServerChart } from
 import { useTools } from "../tools/useTools";
 import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS } from "./common";
 import { downsample } from "./downsample";
+import { eventMarkers, startOf, type PointEventRecord } from "./eventMarkers";
 import { colourAt } from "./palette";
 
 /** Samples by time: one row per t (its `s` seconds since the first sample of all) with a column per cell `cells` reads
@@ -45,8 +46,8 @@ export function pivotServer(samples: readonly Sample[], chart: ServerChart): { r
   return { rows, lines: columns.map((column) => ({ column, label: chart.label(chart.keys[Number(column.slice(1))]) })) };
 }
 
-/** A line chart over seconds since the start; `children` are its y axis, tooltip and lines. */
-function SecondsChart({ title, rows, children }: { title: string; rows: Record<string, number | null>[]; children: ReactNode }) {
+/** A line chart over seconds since the start; `children` are its y axis, tooltip and lines; `markers` the point's events. */
+function SecondsChart({ title, rows, children, markers }: { title: string; rows: Record<string, number | null>[]; children: ReactNode; markers: ReactNode }) {
   return (
     <ChartFrame title={title} height={200}>
       <ResponsiveContainer>
@@ -54,6 +55,7 @@ function SecondsChart({ title, rows, children }: { title: string; rows: Record<s
           <CartesianGrid stroke={GRID} />
           <XAxis {...SECONDS_AXIS} />
           {children}
+          {markers}
         </LineChart>
       </ResponsiveContainer>
     </ChartFrame>
@@ -71,19 +73,21 @@ function unitAxis(unit: string, lines: number) {
 }
 
 /** Monitors beside a point: one chart per registered monitor with samples (which metric, from the tools module), and one per
- * exporter series (`server.<pack>.<query>`, at most MAX_SERVER_CHARTS; the others named below them). */
-export default function MonitorCharts({ samples }: { samples: Sample[] }) {
+ * exporter series (`server.<pack>.<query>`, at most MAX_SERVER_CHARTS; the others named below them); the point's `events`
+ * as markers on each. */
+export default function MonitorCharts({ samples, events = [] }: { samples: Sample[]; events?: readonly PointEventRecord[] }) {
   const tools = useTools().data;
   const charts = monitorCharts(tools)
     .map((c) => ({ ...c, data: pivot(samples, c.metric.name, c.series) }))
     .filter((c) => c.data.rows.length > 0);
   const server = serverCharts(tools, samples);
   if (!charts.length && !server.charts.length && !server.zero.length) return null;
+  const markers = eventMarkers(events, startOf(samples)); // the rows' 0 s is the first sample of all (pivotCells)
   return (
     <>
       <div className="chart-grid monitors">
         {charts.map(({ tool, metric, seriesLabel, data }) => (
-          <SecondsChart key={tool.name} title={`${tool.title}: ${metric.title}`} rows={data.rows}>
+          <SecondsChart key={tool.name} title={`${tool.title}: ${metric.title}`} rows={data.rows} markers={markers}>
             {unitAxis(metric.unit, data.series.length)}
             {data.series.map((name, i) => (
               <Line key={name} dataKey={name} name={seriesLabel(name)} stroke={colourAt(i)} dot={data.rows.length === 1} isAnimationActive={false} connectNulls />
@@ -93,7 +97,7 @@ export default function MonitorCharts({ samples }: { samples: Sample[] }) {
         {server.charts.map((chart) => {
           const data = pivotServer(samples, chart);
           return (
-            <SecondsChart key={chart.id} title={chart.title} rows={data.rows}>
+            <SecondsChart key={chart.id} title={chart.title} rows={data.rows} markers={markers}>
               {unitAxis(chart.unit, data.lines.length)}
               {data.lines.map(({ column, label }, i) => (
                 <Line key={column} dataKey={column} name={label} stroke={colourAt(i)} dot={data.rows.length === 1} isAnimationActive={false} connectNulls />

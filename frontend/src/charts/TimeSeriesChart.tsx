@@ -3,6 +3,7 @@ import { axisUnit, fmtUnit, metricLabel } from "../format";
 import { headlineOf, metricOf, type ToolInfo } from "../tools/catalog";
 import { AXIS_STYLE, ChartFrame, GRID, SECONDS_AXIS, latencyUnit, legendToggle, useChartOptions, valueAxis } from "./common";
 import { downsample } from "./downsample";
+import { eventMarkers, startOf, type PointEventRecord } from "./eventMarkers";
 import { relativeTime } from "./pointData";
 
 export interface SeriesRow {
@@ -13,7 +14,7 @@ export interface SeriesRow {
 /**
  * The tool's headline metric (and average latency when the samples have it) per interval over time. Axes are zero-based with
  * distinct ticks (one sample, or all zeros, still gets a readable axis); latency is labelled in µs below a millisecond.
- * A legend click hides a series (kept in the URL under `id`).
+ * A legend click hides a series (kept in the URL under `id`). `events`: the point's fired events, drawn as markers.
  */
 export default function TimeSeriesChart({
   title,
@@ -23,6 +24,7 @@ export default function TimeSeriesChart({
   height = 240,
   note,
   id = "series",
+  events = [],
 }: {
   id?: string;
   title: string;
@@ -31,11 +33,13 @@ export default function TimeSeriesChart({
   empty?: string;
   height?: number;
   note?: string;
+  events?: readonly PointEventRecord[];
 }) {
   const headline = headlineOf(tool);
   const key = headline?.name ?? "achieved_rate";
   const latencyMetric = metricOf(tool, "latency_avg_ms");
-  const data = relativeTime(downsample(rows)).map((r) => ({ s: r.s, value: r.values[key] ?? null, latency: r.values.latency_avg_ms ?? null }));
+  const sampled = downsample(rows);
+  const data = relativeTime(sampled).map((r) => ({ s: r.s, value: r.values[key] ?? null, latency: r.values.latency_avg_ms ?? null }));
   const hasLatency = data.some((d) => d.latency != null);
   const valueName = (headline?.title ?? "achieved").toLowerCase();
   const latencyName = (latencyMetric?.title ?? "latency avg").toLowerCase();
@@ -54,6 +58,7 @@ export default function TimeSeriesChart({
           <Tooltip formatter={(v, name) => [name === latencyName ? fmtUnit(Number(v), latencyMetric?.unit ?? "ms") : fmtUnit(Number(v), headline?.unit), name]} labelFormatter={(l) => `t = ${l} s`} />
           <Legend {...legendToggle(opts)} />
           <Line yAxisId="rate" dataKey="value" name={valueName} hide={opts.hide.includes("value")} stroke="#2563eb" strokeWidth={2} dot={data.length < 60 ? { r: 2 } : false} isAnimationActive={false} connectNulls />
+          {eventMarkers(events, startOf(sampled), "rate")}
           {hasLatency && <Line yAxisId="lat" dataKey="latency" name={latencyName} hide={opts.hide.includes("latency")} stroke="#d97706" dot={false} isAnimationActive={false} connectNulls />}
         </ComposedChart>
       </ResponsiveContainer>

@@ -2,11 +2,13 @@ import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis
 import { fmtUnit, metricLabel } from "../format";
 import { headlineOf, type ToolInfo } from "../tools/catalog";
 import { AXIS_STYLE, ChartFrame, GRID, PHASE_COLOURS, SECONDS_AXIS, valueAxis } from "./common";
+import { eventMarkers, type PointEventRecord } from "./eventMarkers";
 import type { TimelineSegment } from "./timeline";
 
 /**
  * Every point of the campaign on one time axis: the tool's headline metric per interval, a line per point coloured by
  * phase; a point without interval samples (too short for the tool's intervals) is its own figure, dashed, over its run.
+ * `events`: the points' fired events, marked on the axis that starts at the epoch second `t0`.
  */
 export default function TimelineChart({
   segments,
@@ -15,6 +17,8 @@ export default function TimelineChart({
   height = 220,
   empty,
   note,
+  events = [],
+  t0 = 0,
 }: {
   segments: TimelineSegment[];
   samples: number;
@@ -22,6 +26,8 @@ export default function TimelineChart({
   height?: number;
   empty?: string;
   note?: string;
+  events?: readonly PointEventRecord[];
+  t0?: number;
 }) {
   const headline = headlineOf(tool);
   const phases = [...new Set(segments.map((s) => s.phase))];
@@ -57,6 +63,7 @@ export default function TimelineChart({
                 className={seg.running ? "running" : undefined}
               />
             ))}
+            {eventMarkers(events, t0)}
           </ComposedChart>
         </ResponsiveContainer>
       </ChartFrame>

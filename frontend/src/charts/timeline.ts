@@ -37,7 +37,8 @@ function wholePoint(p: Point, metric: string): [number, number][] {
  * One segment per point, in time order: its stored samples merged with those the live stream brought (by
  * time; the live one wins), the metric read from each; a finished point without any sample is drawn by its
  * own figure over its run (`whole`), so every point shows. Time is seconds since the campaign's first row.
- * Each segment is thinned so the whole chart stays near 2 × MAX_CHART_POINTS. `samples` counts real samples.
+ * Each segment is thinned so the whole chart stays near 2 × MAX_CHART_POINTS. `samples` counts real samples; `t0` is
+ * the epoch second the time axis starts at.
  */
 export function timelineSegments(
   points: readonly Point[],
@@ -45,7 +46,7 @@ export function timelineSegments(
   live: Record<number, readonly TimedValues[] | undefined>,
   metric: string,
   runningId: number | null = null,
-): { segments: TimelineSegment[]; samples: number } {
+): { segments: TimelineSegment[]; samples: number; t0: number } {
   const merged = points.map((p) => {
     const byT = new Map<number, number>();
     for (const src of [stored[p.id], live[p.id]])
@@ -71,5 +72,5 @@ export function timelineSegments(
       rows: downsample(rows, perSegment).map(([t, value]) => ({ s: Number((t - t0).toFixed(3)), value })),
     }))
     .sort((a, b) => a.rows[0].s - b.rows[0].s || a.seq - b.seq);
-  return { segments, samples: segments.reduce((n, s) => n + (s.whole ? 0 : s.rows.length), 0) };
+  return { segments, samples: segments.reduce((n, s) => n + (s.whole ? 0 : s.rows.length), 0), t0 };
 }

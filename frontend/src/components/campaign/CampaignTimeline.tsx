@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { useSamplesOfPoints } from "../../api/points";
 import type { Point } from "../../api/types";
 import TimelineChart from "../../charts/TimelineChart";
+import { eventsOf } from "../../charts/eventMarkers";
 import { timelineSegments } from "../../charts/timeline";
 import { hasLiveSamples, headlineOf, type ToolInfo } from "../../tools/catalog";
 import type { LiveSample } from "./useCampaignEvents";
@@ -35,7 +36,7 @@ export default function CampaignTimeline({
   const storedKey = Object.entries(stored)
     .map(([id, s]) => `${id}:${s.samples.length}:${s.samples[s.samples.length - 1]?.t ?? ""}`)
     .join(",");
-  const { segments, samples } = useMemo(
+  const { segments, samples, t0 } = useMemo(
     () => timelineSegments(started, storedRows, live, metric, runningId),
     // storedRows is rebuilt each render; its content is what storedKey names
     [started, storedKey, live, metric, runningId],
@@ -46,6 +47,8 @@ export default function CampaignTimeline({
       segments={segments}
       samples={samples}
       tool={tool}
+      events={started.flatMap((p) => eventsOf(p.extra))}
+      t0={t0}
       height={height}
       empty={started.length === 0 ? "Waiting for the first point" : liveTool ? "Waiting for the first interval…" : "Samples arrive as each point ends"}
     />

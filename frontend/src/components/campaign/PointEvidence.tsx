@@ -1,5 +1,7 @@
 import { usePointEvidence, usePointSamples } from "../../api/points";
 import MonitorCharts from "../../charts/MonitorCharts";
+import { eventsOf } from "../../charts/eventMarkers";
+import FailoverPanel from "../failover/FailoverPanel";
 import CpuProfile from "../profiling/CpuProfile";
 import { fmtDateTime, fmtNumber } from "../../format";
 import { ErrorState, Loading } from "../common/States";
@@ -51,7 +53,8 @@ export default function PointEvidence({ pointId, cpuProfile = false }: { pointId
           </div>
         ))}
       </dl>
-      {samples.data && <MonitorCharts samples={samples.data.samples} />}
+      {samples.data && <MonitorCharts samples={samples.data.samples} events={eventsOf(p.extra)} />}
+      {p.extra?.outcomes_stored === true && <FailoverPanel pointId={pointId} extra={p.extra} />}
       {cpuProfile && <CpuProfile pointId={pointId} heading="CPU profile" interactive />}
       <details open={!!p.error}>
         <summary>stdout ({p.stdout.length.toLocaleString()} chars)</summary>

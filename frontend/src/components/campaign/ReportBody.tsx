@@ -8,6 +8,10 @@ import ScalabilityChart from "../../charts/ScalabilityChart";
 import { summaryOf } from "../../charts/pointData";
 import type { ToolInfo } from "../../tools/catalog";
 import { Empty } from "../common/States";
+import DistributionTable from "../failover/DistributionTable";
+import LinkCostTable from "./LinkCostTable";
+import FailoverTable from "../failover/FailoverTable";
+import OutcomesCard from "../failover/OutcomesCard";
 import CpuProfile from "../profiling/CpuProfile";
 import PointsTable from "./PointsTable";
 import SearchPanel from "./SearchPanel";
@@ -86,6 +90,10 @@ export default function ReportBody({
             </div>
             <PercentileChart points={pts} tool={tool} />
             <StabilityChart points={pts} tool={tool} />
+            <OutcomesCard points={pts} />
+            <FailoverTable points={pts} suffix={suffix} />
+            <DistributionTable points={pts} suffix={suffix} />
+            <LinkCostTable points={pts} suffix={suffix} />
             <HostCpuChart points={pts} />
             {pts
               .filter((p) => profilePoints.includes(p.id))

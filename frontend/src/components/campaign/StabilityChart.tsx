@@ -1,12 +1,17 @@
 import { usePointSamples } from "../../api/points";
 import type { Analysis, Point } from "../../api/types";
 import TimeSeriesChart from "../../charts/TimeSeriesChart";
+import { eventsOf } from "../../charts/eventMarkers";
 import { fmtDuration } from "../../format";
 import type { ToolInfo } from "../../tools/catalog";
 
+/** The point the report details over time: the longest completed stability point (exports/document.py reads the same). */
+export const stabilityPoint = (points: Point[]): Point | undefined =>
+  points.filter((p) => p.phase === "stability" && p.status === "completed").sort((a, b) => b.duration_s - a.duration_s)[0];
+
 /** The longest stability point's samples over time (on a shared page, fetched through the link). */
 export default function StabilityChart({ points, tool }: { points: Point[]; tool: ToolInfo | undefined }) {
-  const stab = points.filter((p) => p.phase === "stability" && p.status === "completed").sort((a, b) => b.duration_s - a.duration_s)[0];
+  const stab = stabilityPoint(points);
   const samples = usePointSamples(stab?.id ?? null, "point");
   // imported results carry no interval samples: no empty chart for them
   if (!stab || (samples.isSuccess && samples.data.samples.length === 0 && !(stab.duration_s > 0))) return null;
@@ -18,6 +23,7 @@ export default function StabilityChart({ points, tool }: { points: Point[]; tool
       tool={tool}
       empty={samples.isPending ? "Loading samples…" : samples.isError ? `Samples unavailable: ${samples.error.message}` : "No samples recorded"}
       note={samples.data?.downsampled ? "downsampled" : undefined}
+      events={eventsOf(stab.extra)}
     />
     </section>
   );
