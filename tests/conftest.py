@@ -47,7 +47,8 @@ class Stack:
 BACKGROUND = ("tests/e2e/", "tests/integration/test_schedules.py", "tests/integration/test_crash_safety.py",
               "tests/integration/test_fencing.py", "tests/integration/test_agent_lock.py",
               "tests/integration/test_promql.py",  # waits on Prometheus' scrapes
-              "tests/integration/test_grafana_links_in_answers.py", "tests/integration/test_cpu_profile_report.py")  # fmt: skip
+              "tests/integration/test_grafana_links_in_answers.py", "tests/integration/test_cpu_profile_report.py",
+              "tests/integration/test_observer.py")  # fmt: skip
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -29,6 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     agent.add_argument("--url", required=True, help="the API's base URL, e.g. https://kneeboard.example:8443")
     agent.add_argument("--token", default=os.environ.get("KB_AGENT_TOKEN"), help="its agent credential, made by an admin with "
                        "POST /api/v1/agent-credentials (default: $KB_AGENT_TOKEN, which keeps it out of the process list)")
+    agent.add_argument("--observe", action="store_true", help="an observer on the server under test, with an observer credential "
+                       "(role observe): takes the observe assignments of the plans that name it (CPU profiles), never load")
     agent.add_argument("--ca-bundle", help="PEM file of the CA that signed the API's certificate (default: the system's)")
     agent.add_argument("--insecure-http", action="store_true", help="allow plain http:// to an address off this machine "
                        "(the credential crosses the network in clear: only on a network that is yours alone)")
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if not args.token:
             return _no_token()
-        return run_agent(args.name, args.url, args.token, ca_bundle=args.ca_bundle, insecure_http=args.insecure_http)
+        return run_agent(args.name, args.url, args.token, ca_bundle=args.ca_bundle, insecure_http=args.insecure_http, observe=args.observe)
     from kneeboard.up import run_up
 
     stop = threading.Event()

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, FastAPI
 
 from kneeboard import __version__
 from kneeboard.agentlink.router import router as agentlink_router
+from kneeboard.observers.router import router as observers_router
 from kneeboard.agents.router import router as agents_router
 from kneeboard.audit.router import router as audit_router
 from kneeboard.auth.http import install_security
@@ -57,7 +58,7 @@ def create_app() -> FastAPI:
         health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router,
         policy_router, latency_router, auth_router, tokens_router, users_router, audit_router, tools_router, runs_router,
         schedules_router, shares_router, streams_router,
-        agentlink_router,
+        agentlink_router, observers_router,
         exports_router,
         trends_router,
         webhooks_router,

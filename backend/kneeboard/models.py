@@ -8,6 +8,7 @@ def import_all() -> None:
     from kneeboard.audit import models as _audit  # noqa: F401
     from kneeboard.auth import models as _auth  # noqa: F401
     from kneeboard.campaigns import models as _campaigns  # noqa: F401
+    from kneeboard.observers import models as _observers  # noqa: F401
     from kneeboard.plans import models as _plans  # noqa: F401
     from kneeboard.policy import models as _policy  # noqa: F401
     from kneeboard.profiles import models as _profiles  # noqa: F401

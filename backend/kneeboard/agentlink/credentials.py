@@ -20,13 +20,17 @@ PREFIX = "kba_"
 LAST_USE_EVERY = timedelta(minutes=1)
 
 
-def issue(agent: str, *, actor: str, session: Session) -> tuple[AgentCredential, str]:
-    """A new credential for `agent` (never the name of a worker that is not a remote agent); returns (row, secret)."""
+def issue(agent: str, *, actor: str, session: Session, role: str = "load") -> tuple[AgentCredential, str]:
+    """A new credential for `agent` in `role` (load or observe; never the name of a worker that is not a remote agent,
+    nor a name another role's credentials hold); returns (row, secret)."""
     existing = session.get(Agent, agent)
     if existing is not None and not (existing.facts or {}).get("remote"):
         raise invalid(("agent",), f"{agent!r} is a database-connected worker, not a remote agent; choose another name")
+    other = session.scalar(select(AgentCredential.role).where(AgentCredential.agent == agent, AgentCredential.role != role).limit(1))
+    if other is not None:
+        raise invalid(("role",), f"{agent!r} already holds {other} credentials; an agent name is a load agent's or an observer's, not both")
     secret = new_secret(PREFIX)
-    row = AgentCredential(agent=agent, prefix=secret[:10], token_hash=digest(secret), created_by=actor[:200])
+    row = AgentCredential(agent=agent, role=role, prefix=secret[:10], token_hash=digest(secret), created_by=actor[:200])
     session.add(row)
     session.flush()
     return row, secret
@@ -48,7 +52,8 @@ def revoke(credential_id: int, *, session: Session) -> AgentCredential:
 
 
 def principal(secret: str, source: str | None) -> Principal | None:
-    """The agent a secret is bound to, as a Principal with the agent role; None when unknown or revoked."""
+    """The agent a secret is bound to, as a Principal with the agent role (observer, for an observer's); None when
+    unknown or revoked."""
     with session_scope() as session:
         row = session.scalar(select(AgentCredential).where(AgentCredential.token_hash == digest(secret)))
         if row is None:
@@ -56,4 +61,5 @@ def principal(secret: str, source: str | None) -> Principal | None:
         now = utcnow()
         if row.last_used_at is None or now - as_utc(row.last_used_at) > LAST_USE_EVERY:
             row.last_used_at = now
-        return Principal(row.agent, Role.agent.value, "agent", credential_id=row.id, source=source, agent=row.agent)
+        role = Role.observer if row.role == "observe" else Role.agent
+        return Principal(row.agent, role.value, "agent", credential_id=row.id, source=source, agent=row.agent)

@@ -11,12 +11,14 @@ from kneeboard.db import Base, utcnow
 
 
 class AgentCredential(Base):
-    """What a remote agent presents: it may act as `agent` and as nothing else; revoked by deleting the row."""
+    """What a remote agent presents: it may act as `agent` (a load agent, or an observer) and as nothing else; revoked
+    by deleting the row."""
 
     __tablename__ = "agent_credentials"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     agent: Mapped[str] = mapped_column(String(100), index=True)
+    role: Mapped[str] = mapped_column(String(10), default="load", server_default="load")  # "load", or "observe": an observer's
     prefix: Mapped[str] = mapped_column(String(12))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_by: Mapped[str] = mapped_column(String(200))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from kneeboard.agentlink import credentials, service
@@ -15,7 +15,7 @@ from kneeboard.audit.service import record_by, record_now
 from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.auth.errors import Forbidden
 from kneeboard.auth.principal import Principal
-from kneeboard.db import session_scope
+from kneeboard.auth.roles import Role
 from kneeboard.deps import SessionDep
 from kneeboard.errors import DomainError
 
@@ -33,19 +33,36 @@ def _agent(user: CurrentUser) -> Principal:
 AgentCaller = Annotated[Principal, Depends(_agent)]
 
 
-def _audited(caller: Principal, run: str, what: str, work):
+def only(role: Role, kind: str, why: str):
+    """A dependency taking the agent link's callers in `role` only; any other is refused (403), audited (who, what)."""
+
+    def check(user: AgentCaller, request: Request) -> Principal:
+        if user.role != role.value:
+            obj = next(iter(request.path_params.values()), "-")
+            record_now(user.actor, "refused", kind, obj, request.url.path[:200], user.source, {"why": why})
+            raise Forbidden(why)
+        return user
+
+    return check
+
+
+LoadAgent = Annotated[Principal, Depends(only(Role.agent, "share", "an observer's credential takes no load work: only its own observe "
+                                                                    "assignments (/api/v1/agent/observe/…)"))]
+
+
+def audited(caller: Principal, obj: object, what: str, work, kind: str = "share"):
     """Run `work`; a refusal (403/409) is audited in a transaction of its own before it is answered."""
     try:
         return work()
     except (DomainError, Forbidden) as exc:
-        record_now(caller.actor, "refused", "share", run, what, caller.source, {"why": str(exc)})
+        record_now(caller.actor, "refused", kind, obj, what, caller.source, {"why": str(exc)})
         raise
 
 
 @link.post("/hello", response_model=Welcome)
 def hello(body: Hello, caller: AgentCaller, session: SessionDep):
     """Register this process as the credential's agent (409 while another live process holds the name)."""
-    welcome = _audited(caller, "-", "hello", lambda: service.hello(caller.agent, body, session=session))
+    welcome = audited(caller, "-", "hello", lambda: service.hello(caller.agent, body, session=session, role=caller.role))
     record_by(session, caller, "register", "agent", caller.agent, caller.agent, {"instance": body.instance, "hostname": body.facts.hostname})
     return welcome
 
@@ -57,35 +74,30 @@ def heartbeat(body: Beat, caller: AgentCaller, session: SessionDep):
 
 
 @link.get("/work", responses={204: {"description": "no share within the wait"}})
-async def take_work(caller: AgentCaller, instance: str = Query(pattern=r"^[A-Za-z0-9_-]{8,64}$"),
+async def take_work(caller: LoadAgent, instance: str = Query(pattern=r"^[A-Za-z0-9_-]{8,64}$"),
                     wait_s: float = Query(default=service.POLL_S, ge=0, le=30)):  # fmt: skip
     """Long-poll: the next share assigned to this agent, or 204 after `wait_s`."""
-
-    def check() -> None:
-        with session_scope() as session:
-            service.current_instance(caller.agent, instance, session=session)
-
-    await run_in_threadpool(check)
+    await run_in_threadpool(service.check_instance, caller.agent, instance)
     job = await service.take_work(caller.agent, wait_s)
     return job if job is not None else Response(status_code=204)
 
 
 @link.post("/shares/{run}/alive", response_model=ShareState)
-def share_alive(caller: AgentCaller, run: str = RUN):
+def share_alive(caller: LoadAgent, run: str = RUN):
     """The share runs on; the answer says whether to stop its load now, and why."""
-    return {"stop": _audited(caller, run, "alive", lambda: service.share_state(caller.agent, run))}
+    return {"stop": audited(caller, run, "alive", lambda: service.share_state(caller.agent, run))}
 
 
 @link.post("/shares/{run}/samples", status_code=204)
-def share_samples(body: LiveSamples, caller: AgentCaller, run: str = RUN):
+def share_samples(body: LiveSamples, caller: LoadAgent, run: str = RUN):
     """Live intervals of the share, shown as this agent's series."""
-    _audited(caller, run, "samples", lambda: service.publish_samples(caller.agent, run, body.samples))
+    audited(caller, run, "samples", lambda: service.publish_samples(caller.agent, run, body.samples))
 
 
 @link.post("/shares/{run}/outcome", status_code=202)
-def share_outcome(body: OutcomeIn, caller: AgentCaller, session: SessionDep, run: str = RUN):
+def share_outcome(body: OutcomeIn, caller: LoadAgent, session: SessionDep, run: str = RUN):
     """The share's outcome, for its conductor (403 if not this agent's share; 409 if stale, over or already sent)."""
-    found = _audited(caller, run, "outcome", lambda: service.accept_outcome(caller.agent, run, body, session=session))
+    found = audited(caller, run, "outcome", lambda: service.accept_outcome(caller.agent, run, body, session=session))
     record_by(session, caller, "report", "share", run, f"point {found['point_id']}",
               {"campaign_id": found["campaign_id"], "attempt": found["attempt"], "error": body.error})
     return {"accepted": True}
@@ -100,8 +112,8 @@ def list_credentials(session: SessionDep):
 @admin.post("", response_model=CredentialIssued, status_code=201)
 def create_credential(body: CredentialCreate, user: CurrentUser, session: SessionDep):
     """A credential bound to one agent name; its secret is shown this once."""
-    row, secret = credentials.issue(body.agent, actor=user.actor, session=session)
-    record_by(session, user, "create", "agent_credential", row.id, row.agent, {"prefix": row.prefix})
+    row, secret = credentials.issue(body.agent, actor=user.actor, session=session, role=body.role)
+    record_by(session, user, "create", "agent_credential", row.id, row.agent, {"prefix": row.prefix, "role": row.role})
     return {**CredentialOut.model_validate(row).model_dump(), "secret": secret}
 
 

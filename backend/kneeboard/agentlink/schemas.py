@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +19,8 @@ class CredentialCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     agent: str = Field(pattern=AGENT_NAME, description="the one agent name this credential may act as")
+    role: Literal["load", "observe"] = Field(default="load", description="load: takes shares of fanned points; observe: an observer "
+                                             "on the server under test, which takes only its observe assignments (docs/profiling.md)")
 
 
 class CredentialOut(BaseModel):
@@ -28,6 +30,7 @@ class CredentialOut(BaseModel):
 
     id: int
     agent: str
+    role: str
     prefix: str
     created_by: str
     created_at: datetime

@@ -20,7 +20,7 @@ from kneeboard.auth.errors import Forbidden
 from kneeboard.campaigns.live import channel
 from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
-from kneeboard.db import utcnow
+from kneeboard.db import session_scope, utcnow
 from kneeboard.errors import Conflict
 from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys, polling, work
 from kneeboard.fanout.outcome import ShareOutcome
@@ -42,9 +42,9 @@ def _async_broker() -> aioredis.Redis:
     return aioredis.from_url(get_settings().redis_url, socket_timeout=30)
 
 
-def hello(agent: str, body: Hello, *, session: Session) -> dict:
-    """Register the agent's process; Forbidden for another name than the credential's, Conflict when the name is a
-    local worker's or another live process holds it."""
+def hello(agent: str, body: Hello, *, session: Session, role: str = "agent") -> dict:
+    """Register the agent's process (`role`: agent, or observer); Forbidden for another name than the credential's,
+    Conflict when the name is a local worker's or another live process holds it."""
     if body.agent != agent:
         raise Forbidden(f"this credential is agent {agent}'s; it cannot register as {body.agent}")
     row = session.get(Agent, agent, with_for_update=True)
@@ -57,7 +57,8 @@ def hello(agent: str, body: Hello, *, session: Session) -> dict:
     row = row or Agent(name=agent)
     facts = body.facts
     row.hostname, row.tools, row.last_heartbeat = facts.hostname, facts.tools, utcnow()
-    row.facts = {"remote": True, "instance": body.instance, "cpus": facts.cpus, "addresses": facts.addresses, "clock_offset_ms": None}
+    row.facts = {"remote": True, "instance": body.instance, "cpus": facts.cpus, "addresses": facts.addresses, "clock_offset_ms": None,
+                 "role": role}
     session.add(row)
     session.flush()
     return {"agent": agent, "server_time": time.time(), "heartbeat_s": get_settings().heartbeat_s, "poll_s": POLL_S}
@@ -68,6 +69,12 @@ def current_instance(agent: str, instance: str, *, session: Session) -> None:
     row = session.get(Agent, agent)
     if row is None or (row.facts or {}).get("instance") != instance:
         raise Conflict(f"this process is not agent {agent}'s registered one (restarted elsewhere, or never said hello); register again")
+
+
+def check_instance(agent: str, instance: str) -> None:
+    """current_instance() in a transaction of its own (before a long-poll, which holds no session while it waits)."""
+    with session_scope() as session:
+        current_instance(agent, instance, session=session)
 
 
 def beat(agent: str, body: Beat, *, session: Session) -> float:

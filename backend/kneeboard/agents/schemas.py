@@ -40,7 +40,8 @@ class AgentOut(BaseModel):
     name: str
     hostname: str
     tools: dict[str, str | None]
-    facts: dict[str, Any] = Field(default_factory=dict, description="remote agents: cpus, addresses, clock_offset_ms, remote")
+    facts: dict[str, Any] = Field(default_factory=dict,
+                                  description="remote agents: cpus, addresses, clock_offset_ms, remote, role (agent or observer)")
     last_heartbeat: datetime
     alive: bool
     status: AgentStatus

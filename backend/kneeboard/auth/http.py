@@ -14,6 +14,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kneeboard.audit.service import record_now
 from kneeboard.auth import resolve
 from kneeboard.auth.errors import Forbidden, Unauthenticated
 from kneeboard.auth.origin import same_origin
@@ -77,6 +78,9 @@ class AuthMiddleware:
             return await _refuse(scope, receive, send, 403, "cross-site request refused (Origin or Referer must be this site)")
         needed = required_role(method, path)
         if not allows(principal.role, needed, path):
+            if principal.via == "agent":  # an agent's or observer's credential used off its link: audited (who, what)
+                what = f"{method} {path}"[:200]
+                await run_in_threadpool(record_now, principal.actor, "refused", "request", None, what, principal.source)
             return await _refuse(scope, receive, send, 403, f"this needs the {needed.value} role; you are {principal.role}")
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)

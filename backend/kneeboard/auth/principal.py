@@ -23,9 +23,9 @@ class Principal:
 
     @property
     def actor(self) -> str:
-        """The name the audit log records: the username, or token:<owner>/<name> for API tokens."""
+        """The name the audit log records: the username, token:<owner>/<name> for API tokens, agent:/observer:<name>."""
         if self.via == "agent":
-            return f"agent:{self.agent}"
+            return f"{self.role}:{self.agent}"  # agent:NAME, or observer:NAME
         if self.via == "env":
             return "token:KB_ADMIN_TOKEN"
         if self.via == "token":

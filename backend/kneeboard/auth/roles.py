@@ -16,15 +16,18 @@ AGENT_READS = (f"{API}/policy/targets",)  # and the target policy, to check its 
 
 
 class Role(str, Enum):
-    """viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy."""
+    """viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy;
+    `observer` (observers' credentials) reaches only the agent link, where its routes refuse it all but its own
+    observe assignments."""
 
     viewer = "viewer"
     operator = "operator"
     admin = "admin"
     agent = "agent"
+    observer = "observer"
 
 
-RANK = {Role.viewer: 0, Role.agent: 0, Role.operator: 1, Role.admin: 2}
+RANK = {Role.viewer: 0, Role.agent: 0, Role.observer: 0, Role.operator: 1, Role.admin: 2}
 
 
 def is_public(method: str, path: str) -> bool:
@@ -50,6 +53,8 @@ def required_role(method: str, path: str) -> Role:
 def allows(role: str, needed: Role, path: str = "") -> bool:
     """Whether `role` is at least `needed`; an agent reaches the agent link and reads the target policy, nothing else."""
     have = Role(role)
+    if have is Role.observer:
+        return _under(path, AGENT_LINK)
     if have is Role.agent:
         return _under(path, AGENT_LINK) or (needed is Role.viewer and _under(path, AGENT_READS))
     if _under(path, AGENT_LINK):

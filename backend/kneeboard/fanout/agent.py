@@ -19,6 +19,8 @@ import httpx
 
 from kneeboard.fanout.link import ApiLink, LinkRefused, url_refusal
 from kneeboard.fanout.share import AgentContext, run_share
+from kneeboard.observers.agent import start_observing
+from kneeboard.observers.link import ObserverLink
 from kneeboard.tools.registry import probe_versions
 
 log = logging.getLogger(__name__)
@@ -102,10 +104,12 @@ def _heartbeats(link: ApiLink, instance: str, clock: Clock, period_s: float, ctx
             log.warning("heartbeat failed: %s", exc)
 
 
-def _take_shares(link: ApiLink, instance: str, ctx: AgentContext, poll_s: float, stop: threading.Event) -> None:
+def _take_work(take, handle, ctx: AgentContext, stop: threading.Event) -> None:
+    """Until stopped: the next job by long-poll (`take()`, None when none came within the poll), given to `handle`; a
+    refused credential (401, 403) or a superseded process (409) stops the agent."""
     while not stop.is_set():
         try:
-            job = link.take(instance, poll_s)
+            job = take()
         except LinkRefused as exc:
             if exc.status in (401, 403, 409):
                 log.error("agent %s stops: %s", ctx.name, exc)
@@ -118,11 +122,13 @@ def _take_shares(link: ApiLink, instance: str, ctx: AgentContext, poll_s: float,
             stop.wait(2.0)
             continue
         if job is not None:
-            run_share(job, ctx)
+            handle(job)
 
 
-def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = None, insecure_http: bool = False) -> int:
-    """Register, measure the clock, start heartbeats and take this agent's shares until stopped."""
+def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = None, insecure_http: bool = False,
+              observe: bool = False) -> int:
+    """Register, measure the clock, start heartbeats and take this agent's shares (an observer's: its observe
+    assignments, observers/agent.py) until stopped."""
     for variable in ("DATABASE_URL", "REDIS_URL"):
         if os.environ.get(variable):
             print(f"kneeboard agent: {variable} is set; an agent talks to the API only and must not hold database or broker credentials",
@@ -133,7 +139,7 @@ def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = N
         print(f"kneeboard agent: {refused}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    link, instance, stop = ApiLink(url, credential, ca_bundle), uuid.uuid4().hex, threading.Event()
+    link, instance, stop = (ObserverLink if observe else ApiLink)(url, credential, ca_bundle), uuid.uuid4().hex, threading.Event()
     try:
         welcome = register(link, instance, name, link.http.base_url.host, stop)
         clock = Clock()
@@ -146,5 +152,8 @@ def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = N
     log.info("agent %s registered; clock offset %.3f ms (round trip %.3f ms)", name, offset * 1000, rtt * 1000)
     ctx = AgentContext(name=name, link=link, cpus=os.cpu_count() or 1, offset_s=offset)
     threading.Thread(target=_heartbeats, args=(link, instance, clock, welcome["heartbeat_s"], ctx, stop), daemon=True).start()
-    _take_shares(link, instance, ctx, welcome["poll_s"], stop)
+    if observe:  # each assignment in a thread of its own: points may overlap, and the next must be acknowledged at once
+        _take_work(lambda: link.take_assignment(instance, welcome["poll_s"]), lambda job: start_observing(job, link, ctx), ctx, stop)
+    else:
+        _take_work(lambda: link.take(instance, welcome["poll_s"]), lambda job: run_share(job, ctx), ctx, stop)
     return 1 if stop.is_set() else 0

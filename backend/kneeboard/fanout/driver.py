@@ -66,7 +66,8 @@ def fan_of(point_id: int) -> Fan | None:
 def resolve(fan: Fan) -> list[str]:
     """The agents' names: the named ones (each must be alive), or the first N alive remote agents by name."""
     with session_scope() as session:
-        remote = [a for a in session.scalars(select(Agent).order_by(Agent.name)) if (a.facts or {}).get("remote")]
+        remote = [a for a in session.scalars(select(Agent).order_by(Agent.name))
+                  if (a.facts or {}).get("remote") and (a.facts or {}).get("role") != "observer"]  # observers take no load
         alive = [a.name for a in remote if is_alive(a)]
     if isinstance(fan.agents, int):
         if len(alive) < fan.agents:

@@ -1,16 +1,20 @@
-"""A point's CPU profile, taken by the local worker beside the point (loopback and lab targets: their servers run on
-this host): perf recording over the steady window while the load runs, folded after the point at idle priority, filed
-on the point's result and stored once the point is. Nothing here fails a point: a problem is a warning on it."""
+"""A point's CPU profile, taken beside the point by the observer its plan names (on the server's host), else by the
+local worker (loopback and lab targets: their servers run on this host): perf recording over the steady window while
+the load runs, folded after the point at idle priority, filed on the point's result and stored once the point is.
+Nothing here fails a point: a problem is a warning on it."""
 
 from __future__ import annotations
 
 import ipaddress
 import logging
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope
 from kneeboard.lab.namespace import LAB_ADDR
+from kneeboard.observers import service as observing
 from kneeboard.profiling import perf, service
 from kneeboard.profiling.folding import Folded, cap
 from kneeboard.profiling.schemas import CpuProfileSettings
@@ -57,19 +61,18 @@ class PointProfile:
             return []
         if self.skipped or self.recording is None:
             return [f"{PREFIX} not taken: {self.skipped or 'the point has no steady window to profile'}"]
-        if self.stopped:
-            self.recording.data.unlink(missing_ok=True)
-            return [f"{PREFIX} not taken: {self.stopped}"]
-        folded = perf.fold_recording(self.recording)
-        if folded.folded is None:
-            return [f"{PREFIX} not taken: {folded.error}"]
-        window_s = _sampled_s(folded.folded, self.settings) or 0.0
-        self.row = _row(self.settings, folded.folded, window_s)
-        result.extra["cpu_profile"] = {k: v for k, v in self.row.items() if k != "folded"} | {"fold_s": round(folded.seconds, 3)}
-        if not folded.folded.samples:
-            seen = ", ".join(f"{comm} {n}" for comm, n in folded.folded.by_comm.most_common(5))
-            return [f"{PREFIX}: no sample of a process named {self.settings.process!r} in the steady window (samples "
-                    f"by command name: {seen or 'none'}); is the server running on this host under that name?"]
+        return self._filed(result, take(self.recording, self.stopped))
+
+    def _filed(self, result: PointResult, taken: Taken, host: str = "this host") -> list[str]:
+        """Keep a taken profile's row and put its summary on the result; the warnings for the point."""
+        if taken.row is None:
+            return [f"{PREFIX} not taken: {taken.error}"]
+        self.row = taken.row
+        result.extra["cpu_profile"] = {k: v for k, v in self.row.items() if k != "folded"} | {"fold_s": round(taken.fold_s, 3)}
+        if not self.row["samples"]:
+            seen = ", ".join(f"{comm} {n}" for comm, n in taken.seen)
+            return [f"{PREFIX}: no sample of a process named {self.row['process']!r} in the steady window (samples "
+                    f"by command name: {seen or 'none'}); is the server running on {host} under that name?"]
         return [f"{PREFIX}: {self.row['dropped_stacks']:,} of its lightest stacks ({self.row['dropped_samples']:,} "
                 f"samples) left out to stay within 1 MiB"] if self.row["dropped_stacks"] else []  # fmt: skip
 
@@ -81,6 +84,64 @@ class PointProfile:
             retrying(lambda: service.store(point_id, self.row), f"storing point {point_id}'s CPU profile")
         except Exception:  # noqa: BLE001 - a profile is evidence beside the point, never its result
             log.exception("point %s: the CPU profile was not stored", point_id)
+
+
+class ObservedProfile(PointProfile):
+    """The CPU profile of one point taken by the observer the plan names, on the server's host: assigned as the point
+    begins (acknowledged before its load starts, else a warning), folded there after the window and reported through
+    the API; the worker waits for it (bounded). Nothing here fails the point either."""
+
+    def __init__(self, settings: CpuProfileSettings, point_id: int, steady: tuple[float, float] | None, skipped: str | None = None) -> None:
+        super().__init__(settings, Path(), None, skipped)
+        self.point_id, self.steady = point_id, steady
+        self.assignment: int | None = None
+        self.warnings: list[str] = []
+        self.load_ended = 0.0
+
+    def __enter__(self) -> ObservedProfile:
+        if self.steady is not None and not self.skipped:
+            self.assignment, self.warnings = observing.assign(self.point_id, self.settings, *self.steady)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.load_ended = time.time()
+
+    def file(self, result: PointResult) -> list[str]:
+        """Wait for the observer's report and put its summary on the result; the warnings for the point."""
+        if self.assignment is None:
+            return self.warnings or super().file(result)
+        report, why = observing.await_report(self.assignment, self.load_ended)
+        where = f"observer {self.settings.observer}"
+        if report is None:
+            return self.warnings + [f"{PREFIX} not taken: {why}"]
+        taken = Taken(report.profile.model_dump() if report.profile else None, report.error and f"{report.error} (on {where})",
+                      [tuple(s) for s in report.seen], report.fold_s)  # fmt: skip
+        warnings = self.warnings + self._filed(result, taken, host=f"{where}'s host")
+        if "cpu_profile" in result.extra:
+            result.extra["cpu_profile"]["observer"] = self.settings.observer
+        return warnings
+
+
+@dataclass
+class Taken:
+    """A CPU profile as the host that ran the server took it: the row to store, or why there is none."""
+
+    row: dict | None = None
+    error: str | None = None
+    seen: list[tuple[str, int]] = field(default_factory=list)  # samples by command name, most first (at most 5)
+    fold_s: float = 0.0
+
+
+def take(recording: perf.Recording, stopped: str | None) -> Taken:
+    """Fold a stopped recording at idle priority into the row to store (its data file is removed after)."""
+    if stopped:
+        recording.data.unlink(missing_ok=True)
+        return Taken(error=stopped)
+    folded = perf.fold_recording(recording)
+    if folded.folded is None:
+        return Taken(error=folded.error, fold_s=folded.seconds)
+    window_s = _sampled_s(folded.folded, recording.settings) or 0.0
+    return Taken(_row(recording.settings, folded.folded, window_s), None, folded.folded.by_comm.most_common(5), folded.seconds)
 
 
 def _sampled_s(folded: Folded, settings: CpuProfileSettings) -> float | None:
@@ -114,11 +175,15 @@ def beside(point_id: int, tool: ToolAdapter, spec: PointSpec, workdir: Path, ref
     settings, warmup_s = retrying(lambda: _settings(point_id, tool), "reading the point's CPU profile setting")
     if settings is None or refused:
         return PointProfile(None, workdir, None)
+    if settings.observer:
+        steady = perf.window(spec.duration_s, warmup_s)
+        return ObservedProfile(settings, point_id, steady, None if steady else _too_short(spec, warmup_s))
     if not is_local(spec.host):
         return PointProfile(settings, workdir, None, skipped=f"the target {spec.host} is not on this host (the local worker "
                                                              "profiles loopback and lab targets only)")
     steady = perf.window(spec.duration_s, warmup_s)
-    if steady is None:
-        return PointProfile(settings, workdir, None, skipped=f"the point's {spec.duration_s:g} s leave less than "
-                                                             f"{perf.MIN_WINDOW_S:g} s after its {warmup_s:g} s warm-up")
-    return PointProfile(settings, workdir, steady)
+    return PointProfile(settings, workdir, steady, None if steady else _too_short(spec, warmup_s))
+
+
+def _too_short(spec: PointSpec, warmup_s: float) -> str:
+    return f"the point's {spec.duration_s:g} s leave less than {perf.MIN_WINDOW_S:g} s after its {warmup_s:g} s warm-up"

@@ -49,7 +49,7 @@ def _failure(outcome: runner.RunOutcome) -> str:
     """Why perf gave nothing, in one line (not permitted, not installed, or its own message)."""
     text = f"{outcome.error or ''}\n{outcome.stderr or ''}"
     if any(sign in text for sign in _DENIED):
-        return ("perf is not permitted to sample every CPU here: run the worker as root, or give perf CAP_PERFMON and "
+        return ("perf is not permitted to sample every CPU here: run the worker (or the observer) as root, or give perf CAP_PERFMON and "
                 "lower kernel.perf_event_paranoid (docs/profiling.md)")  # fmt: skip
     if outcome.error:
         return outcome.error

@@ -17,11 +17,14 @@ export function useAgentCredentials(enabled: boolean) {
   });
 }
 
-/** Make a credential for one agent name; the answer carries its secret, this once. */
+export type AgentCredentialRole = components["schemas"]["CredentialCreate"]["role"];
+
+/** Make a credential for one agent name, a load agent's or an observer's; the answer carries its secret, this once. */
 export function useCreateAgentCredential() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (agent: string) => unwrap(await api.POST("/api/v1/agent-credentials", { body: { agent } })) as AgentCredentialIssued,
+    mutationFn: async ({ agent, role }: { agent: string; role: AgentCredentialRole }) =>
+      unwrap(await api.POST("/api/v1/agent-credentials", { body: { agent, role } })) as AgentCredentialIssued,
     onSuccess: () => qc.invalidateQueries({ queryKey: credentialKeys.all }),
   });
 }

@@ -88,6 +88,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/observe/assignments/{assignment_id}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge
+         * @description Take the assignment before its load starts (403 if not this observer's; 409 once the load started).
+         */
+        post: operations["acknowledge_api_v1_agent_observe_assignments__assignment_id__ack_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/observe/assignments/{assignment_id}/alive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assignment Alive
+         * @description The observer works on; the answer says whether to stop now, and why.
+         */
+        post: operations["assignment_alive_api_v1_agent_observe_assignments__assignment_id__alive_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/observe/assignments/{assignment_id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report Profile
+         * @description The folded CPU profile of the assignment (or why there is none), once, while its worker waits.
+         */
+        post: operations["report_profile_api_v1_agent_observe_assignments__assignment_id__profile_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/observe/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Take Assignment
+         * @description Long-poll: this observer's next observe assignment, or 204 after `wait_s`.
+         */
+        get: operations["take_assignment_api_v1_agent_observe_work_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/shares/{run}/alive": {
         parameters: {
             query?: never;
@@ -1322,6 +1402,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/{token}/points/{point_id}/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shared Point Outcomes
+         * @description Public (no login): the request outcomes of a point of the link's campaigns (any other point answers 404).
+         */
+        get: operations["shared_point_outcomes_api_v1_shared__token__points__point_id__outcomes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shared/{token}/points/{point_id}/samples": {
         parameters: {
             query?: never;
@@ -1683,7 +1783,7 @@ export interface components {
             alive: boolean;
             /**
              * Facts
-             * @description remote agents: cpus, addresses, clock_offset_ms, remote
+             * @description remote agents: cpus, addresses, clock_offset_ms, remote, role (agent or observer)
              */
             facts?: {
                 [key: string]: unknown;
@@ -2413,8 +2513,8 @@ export interface components {
         };
         /**
          * CpuProfileSettings
-         * @description Opt-in per plan: profile the server's CPU at each point (perf on the host that runs the server: the local
-         *     worker, for loopback and lab targets).
+         * @description Opt-in per plan: profile the server's CPU at each point (perf on the host that runs the server: the observer the
+         *     plan names, else the local worker, for loopback and lab targets).
          */
         CpuProfileSettings: {
             /**
@@ -2423,6 +2523,11 @@ export interface components {
              * @default 99
              */
             frequency_hz: number;
+            /**
+             * Observer
+             * @description the observer (`kneeboard agent --observe`) on the server's host that takes the profile; none: the local worker, for loopback and lab targets
+             */
+            observer?: string | null;
             /**
              * Process
              * @description the server's command name (comm, at most 15 characters of A-Z a-z 0-9 _ . -, not starting with -: `coredns`, `nginx`); only its samples are kept
@@ -2495,6 +2600,13 @@ export interface components {
              * @description the one agent name this credential may act as
              */
             agent: string;
+            /**
+             * Role
+             * @description load: takes shares of fanned points; observe: an observer on the server under test, which takes only its observe assignments (docs/profiling.md)
+             * @default load
+             * @enum {string}
+             */
+            role: "load" | "observe";
         };
         /**
          * CredentialIssued
@@ -2516,6 +2628,8 @@ export interface components {
             last_used_at: string | null;
             /** Prefix */
             prefix: string;
+            /** Role */
+            role: string;
             /** Secret */
             secret: string;
         };
@@ -2539,6 +2653,8 @@ export interface components {
             last_used_at: string | null;
             /** Prefix */
             prefix: string;
+            /** Role */
+            role: string;
         };
         /**
          * CustomPhase
@@ -4038,6 +4154,76 @@ export interface components {
             kind: "node";
         };
         /**
+         * ObserveAck
+         * @description The observer took the assignment; whether a process of that command name runs on its host now.
+         */
+        ObserveAck: {
+            /** Process Seen */
+            process_seen: boolean;
+        };
+        /**
+         * ObserveAssignmentOut
+         * @description One point's observe assignment: profile `process` (a command name, matched against /proc/*\/comm: never a
+         *     path or argv) at `frequency_hz` over [since, until]; times are the server's clock, epoch seconds.
+         */
+        ObserveAssignmentOut: {
+            /** Campaign Id */
+            campaign_id: number;
+            /** Frequency Hz */
+            frequency_hz: number;
+            /** Id */
+            id: number;
+            /** Point Id */
+            point_id: number;
+            /** Process */
+            process: string;
+            /**
+             * Since
+             * @description the point's steady window begins
+             */
+            since: number;
+            /**
+             * Start At
+             * @description the load starts: acknowledge before this
+             */
+            start_at: number;
+            /**
+             * Until
+             * @description and ends
+             */
+            until: number;
+        };
+        /**
+         * ObserveState
+         * @description The answer to an assignment's sign of life: `stop` is why to stop profiling now (the point is over), or null.
+         */
+        ObserveState: {
+            /** Stop */
+            stop: string | null;
+        };
+        /**
+         * ObservedProfile
+         * @description An observer's report of one assignment: the folded profile, or why there is none.
+         */
+        ObservedProfile: {
+            /** Error */
+            error?: string | null;
+            /**
+             * Fold S
+             * @default 0
+             */
+            fold_s: number;
+            profile?: components["schemas"]["ProfileRow"] | null;
+            /**
+             * Seen
+             * @description samples by command name, most first
+             */
+            seen?: [
+                string,
+                number
+            ][];
+        };
+        /**
          * OutcomeIn
          * @description One agent's share as it reports it: parsed result, start time (server clock), CPU and evidence tails.
          */
@@ -4224,7 +4410,7 @@ export interface components {
         PointEvent: {
             /**
              * Action
-             * @description a registered point event: lab.backend_stop (stop a lab backend's nginx (SIGTERM, by PID)), lab.backend_kill (kill a lab backend's nginx (SIGKILL, by PID)), lab.backend_start (start a stopped lab backend again), lab.haproxy_disable (take a backend out through HAProxy's runtime API (disable server)), lab.haproxy_enable (put a backend back through HAProxy's runtime API (enable server))
+             * @description a registered point event: lab.backend_stop (stop a lab backend's nginx (SIGTERM, by PID)), lab.backend_kill (kill a lab backend's nginx (SIGKILL, by PID)), lab.backend_start (start a stopped lab backend again), lab.haproxy_disable (take a backend out through HAProxy's runtime API (disable server)), lab.haproxy_enable (put a backend back through HAProxy's runtime API (enable server)), lab.loss_permille (drop N per mille of the lab link's packets each way (nftables) at at_s (0 at a later at_s restores; every impairment ends with the point)), lab.rate_mbit (limit the lab's link to N Mbit/s each way (tbf) at at_s (0 at a later at_s restores; every impairment ends with the point)), lab.delay_ms (delay the lab's link by N ms each way (netem, where the kernel has it) at at_s (0 at a later at_s restores; every impairment ends with the point))
              */
             action: string;
             /**
@@ -4234,7 +4420,7 @@ export interface components {
             at_s: number;
             /**
              * Value
-             * @description what it acts on (a lab backend: b1, b2, b3)
+             * @description what it acts on (a lab backend: b1, b2, b3), or an impairment's value (lab.loss_permille: 10)
              */
             value: string;
         };
@@ -4488,6 +4674,35 @@ export interface components {
             summary: string;
         };
         /**
+         * ProfileRow
+         * @description A folded CPU profile as the observer took it (profiling/capture.py's row).
+         */
+        ProfileRow: {
+            /** All Samples */
+            all_samples: number;
+            /** Dropped Samples */
+            dropped_samples: number;
+            /** Dropped Stacks */
+            dropped_stacks: number;
+            /**
+             * Folded
+             * @description root;…;leaf count, a line; at most 1 MiB
+             */
+            folded: string;
+            /** Frequency Hz */
+            frequency_hz: number;
+            /** Process */
+            process: string;
+            /** Samples */
+            samples: number;
+            /** Stack Depth */
+            stack_depth?: string | null;
+            /** Stacks */
+            stacks: number;
+            /** Window S */
+            window_s: number;
+        };
+        /**
          * Progress
          * @description How far a campaign is: points done of total, elapsed and estimated remaining seconds.
          */
@@ -4636,10 +4851,12 @@ export interface components {
         };
         /**
          * Role
-         * @description viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy.
+         * @description viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy;
+         *     `observer` (observers' credentials) reaches only the agent link, where its routes refuse it all but its own
+         *     observe assignments.
          * @enum {string}
          */
-        "Role-Input": "viewer" | "operator" | "admin" | "agent";
+        "Role-Input": "viewer" | "operator" | "admin" | "agent" | "observer";
         /**
          * RoleCaps
          * @description Load limits for one role, below the configured MAX_* caps; absent = no extra cap.
@@ -6190,10 +6407,12 @@ export interface components {
         };
         /**
          * Role
-         * @description viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy.
+         * @description viewer < operator < admin; `agent` (remote agents' credentials) reaches only the agent link and reads the policy;
+         *     `observer` (observers' credentials) reaches only the agent link, where its routes refuse it all but its own
+         *     observe assignments.
          * @enum {string}
          */
-        kneeboard__auth__roles__Role: "viewer" | "operator" | "admin" | "agent";
+        kneeboard__auth__roles__Role: "viewer" | "operator" | "admin" | "agent" | "observer";
         /**
          * Differences
          * @description What differs between the campaigns.
@@ -6391,6 +6610,144 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Welcome"];
                 };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    acknowledge_api_v1_agent_observe_assignments__assignment_id__ack_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObserveAck"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    assignment_alive_api_v1_agent_observe_assignments__assignment_id__alive_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObserveState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    report_profile_api_v1_agent_observe_assignments__assignment_id__profile_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ObservedProfile"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    take_assignment_api_v1_agent_observe_work_get: {
+        parameters: {
+            query: {
+                instance: string;
+                wait_s?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObserveAssignmentOut"];
+                };
+            };
+            /** @description no assignment within the wait */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation Error */
             422: {
@@ -8637,6 +8994,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Histogram"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    shared_point_outcomes_api_v1_shared__token__points__point_id__outcomes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                point_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointOutcomes"];
                 };
             };
             /** @description Validation Error */

@@ -1,5 +1,11 @@
 import { useState } from "react";
-import { useAgentCredentials, useCreateAgentCredential, useRevokeAgentCredential, type AgentCredentialIssued } from "../../api/agentCredentials";
+import {
+  useAgentCredentials,
+  useCreateAgentCredential,
+  useRevokeAgentCredential,
+  type AgentCredentialIssued,
+  type AgentCredentialRole,
+} from "../../api/agentCredentials";
 import { fmtDateTime } from "../../format";
 import { ErrorState, Loading } from "../common/States";
 import Table from "../common/Table";
@@ -7,6 +13,7 @@ import Table from "../common/Table";
 /** Admins: make a credential for a remote agent (its secret and start command shown once), list and revoke them. */
 export default function AgentCredentials() {
   const [name, setName] = useState("");
+  const [role, setRole] = useState<AgentCredentialRole>("load");
   const [issued, setIssued] = useState<AgentCredentialIssued | null>(null);
   const list = useAgentCredentials(true);
   const create = useCreateAgentCredential();
@@ -21,12 +28,19 @@ export default function AgentCredentials() {
         className="inline-form"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate(name.trim(), { onSuccess: setIssued });
+          create.mutate({ agent: name.trim(), role }, { onSuccess: setIssued });
         }}
       >
         <label>
           Agent name{" "}
           <input value={name} onChange={(e) => setName(e.target.value)} pattern="[A-Za-z0-9_.\-]{1,100}" required placeholder="load-1" />
+        </label>
+        <label>
+          Role{" "}
+          <select value={role} onChange={(e) => setRole(e.target.value as AgentCredentialRole)}>
+            <option value="load">load agent</option>
+            <option value="observe">observer (on the server under test)</option>
+          </select>
         </label>
         <button type="submit" className="btn primary" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create credential"}
@@ -40,7 +54,11 @@ export default function AgentCredentials() {
             <input readOnly value={issued.secret} className="mono" data-testid="agent-secret" onFocus={(e) => e.target.select()} />
           </label>
           <p className="small">
-            On the load machine: <code>KB_AGENT_TOKEN=… kneeboard agent --name {issued.agent} --url {window.location.origin}</code>
+            On the {issued.role === "observe" ? "server under test (root or CAP_PERFMON)" : "load machine"}:{" "}
+            <code>
+              KB_AGENT_TOKEN=… kneeboard agent{issued.role === "observe" ? " --observe" : ""} --name {issued.agent} --url{" "}
+              {window.location.origin}
+            </code>
           </p>
         </div>
       )}
@@ -51,11 +69,12 @@ export default function AgentCredentials() {
       ) : list.data.length === 0 ? (
         <p className="muted">No agent credentials yet.</p>
       ) : (
-        <Table columns={["Agent", "Starts with", "Made by", "Last used"]} actions="Revoke" label="Agent credentials">
+        <Table columns={["Agent", "Role", "Starts with", "Made by", "Last used"]} actions="Revoke" label="Agent credentials">
           <tbody>
             {list.data.map((c) => (
               <tr key={c.id}>
                 <td>{c.agent}</td>
+                <td>{c.role === "observe" ? "observer" : "load"}</td>
                 <td className="mono">{c.prefix}…</td>
                 <td>
                   {c.created_by}, {fmtDateTime(c.created_at)}

@@ -4,7 +4,7 @@ import { fmtDateTime } from "../../format";
 import { QueryView } from "../common/States";
 import Table from "../common/Table";
 
-type Facts = { remote?: boolean; cpus?: number; addresses?: string[]; clock_offset_ms?: number | null; clock_rtt_ms?: number | null };
+type Facts = { remote?: boolean; role?: string; cpus?: number; addresses?: string[]; clock_offset_ms?: number | null; clock_rtt_ms?: number | null };
 
 function clock(f: Facts): string {
   if (f.clock_offset_ms == null) return "—";
@@ -27,7 +27,7 @@ export function AgentRows({ agents }: { agents: Agent[] }) {
             <td>
               <span className={`badge ${a.alive ? "status-completed" : "status-failed"}`}>{a.status}</span>
             </td>
-            <td className="small">{f.remote ? "remote (through the API)" : "local worker"}</td>
+            <td className="small">{f.role === "observer" ? "observer (through the API)" : f.remote ? "remote (through the API)" : "local worker"}</td>
             <td className="num">{f.cpus ?? "—"}</td>
             <td className="mono small">{f.addresses?.join(", ") || "—"}</td>
             <td className="mono small">{clock(f)}</td>

@@ -1,0 +1,103 @@
+"""`kneeboard agent --observe`: an observer on the server under test. It registers and beats like a load agent (the
+same clock offset), takes its observe assignments by long-poll, acknowledges each at once (saying whether a process of
+that command name runs here), records perf over the point's steady window on the server's clock, folds the stacks at
+idle priority after it and reports them through the API. It takes no load, and nothing in an assignment but a command
+name (re-validated here) and a frequency reaches perf."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from pydantic import ValidationError
+
+from kneeboard.fanout.link import LinkRefused
+from kneeboard.fanout.share import AgentContext
+from kneeboard.observers.link import ObserverLink
+from kneeboard.profiling import perf
+from kneeboard.profiling.capture import Taken, take
+from kneeboard.profiling.schemas import CpuProfileSettings
+
+log = logging.getLogger(__name__)
+BEAT_S = 1.0  # an assignment's sign of life (the server gives up on it after 3 s without one)
+
+
+def running(comm: str, proc: Path = Path("/proc")) -> bool:
+    """Whether a process whose command name (/proc/PID/comm) is `comm` runs on this host."""
+    for entry in proc.glob("[0-9]*/comm"):
+        try:
+            if entry.read_text().strip() == comm:
+                return True
+        except OSError:
+            continue  # it ended while we looked
+    return False
+
+
+def start_observing(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
+    """Observe one assignment in a thread of its own (points may overlap; the next one must be acknowledged at once)."""
+    threading.Thread(target=observe, args=(job, link, ctx), daemon=True).start()
+
+
+def observe(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
+    """One assignment: acknowledge, record over its window (beating meanwhile), fold, report."""
+    try:
+        settings = CpuProfileSettings(process=job["process"], frequency_hz=job["frequency_hz"])
+        link.acknowledge(job["id"], running(settings.process))
+    except (ValidationError, LinkRefused, httpx.HTTPError) as exc:
+        log.error("observe assignment %s not taken: %s", job["id"], exc)
+        return
+    log.info("observing point %s: %s at %s Hz", job["point_id"], settings.process, settings.frequency_hz)
+    stopped = threading.Event()
+    beats = threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True)
+    beats.start()
+    workdir = ctx.workdir / f"observe-{job['id']}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        taken = _profile(job, settings, workdir, ctx, stopped)
+        if not stopped.is_set():
+            link.report(job["id"], _body(taken))
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("the profile of observe assignment %s was not accepted: %s", job["id"], exc)
+    except Exception as exc:  # noqa: BLE001 - the worker must hear of any failure, not wait for its deadline
+        log.exception("observe assignment %s failed", job["id"])
+        link.report(job["id"], {"error": f"observer {ctx.name} failed: {type(exc).__name__}: {exc}"[:2000]})
+    finally:
+        stopped.set()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _profile(job: dict, settings: CpuProfileSettings, workdir: Path, ctx: AgentContext, stopped: threading.Event) -> Taken:
+    """perf over the window, its times turned to this host's clock (server clock − offset), stopped early if told."""
+    now = time.time()
+    since, until = job["since"] - ctx.offset_s, job["until"] - ctx.offset_s
+    begin = max(since, now)
+    if until - begin < perf.MIN_WINDOW_S:
+        return Taken(error=f"observer {ctx.name} took the assignment too late for its steady window")
+    recording = perf.Recording(settings, workdir, begin - now, until - begin)
+    recording.start()
+    if stopped.wait(until - time.time() + 0.5):
+        recording.stop()
+        recording.data.unlink(missing_ok=True)
+        return Taken(error="stopped: the point is over")
+    return take(recording, recording.stop())
+
+
+def _body(taken: Taken) -> dict:
+    return {"profile": taken.row, "error": taken.error, "seen": [list(s) for s in taken.seen], "fold_s": round(taken.fold_s, 3)}
+
+
+def _beat(link: ObserverLink, assignment_id: int, stopped: threading.Event) -> None:
+    """Renew the assignment's sign of life every BEAT_S; set `stopped` when the API says the point is over."""
+    while not stopped.wait(BEAT_S):
+        try:
+            reason = link.assignment_alive(assignment_id)
+        except (LinkRefused, httpx.HTTPError) as exc:
+            log.warning("observe assignment %s: sign of life failed: %s", assignment_id, exc)
+            continue
+        if reason:
+            log.info("observe assignment %s stopped: %s", assignment_id, reason)
+            stopped.set()

@@ -1,0 +1,83 @@
+"""Bodies of the observe assignments: what an observer is given, its acknowledgement and its report (every field
+bounded: observers are remote callers)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from kneeboard.profiling.folding import FULL, LEAF_ONLY, MAX_FOLDED_BYTES
+from kneeboard.profiling.schemas import COMM
+
+_FOLDED_LINE = re.compile(r"^[^\n]+ [0-9]+$")
+
+
+class ObserveAssignmentOut(BaseModel):
+    """One point's observe assignment: profile `process` (a command name, matched against /proc/*/comm: never a
+    path or argv) at `frequency_hz` over [since, until]; times are the server's clock, epoch seconds."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    point_id: int
+    campaign_id: int
+    process: str
+    frequency_hz: int
+    start_at: float = Field(description="the load starts: acknowledge before this")
+    since: float = Field(description="the point's steady window begins")
+    until: float = Field(description="and ends")
+
+
+class ObserveAck(BaseModel):
+    """The observer took the assignment; whether a process of that command name runs on its host now."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    process_seen: bool
+
+
+class ObserveState(BaseModel):
+    """The answer to an assignment's sign of life: `stop` is why to stop profiling now (the point is over), or null."""
+
+    stop: str | None
+
+
+class ProfileRow(BaseModel):
+    """A folded CPU profile as the observer took it (profiling/capture.py's row)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    process: str = Field(pattern=COMM)
+    frequency_hz: int = Field(ge=1, le=999)
+    window_s: float = Field(ge=0, le=700)
+    samples: int = Field(ge=0, le=10**9)
+    all_samples: int = Field(ge=0, le=10**9)
+    stack_depth: str | None = Field(default=None, pattern=f"^({FULL}|{LEAF_ONLY})$")
+    stacks: int = Field(ge=0, le=10**7)
+    dropped_stacks: int = Field(ge=0, le=10**9)
+    dropped_samples: int = Field(ge=0, le=10**9)
+    folded: str = Field(max_length=MAX_FOLDED_BYTES, description="root;…;leaf count, a line; at most 1 MiB")
+
+    @field_validator("folded")
+    @classmethod
+    def _lines(cls, text: str) -> str:
+        if len(text.encode()) > MAX_FOLDED_BYTES:
+            raise ValueError(f"over {MAX_FOLDED_BYTES:,} bytes")
+        bad = next((n for n, line in enumerate(text.splitlines(), 1) if not _FOLDED_LINE.match(line)), None)
+        if bad is not None:
+            raise ValueError(f"line {bad} is not `frame;…;frame count`")
+        return text
+
+
+class ObservedProfile(BaseModel):
+    """An observer's report of one assignment: the folded profile, or why there is none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    profile: ProfileRow | None = None
+    error: str | None = Field(default=None, max_length=2000)
+    seen: list[tuple[Annotated[str, Field(max_length=64)], int]] = Field(default_factory=list, max_length=5,
+                                                                         description="samples by command name, most first")
+    fold_s: float = Field(default=0.0, ge=0, le=3600)
