@@ -32,12 +32,14 @@ POLL_S = 20.0  # a work poll waits this long for a share, then answers 204 and t
 
 
 @lru_cache
-def _broker() -> redis.Redis:
+def broker() -> redis.Redis:
+    """The agent link's client of the server's private Redis (shares, observe assignments)."""
     return redis.Redis.from_url(get_settings().redis_url)
 
 
 @lru_cache
-def _async_broker() -> aioredis.Redis:
+def async_broker() -> aioredis.Redis:
+    """The same Redis for the event loop's long-polls."""
     # a socket timeout above the work poll's BLPOP (5 s): redis-py 8 defaults to 5 s, which cut every idle poll off
     return aioredis.from_url(get_settings().redis_url, socket_timeout=30)
 
@@ -85,11 +87,11 @@ def beat(agent: str, body: Beat, *, session: Session) -> float:
 
 async def take_work(agent: str, wait_s: float) -> dict | None:
     """The next share waiting for `agent`, within `wait_s`; shares already too late to start are dropped."""
-    broker, deadline = _async_broker(), time.monotonic() + wait_s
+    client, deadline = async_broker(), time.monotonic() + wait_s
     try:
         while (left := deadline - time.monotonic()) > 0:
-            await broker.set(polling(agent), "1", px=int((min(left, 5.0) + 1) * 1000))
-            item = await broker.blpop([work(agent)], timeout=min(left, 5.0))
+            await client.set(polling(agent), "1", px=int((min(left, 5.0) + 1) * 1000))
+            item = await client.blpop([work(agent)], timeout=min(left, 5.0))
             if item is None:
                 continue
             job = json.loads(item[1])
@@ -98,12 +100,12 @@ async def take_work(agent: str, wait_s: float) -> dict | None:
             log.warning("share of run %s for agent %s dropped: nobody took it before its start", job["run"], agent)
         return None
     finally:
-        await broker.delete(polling(agent))
+        await client.delete(polling(agent))
 
 
 def assignment(agent: str, run: str) -> dict:
     """The run's assignment when it names `agent`; Forbidden otherwise (whether or not the run exists)."""
-    raw = _broker().get(RunKeys(run).assignment)
+    raw = broker().get(RunKeys(run).assignment)
     found = json.loads(raw) if raw else None
     if found is None or agent not in found["agents"]:
         raise Forbidden(f"no share of run {run} is assigned to agent {agent}")
@@ -114,9 +116,9 @@ def share_state(agent: str, run: str) -> str | None:
     """Renew the share's sign of life; the reason the agent must stop now (a stop, the point over, or the
     conductor's lease lapsed), or None to go on."""
     assignment(agent, run)
-    broker, keys = _broker(), RunKeys(run)
-    broker.set(keys.alive(agent), "1", px=ALIVE_MS)
-    stop, closed, lease = broker.mget([keys.stop, keys.closed, keys.lease])
+    client, keys = broker(), RunKeys(run)
+    client.set(keys.alive(agent), "1", px=ALIVE_MS)
+    stop, closed, lease = client.mget([keys.stop, keys.closed, keys.lease])
     if stop:
         return stop.decode()
     if closed:
@@ -129,7 +131,7 @@ def share_state(agent: str, run: str) -> str | None:
 def publish_samples(agent: str, run: str, samples: list[LiveSample]) -> None:
     """A share's live intervals to its campaign's channel, as this agent's series."""
     found = assignment(agent, run)
-    pipe = _broker().pipeline(transaction=False)
+    pipe = broker().pipeline(transaction=False)
     for sample in samples:
         data = {"point_id": found["point_id"], "t": sample.t, "series": f"agent.{agent}", "values": sample.values}
         pipe.publish(channel(found["campaign_id"]), json.dumps({"event": "sample", "data": data}))
@@ -140,15 +142,15 @@ def accept_outcome(agent: str, run: str, body: OutcomeIn, *, session: Session) -
     """Hand the conductor `agent`'s outcome: only for a share assigned to it, in the point's current attempt,
     while the conductor still gathers, once. Conflict (nothing changed) otherwise."""
     found = assignment(agent, run)
-    broker, keys = _broker(), RunKeys(run)
-    if broker.exists(keys.closed):
+    client, keys = broker(), RunKeys(run)
+    if client.exists(keys.closed):
         raise Conflict(f"run {run} is over: its conductor no longer gathers outcomes")
     point = session.get(Point, found["point_id"])
     if point is None or point.attempt != found["attempt"] or point.status != PointStatus.RUNNING:
         raise Conflict(f"run {run} is not the current attempt of point {found['point_id']}")
-    if not broker.set(keys.reported(agent), "1", nx=True, ex=KEEP_S):
+    if not client.set(keys.reported(agent), "1", nx=True, ex=KEEP_S):
         raise Conflict(f"agent {agent} already reported its share of run {run}")
     outcome = ShareOutcome(agent=agent, **body.model_dump())
-    broker.rpush(keys.results, outcome.to_json())
-    broker.expire(keys.results, KEEP_S)
+    client.rpush(keys.results, outcome.to_json())
+    client.expire(keys.results, KEEP_S)
     return found

@@ -11,7 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from kneeboard.agentlink.service import _async_broker, _broker  # the agent link's clients of the server's private Redis
+from kneeboard.agentlink.service import async_broker, broker
 from kneeboard.agents.models import Agent
 from kneeboard.agents.service import is_alive
 from kneeboard.auth.errors import Forbidden
@@ -59,8 +59,8 @@ def assign(point_id: int, settings: CpuProfileSettings, start_s: float, length_s
         session.add(row)
         session.flush()
         assignment_id = row.id
-    _broker().rpush(_work(name), str(assignment_id))
-    _broker().expire(_work(name), int(ACK_LEAD_S) + 1)
+    broker().rpush(_work(name), str(assignment_id))
+    broker().expire(_work(name), int(ACK_LEAD_S) + 1)
     while (row := _read(assignment_id)).status == ASSIGNED and time.time() < start_at:
         time.sleep(POLL_S)
     time.sleep(max(0.0, start_at - time.time()))
@@ -90,7 +90,7 @@ def await_report(assignment_id: int, load_ended: float) -> tuple[ObservedProfile
             row = _read(assignment_id)
             if row.status == REPORTED:
                 return ObservedProfile.model_validate(row.report), None
-            if not _broker().exists(_alive(assignment_id)):
+            if not broker().exists(_alive(assignment_id)):
                 if row.status == ASSIGNED:
                     return None, f"observer {row.observer} never took its assignment (is it running?)"
                 return None, (f"observer {row.observer} stopped answering during the point (no sign of life for "
@@ -111,7 +111,7 @@ def _close(assignment_id: int) -> None:
 
 async def take(observer: str, wait_s: float) -> dict | None:
     """The observer's oldest assignment not yet acknowledged whose load has not started, within `wait_s`."""
-    broker, deadline = _async_broker(), time.monotonic() + wait_s
+    client, deadline = async_broker(), time.monotonic() + wait_s
     while True:
         found = await run_in_threadpool(_waiting, observer)
         if found is not None:
@@ -119,7 +119,7 @@ async def take(observer: str, wait_s: float) -> dict | None:
         left = deadline - time.monotonic()
         if left <= 0:
             return None
-        await broker.blpop([_work(observer)], timeout=min(left, 5.0))
+        await client.blpop([_work(observer)], timeout=min(left, 5.0))
 
 
 def _waiting(observer: str) -> dict | None:
@@ -143,14 +143,14 @@ def acknowledge(observer: str, assignment_id: int, body: ObserveAck, *, session:
     if row.status != ASSIGNED:
         raise Conflict(f"observe assignment {assignment_id} is {row.status}: it can no longer be acknowledged")
     row.status, row.acked_at, row.process_seen = ACKNOWLEDGED, utcnow(), body.process_seen
-    _broker().set(_alive(assignment_id), "1", px=ALIVE_MS)
+    broker().set(_alive(assignment_id), "1", px=ALIVE_MS)
     return row
 
 
 def alive(observer: str, assignment_id: int, *, session: Session) -> str | None:
     """Renew the assignment's sign of life; why to stop now (the worker closed it), or None."""
     row = _own(observer, assignment_id, session)
-    _broker().set(_alive(assignment_id), "1", px=ALIVE_MS)
+    broker().set(_alive(assignment_id), "1", px=ALIVE_MS)
     return "the point is over: its worker no longer waits for this profile" if row.status == CLOSED else None
 
 
