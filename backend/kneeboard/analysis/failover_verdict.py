@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .verdicts import EQUIVALENT, FEW, MARGIN_PCT, MIN_REPEATS, SAME, decide, equivalence, power_text, welch
+from .verdicts import FEW, MARGIN_PCT, MIN_REPEATS, equivalence, tested_verdict, welch
 
 
 # A comparison's failover rows (compare/service.py): name, label, unit; one value per failure event, lower is better.
@@ -45,16 +45,9 @@ def figure_verdict(a: Sequence[float], b: Sequence[float], *, confidence: float 
     """B's failover figure against A's, lower being better, from each side's per-event values (`p_adjusted`: the
     test's p-value once corrected with the comparison's other tests, else its own): {"verdict", "basis", "detail",
     "detectable_pct", "margin_pct"}, as capacity_verdict says them."""
-    out = {"verdict": FEW, "basis": None, "detail": None, "detectable_pct": None, "margin_pct": margin_pct}
     tested = figure_test(a, b, confidence=confidence)
     if tested is None:
-        out["basis"] = out["detail"] = f"needs ≥ {MIN_REPEATS} failure events a side (has {len(a)} and {len(b)})"
-        return out
-    eq = equivalence(tested, sum(a) / len(a), margin_pct=margin_pct, confidence=confidence)
-    row = {**tested, "equivalent": eq["equivalent"], "p_adjusted": tested["p"] if p_adjusted is None else p_adjusted}
-    verdict = decide(row, better=-1, confidence=confidence)
-    power = power_text(eq["detectable_pct"], confidence)
-    detail = {EQUIVALENT: f"equivalent within ±{margin_pct:g} %; {power}", SAME: f"the interval is wider than ±{margin_pct:g} %; {power}"}
-    out.update(verdict=verdict, basis=f"Welch's t-test on {len(a)} and {len(b)} failure events", detail=detail.get(verdict, power),
-               detectable_pct=eq["detectable_pct"])  # fmt: skip
-    return out
+        why = f"needs ≥ {MIN_REPEATS} failure events a side (has {len(a)} and {len(b)})"
+        return {"verdict": FEW, "basis": why, "detail": why, "detectable_pct": None, "margin_pct": margin_pct}
+    tested.update(equivalence(tested, sum(a) / len(a), margin_pct=margin_pct, confidence=confidence))
+    return tested_verdict(tested, p_adjusted, -1, confidence=confidence, basis=f"Welch's t-test on {len(a)} and {len(b)} failure events")

@@ -334,11 +334,20 @@ def mean_over_points(points_a: Iterable[Point], points_b: Iterable[Point], metri
             "points": len(scale)}  # fmt: skip
 
 
+def tested_verdict(tested: dict, p_adjusted: float | None, better: int | None, *, basis: str, confidence: float = 0.95) -> dict:
+    """A headline verdict from one Welch test with its equivalence (a :func:`welch` result updated with
+    :func:`equivalence`'s), once its p-value is corrected with the comparison's others (None: its own):
+    {"verdict", "basis", "detail", "detectable_pct", "margin_pct"}, as :func:`overall` gives them."""
+    margin = tested["margin_pct"]
+    verdict = decide({**tested, "p_adjusted": tested["p"] if p_adjusted is None else p_adjusted}, better=better, confidence=confidence)
+    power = power_text(tested["detectable_pct"], confidence)
+    detail = {EQUIVALENT: f"equivalent within ±{margin:g} %; {power}", SAME: f"the interval is wider than ±{margin:g} %; {power}"}
+    return {"verdict": verdict, "basis": basis, "detail": detail.get(verdict, power), "detectable_pct": tested["detectable_pct"],
+            "margin_pct": margin}
+
+
 def mean_verdict(tested: dict, p_adjusted: float | None, better: int | None, *, confidence: float = 0.95) -> dict:
-    """A :func:`mean_over_points` test as a headline verdict once its p-value is corrected with the comparison's others:
-    {"verdict", "basis", "detail", "detectable_pct", "margin_pct"} (as :func:`overall` gives)."""
-    verdict = decide({**tested, "p_adjusted": p_adjusted}, better=better, confidence=confidence)
-    basis = (f"Welch's t-test on each repetition's mean over {tested['points']} matched point(s) "
-             f"({tested['n_a']} and {tested['n_b']} repetitions)")  # fmt: skip
-    return {"verdict": verdict, "basis": basis, "detail": power_text(tested["detectable_pct"], confidence),
-            "detectable_pct": tested["detectable_pct"], "margin_pct": tested["margin_pct"]}
+    """A :func:`mean_over_points` test as a headline verdict once its p-value is corrected with the comparison's others."""
+    return tested_verdict(tested, p_adjusted, better, confidence=confidence,
+                          basis=f"Welch's t-test on each repetition's mean over {tested['points']} matched point(s) "
+                                f"({tested['n_a']} and {tested['n_b']} repetitions)")
