@@ -31,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
                        "POST /api/v1/agent-credentials (default: $KB_AGENT_TOKEN, which keeps it out of the process list)")
     agent.add_argument("--observe", action="store_true", help="an observer on the server under test, with an observer credential "
                        "(role observe): takes the observe assignments of the plans that name it (CPU profiles), never load")
+    agent.add_argument("--actions", metavar="FILE", help="with --observe: the root-owned TOML file of the host actions plans may "
+                       "run on this host (services, HAProxy servers, a link's loss; docs/failover.md). Without it, none")
     agent.add_argument("--ca-bundle", help="PEM file of the CA that signed the API's certificate (default: the system's)")
     agent.add_argument("--insecure-http", action="store_true", help="allow plain http:// to an address off this machine "
                        "(the credential crosses the network in clear: only on a network that is yours alone)")
@@ -103,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if not args.token:
             return _no_token()
-        return run_agent(args.name, args.url, args.token, ca_bundle=args.ca_bundle, insecure_http=args.insecure_http, observe=args.observe)
+        return run_agent(args.name, args.url, args.token, ca_bundle=args.ca_bundle, insecure_http=args.insecure_http, observe=args.observe,
+                         actions_file=args.actions)
     from kneeboard.up import run_up
 
     stop = threading.Event()

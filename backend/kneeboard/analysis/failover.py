@@ -121,8 +121,9 @@ def detection_time(o: Outcomes, event: float, until: float | None = None) -> flo
 
 def recovery_time(o: Outcomes, listening: float, value: str, until: float | None = None) -> float | None:
     """From the moment the restored backend listened again to the start of the first bucket, at or after it, with a
-    request it answered (the counted header's `value`); None when it answered none."""
-    answered = o.values.get(value) or []
+    request it answered (the counted header's `value`; without a counted header, any answer: the server is the
+    backend); None when it answered none."""
+    answered = (o.values.get(value) or []) if o.header else o.series(OK)
     first = next((i for i in _span(o, listening, until) if i < len(answered) and answered[i]), None)
     return None if first is None else _s(max(0.0, o.at(first) - listening))
 

@@ -1,17 +1,24 @@
 """The registered point events: the only way a plan acts on a system under test during a point (never a command from
-the plan). Each takes a value from a fixed set and returns what it did; a failure raises EventFailed."""
+the plan). Each takes a value from a fixed set and returns what it did; a failure raises EventFailed.
+
+Three kinds run them: the worker (`lab.*`, on the lab's processes and link; `webhook.send`, one POST), and an observer
+on the server's host (`host.*`: events/host.py, only what that host's root-owned configuration enables, bounded there
+and undone at a local deadline)."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Literal
 
 from kneeboard.lab import backends, haproxy, namespace
 from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, validate_setting
 from kneeboard.lab.namespace import LabError
 
 BACKENDS = tuple(backends.name(i) for i in backends.indexes())  # b1, b2, b3
+HOST_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,39}$")  # what a host action names (a service, a backend/server)
+Runner = Literal["worker", "observer"]
 
 
 class EventFailed(RuntimeError):
@@ -29,9 +36,13 @@ class EventAction:
     stops: bool = False  # takes a backend out: a failure event, read by the failover figures
     starts: bool = False  # brings one back: its `listening` time starts the recovery
     impairs: bool = False  # changes the lab's link (a registered lab action's value; 0 restores): the point counts its cost
+    runs_on: Runner = "worker"  # "observer": run by the observer the event names, on the server's host (events/host.py)
+    check: Callable[[str], str | None] | None = None  # the value's own check, when not one of `values`
 
     def refusal(self, value: str) -> str | None:
         """Why `value` is not one this action takes (→ 422), or None."""
+        if self.check is not None:
+            return self.check(value)
         if self.impairs:
             try:
                 validate_setting(self.name, value)
@@ -98,6 +109,36 @@ def _impairment(name: str, what: str) -> EventAction:
                        _impair(name), impairs=True)
 
 
+def _on_observer(value: str) -> dict:
+    raise EventFailed("a host action runs on its observer, not on the worker")
+
+
+def _named(value: str) -> str | None:
+    return None if HOST_NAME.match(value) else f"{value!r} is not a name its host's configuration could list (letters, digits, _.:/-)"
+
+
+def _count(most: int) -> Callable[[str], str | None]:
+    def check(value: str) -> str | None:
+        return None if value.isdigit() and int(value) <= most else f"{value!r} is not a whole number 0-{most}"
+
+    return check
+
+
+def _host(name: str, description: str, check: Callable[[str], str | None] = _named, **kind: bool) -> EventAction:
+    return EventAction(name, f"{description} (on the observer's host, as its configuration allows)", (), _on_observer,
+                       runs_on="observer", check=check, **kind)
+
+
+def _webhook_id(value: str) -> str | None:
+    return None if value.isdigit() and 0 < int(value) < 2**31 else f"{value!r} is not a webhook's id"
+
+
+def _webhook(value: str) -> dict:
+    from kneeboard.webhooks.fire import fire  # the webhooks domain needs the database; the observer never imports it
+
+    return fire(int(value))
+
+
 ACTIONS: dict[str, EventAction] = {a.name: a for a in (
     EventAction("lab.backend_stop", "stop a lab backend's nginx (SIGTERM, by PID)", BACKENDS, _stop(False), stops=True),
     EventAction("lab.backend_kill", "kill a lab backend's nginx (SIGKILL, by PID)", BACKENDS, _stop(True), stops=True),
@@ -109,12 +150,35 @@ ACTIONS: dict[str, EventAction] = {a.name: a for a in (
     _impairment("lab.loss_permille", "drop N per mille of the lab link's packets each way (nftables)"),
     _impairment("lab.rate_mbit", "limit the lab's link to N Mbit/s each way (tbf)"),
     _impairment("lab.delay_ms", "delay the lab's link by N ms each way (netem, where the kernel has it)"),
+    _host("host.service_stop", "stop a configured service (SIGTERM to its pidfile's PID)", stops=True),
+    _host("host.service_kill", "kill a configured service (SIGKILL to its pidfile's PID)", stops=True),
+    _host("host.service_start", "start a configured service with its configured command", starts=True),
+    _host("host.haproxy_disable", "disable a configured backend/server through HAProxy's stats socket", stops=True),
+    _host("host.haproxy_enable", "enable a configured backend/server through HAProxy's stats socket", starts=True),
+    _host("host.loss_permille", "drop N per mille of the packets arriving on the configured interface (0 restores)", _count(1000)),
+    EventAction("webhook.send", "POST once to a webhook subscribed to \"action\" (value: its id), never retried", (), _webhook,
+                check=_webhook_id),
 )}  # fmt: skip
+HOST_ACTIONS = {name for name, a in ACTIONS.items() if a.runs_on == "observer"}
 
 
 def impairing(events: list[dict]) -> bool:
     """True when any of a point's events changes the lab's link (the point then counts what the link dropped)."""
     return any(ACTIONS[e["action"]].impairs for e in events)
+
+
+def on_worker(events: list[dict]) -> list[dict]:
+    """The events the worker itself fires (lab and webhook actions)."""
+    return [e for e in events if ACTIONS[e["action"]].runs_on == "worker"]
+
+
+def on_observers(events: list[dict]) -> dict[str, list[dict]]:
+    """The host events by the observer that runs them."""
+    found: dict[str, list[dict]] = {}
+    for event in events:
+        if ACTIONS[event["action"]].runs_on == "observer":
+            found.setdefault(event["observer"], []).append(event)
+    return found
 
 
 def restore(fired: list[dict]) -> list[str]:

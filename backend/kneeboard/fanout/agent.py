@@ -19,7 +19,8 @@ import httpx
 
 from kneeboard.fanout.link import ApiLink, LinkRefused, url_refusal
 from kneeboard.fanout.share import AgentContext, run_share
-from kneeboard.observers.agent import start_observing
+from kneeboard.events.host import ConfigRefused
+from kneeboard.observers.agent import HostSide, start_observing
 from kneeboard.observers.link import ObserverLink
 from kneeboard.tools.registry import probe_versions
 
@@ -126,7 +127,7 @@ def _take_work(take, handle, ctx: AgentContext, stop: threading.Event) -> None:
 
 
 def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = None, insecure_http: bool = False,
-              observe: bool = False) -> int:
+              observe: bool = False, actions_file: str | None = None) -> int:
     """Register, measure the clock, start heartbeats and take this agent's shares (an observer's: its observe
     assignments, observers/agent.py) until stopped."""
     for variable in ("DATABASE_URL", "REDIS_URL"):
@@ -139,6 +140,14 @@ def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = N
         print(f"kneeboard agent: {refused}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if actions_file and not observe:
+        print("kneeboard agent: --actions is for an observer (--observe): a load agent acts on nothing", file=sys.stderr)
+        return 2
+    try:
+        host = HostSide.from_file(actions_file)
+    except ConfigRefused as exc:
+        print(f"kneeboard agent: --actions: {exc}", file=sys.stderr)
+        return 2
     link, instance, stop = (ObserverLink if observe else ApiLink)(url, credential, ca_bundle), uuid.uuid4().hex, threading.Event()
     try:
         welcome = register(link, instance, name, link.http.base_url.host, stop)
@@ -153,7 +162,7 @@ def run_agent(name: str, url: str, credential: str, *, ca_bundle: str | None = N
     ctx = AgentContext(name=name, link=link, cpus=os.cpu_count() or 1, offset_s=offset)
     threading.Thread(target=_heartbeats, args=(link, instance, clock, welcome["heartbeat_s"], ctx, stop), daemon=True).start()
     if observe:  # each assignment in a thread of its own: points may overlap, and the next must be acknowledged at once
-        _take_work(lambda: link.take_assignment(instance, welcome["poll_s"]), lambda job: start_observing(job, link, ctx), ctx, stop)
+        _take_work(lambda: link.take_assignment(instance, welcome["poll_s"]), lambda job: start_observing(job, link, ctx, host), ctx, stop)
     else:
         _take_work(lambda: link.take(instance, welcome["poll_s"]), lambda job: run_share(job, ctx), ctx, stop)
     return 1 if stop.is_set() else 0

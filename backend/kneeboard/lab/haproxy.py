@@ -86,11 +86,12 @@ def start(binary_path: str, host: str, workdir: Path, config: str, netns: str | 
     return backends.ready(proc, host, PORT, lambda: running_config(workdir), config)
 
 
-def command(workdir: Path, line: str, timeout_s: float = 2.0) -> str:
-    """One command on HAProxy's stats socket (e.g. `show stat`, `disable server servers/b1`); its answer. Raises OSError."""
+def command(workdir: Path, line: str, timeout_s: float = 2.0, socket_name: str = STATS_SOCKET) -> str:
+    """One command on HAProxy's stats socket `workdir/socket_name` (e.g. `show stat`, `disable server servers/b1`); its
+    answer. Raises OSError."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout_s)
-        sock.connect(str(workdir / STATS_SOCKET))
+        sock.connect(str(workdir / socket_name))
         sock.sendall(line.encode() + b"\n")
         chunks = []
         while chunk := sock.recv(65536):

@@ -61,11 +61,11 @@ def _nft(netns: str | None, *args: str, input_text: str | None = None, check: bo
     return run(in_netns(netns, ["nft", *args]), input_text=input_text, check=check)
 
 
-def _table(netns: str | None) -> list[dict]:
+def _table(netns: str | None, table: str = TABLE) -> list[dict]:
     """Our table's objects (`nft -j list table`), [] when it is absent (or nft/the namespace is)."""
     if which("nft") is None:
         return []
-    proc = _nft(netns, "-j", "list", "table", "inet", TABLE, check=False)
+    proc = _nft(netns, "-j", "list", "table", "inet", table, check=False)
     if proc.returncode != 0:
         return []
     return json.loads(proc.stdout).get("nftables", [])
@@ -83,6 +83,11 @@ def _loss_of(objects: list[dict]) -> int:
 
 def _counters(objects: list[dict]) -> dict[str, int]:
     return {o["counter"]["name"]: o["counter"]["packets"] for o in objects if "counter" in o}
+
+
+def table_counters(table: str, netns: str | None = None) -> dict[str, int]:
+    """The named packet counters of nftables table `inet TABLE` ({} when it is absent)."""
+    return _counters(_table(netns, table))
 
 
 def _qdisc(dev: str, netns: str | None) -> dict | None:
@@ -153,15 +158,20 @@ def set_loss(permille: int) -> None:
             return
         _record_setter()
         for dev, netns, _side in SIDES:
-            drop = f'add rule inet {TABLE} arrive iifname "{dev}" numgen random mod {LOSS_SCALE} < {permille} counter name "dropped" drop\n'
-            _nft(netns, "-f", "-", input_text=(
-                f"add table inet {TABLE}\n"
-                f"add counter inet {TABLE} arrived\n"
-                f"add counter inet {TABLE} dropped\n"
-                f"add chain inet {TABLE} arrive {{ type filter hook prerouting priority -300; policy accept; }}\n"
-                f"flush chain inet {TABLE} arrive\n"
-                f'add rule inet {TABLE} arrive iifname "{dev}" counter name "arrived"\n'
-                + (drop if permille else "")))
+            _nft(netns, "-f", "-", input_text=loss_rules(TABLE, dev, permille))
+
+
+def loss_rules(table: str, dev: str, permille: int) -> str:
+    """The nft script of table `table`: count what arrives on `dev` and drop `permille`/1000 of it (0: count only);
+    applied again, it replaces the rules and keeps the counters."""
+    drop = f'add rule inet {table} arrive iifname "{dev}" numgen random mod {LOSS_SCALE} < {permille} counter name "dropped" drop\n'
+    return (f"add table inet {table}\n"
+            f"add counter inet {table} arrived\n"
+            f"add counter inet {table} dropped\n"
+            f"add chain inet {table} arrive {{ type filter hook prerouting priority -300; policy accept; }}\n"
+            f"flush chain inet {table} arrive\n"
+            f'add rule inet {table} arrive iifname "{dev}" counter name "arrived"\n'
+            + (drop if permille else ""))
 
 
 def set_shaping(rate_mbit: int | None = None, delay_ms: int | None = None) -> None:

@@ -1,8 +1,10 @@
 """`kneeboard agent --observe`: an observer on the server under test. It registers and beats like a load agent (the
-same clock offset), takes its observe assignments by long-poll, acknowledges each at once (saying whether a process of
-that command name runs here), records perf over the point's steady window on the server's clock, folds the stacks at
-idle priority after it and reports them through the API. It takes no load, and nothing in an assignment but a command
-name (re-validated here) and a frequency reaches perf."""
+same clock offset), takes its observe assignments by long-poll and acknowledges each at once. A profile's: it says
+whether a process of that command name runs here, records perf over the point's steady window on the server's clock,
+folds the stacks at idle priority after it and reports them through the API (nothing in an assignment but a command
+name, re-validated here, and a frequency reaches perf). An assignment of events (`--actions FILE`, events/host.py):
+it fires each host action at its time, puts back what they took out when the load ends (or at the file's deadline),
+and reports each. It takes no load."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from pathlib import Path
 import httpx
 from pydantic import ValidationError
 
+from kneeboard.events.actions import EventFailed
+from kneeboard.events.host import HostActions, InForce, load_config
 from kneeboard.fanout.link import LinkRefused
 from kneeboard.fanout.share import AgentContext
 from kneeboard.observers.link import ObserverLink
@@ -37,9 +41,84 @@ def running(comm: str, proc: Path = Path("/proc")) -> bool:
     return False
 
 
-def start_observing(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
+class HostSide:
+    """What this observer may do to its host (None: nothing) and what it has taken out and not yet put back."""
+
+    def __init__(self, actions: HostActions | None, in_force: InForce | None) -> None:
+        self.actions, self.in_force = actions, in_force
+        self.lock = threading.Lock()  # two points' events never interleave their changes
+
+    @classmethod
+    def from_file(cls, path: str | None) -> HostSide:
+        """The actions `path` enables (ConfigRefused when it is unsafe or malformed), with what a previous run of this
+        observer left in force put back now; nothing without a file."""
+        if path is None:
+            return cls(None, None)
+        config_path = Path(path)
+        actions = HostActions(load_config(config_path))
+        state = config_path.with_name(f".{config_path.name}.in-force.json")
+        for record in InForce.recover(state, actions):
+            log.warning("put back what a previous run left in force: %s %s %s", record["action"], record["value"],
+                        record.get("error") or "done")
+        return cls(actions, InForce(state))
+
+
+def start_observing(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> None:
     """Observe one assignment in a thread of its own (points may overlap; the next one must be acknowledged at once)."""
-    threading.Thread(target=observe, args=(job, link, ctx), daemon=True).start()
+    target = act if job.get("events") else observe
+    threading.Thread(target=target, args=(job, link, ctx) + ((host,) if job.get("events") else ()), daemon=True).start()
+
+
+def act(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> None:
+    """An assignment of events: acknowledge, fire each at its time on this host's clock (beating meanwhile), put back
+    what they took out at the load's end or the file's deadline, report each."""
+    try:
+        link.acknowledge(job["id"], None)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("event assignment %s not taken: %s", job["id"], exc)
+        return
+    stopped = threading.Event()
+    threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
+    try:
+        records, reverted = _act(job, ctx, host, stopped)
+        link.report(job["id"], {"events": records, "reverted": reverted})
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("the events of assignment %s were not accepted: %s", job["id"], exc)
+    finally:
+        stopped.set()
+
+
+def _act(job: dict, ctx: AgentContext, host: HostSide, stopped: threading.Event) -> tuple[list[dict], list[dict]]:
+    offset, start = ctx.offset_s, job["start_at"] - ctx.offset_s
+    records, first = [], None
+    for event in sorted(job["events"], key=lambda e: e["at_s"]):
+        record = {**event}
+        if stopped.wait(max(0.0, start + event["at_s"] - time.time())):
+            records.append(record | {"t": time.time() + offset, "error": "not fired: the point's load ended first"})
+            continue
+        record["t"] = time.time() + offset
+        first = first or time.time()
+        refusal = ("this observer has no actions file (start it with --actions FILE)" if host.actions is None
+                   else host.actions.refusal(event["action"], event["value"]))
+        if refusal:
+            record["error"] = refusal
+        else:
+            with host.lock:
+                try:
+                    facts = host.actions.apply(event["action"], event["value"])
+                    host.in_force.note(event["action"], event["value"])
+                    record.update({k: v + offset if k == "listening" else v for k, v in facts.items()})  # server's clock
+                except EventFailed as exc:
+                    record["error"] = str(exc)
+        record["done"] = time.time() + offset
+        records.append(record)
+    if host.actions is None:
+        return records, []
+    deadline = min(job["until"] - offset, (first or time.time()) + host.actions.config.max_in_force_s)
+    stopped.wait(max(0.0, deadline - time.time()))
+    with host.lock:
+        reverted = host.in_force.put_back(host.actions)
+    return records, [{k: v + offset if k in ("t", "listening") else v for k, v in r.items()} for r in reverted]
 
 
 def observe(job: dict, link: ObserverLink, ctx: AgentContext) -> None:

@@ -12,7 +12,7 @@ from kneeboard.db import Base, utcnow
 
 
 class ObserveAssignment(Base):
-    """What one observer is asked to watch at one point (times on the server's clock, epoch seconds), and its answer.
+    """What one observer is asked to watch (a CPU profile) or do (host events) at one point (times on the server's clock, epoch seconds), and its answer.
 
     status: assigned → acknowledged → reported; closed once the worker has read it or given up on it."""
 
@@ -23,8 +23,9 @@ class ObserveAssignment(Base):
     campaign_id: Mapped[int] = mapped_column(Integer)
     point_id: Mapped[int] = mapped_column(ForeignKey("points.id", ondelete="CASCADE"), index=True)
     attempt: Mapped[int] = mapped_column(Integer)
-    process: Mapped[str] = mapped_column(String(15))
-    frequency_hz: Mapped[int] = mapped_column(Integer)
+    process: Mapped[str | None] = mapped_column(String(15), nullable=True)  # a CPU profile's; null for events
+    frequency_hz: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    events: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)  # host actions to run (events/host.py)
     start_at: Mapped[float] = mapped_column(Float)  # the load starts
     since: Mapped[float] = mapped_column(Float)  # the steady window
     until: Mapped[float] = mapped_column(Float)

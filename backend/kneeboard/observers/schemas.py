@@ -8,26 +8,38 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from kneeboard.events.actions import HOST_ACTIONS
+from kneeboard.events.schemas import MAX_EVENTS
 from kneeboard.profiling.folding import FULL, LEAF_ONLY, MAX_FOLDED_BYTES
 from kneeboard.profiling.schemas import COMM
 
 _FOLDED_LINE = re.compile(r"^[^\n]+ [0-9]+$")
 
 
+class HostEvent(BaseModel):
+    """A host action the observer runs `at_s` seconds after the load starts (events/actions.py registers them)."""
+
+    at_s: float
+    action: str
+    value: str
+
+
 class ObserveAssignmentOut(BaseModel):
-    """One point's observe assignment: profile `process` (a command name, matched against /proc/*/comm: never a
-    path or argv) at `frequency_hz` over [since, until]; times are the server's clock, epoch seconds."""
+    """One point's observe assignment: either profile `process` (a command name, matched against /proc/*/comm: never
+    a path or argv) at `frequency_hz` over [since, until], or run `events` (host actions) from `start_at`, everything
+    they took out put back by `until` (the load's end); times are the server's clock, epoch seconds."""
 
     model_config = ConfigDict(from_attributes=True)
 
     id: int
     point_id: int
     campaign_id: int
-    process: str
-    frequency_hz: int
+    process: str | None
+    frequency_hz: int | None
+    events: list[HostEvent] | None = None
     start_at: float = Field(description="the load starts: acknowledge before this")
-    since: float = Field(description="the point's steady window begins")
-    until: float = Field(description="and ends")
+    since: float = Field(description="the point's steady window begins (events: the load's start)")
+    until: float = Field(description="and ends (events: the load's end, the deadline to put everything back)")
 
 
 class ObserveAck(BaseModel):
@@ -35,7 +47,7 @@ class ObserveAck(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    process_seen: bool
+    process_seen: bool | None = Field(default=None, description="null for an assignment of events")
 
 
 class ObserveState(BaseModel):
@@ -71,8 +83,32 @@ class ProfileRow(BaseModel):
         return text
 
 
+class HostEventRecord(BaseModel):
+    """One host action as the observer ran it (or refused it): times on the server's clock."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(max_length=40)
+    value: str = Field(max_length=40)
+    at_s: float | None = Field(default=None, ge=0, le=3600)
+    t: float = Field(description="when it was fired (or refused)")
+    done: float | None = None
+    error: str | None = Field(default=None, max_length=500)
+    listening: float | None = Field(default=None, description="a started service answered")
+    pid: int | None = Field(default=None, ge=1, le=2**22)
+    packets: dict[Annotated[str, Field(max_length=20)], int] | None = Field(default=None, max_length=4)
+
+    @field_validator("action")
+    @classmethod
+    def _host_action(cls, action: str) -> str:
+        if action not in HOST_ACTIONS:
+            raise ValueError(f"{action!r} is not a host action")
+        return action
+
+
 class ObservedProfile(BaseModel):
-    """An observer's report of one assignment: the folded profile, or why there is none."""
+    """An observer's report of one assignment: the folded profile, or why there is none; for an assignment of events,
+    each event as run and each thing put back after them."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -81,3 +117,5 @@ class ObservedProfile(BaseModel):
     seen: list[tuple[Annotated[str, Field(max_length=64)], int]] = Field(default_factory=list, max_length=5,
                                                                          description="samples by command name, most first")
     fold_s: float = Field(default=0.0, ge=0, le=3600)
+    events: list[HostEventRecord] = Field(default_factory=list, max_length=MAX_EVENTS)
+    reverted: list[HostEventRecord] = Field(default_factory=list, max_length=MAX_EVENTS)

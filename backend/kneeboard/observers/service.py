@@ -20,7 +20,6 @@ from kneeboard.db import session_scope, utcnow
 from kneeboard.errors import Conflict
 from kneeboard.observers.models import ObserveAssignment
 from kneeboard.observers.schemas import ObserveAck, ObservedProfile, ObserveAssignmentOut
-from kneeboard.profiling.schemas import CpuProfileSettings
 
 ACK_LEAD_S = 2.0  # an assignment is made this long before the load starts; the observer acknowledges within it
 ALIVE_MS = 3000  # an observer beats every second while it holds an assignment; three missed beats: it is gone
@@ -34,6 +33,11 @@ def _work(observer: str) -> str:
     return f"kneeboard:observer:{observer}:work"
 
 
+def _over(assignment_id: int) -> str:
+    """Present once the worker says the assignment's load ended."""
+    return f"kneeboard:observe:{assignment_id}:over"
+
+
 def _alive(assignment_id: int) -> str:
     """Present while the observer works on the assignment (expires ALIVE_MS after its last beat)."""
     return f"kneeboard:observe:{assignment_id}:alive"
@@ -42,34 +46,42 @@ def _alive(assignment_id: int) -> str:
 # the worker's side
 
 
-def assign(point_id: int, settings: CpuProfileSettings, start_s: float, length_s: float) -> tuple[int | None, list[str]]:
-    """Assign the point's steady window [start + start_s, + length_s] to the plan's observer, then wait until the load's
-    start (ACK_LEAD_S from now) for its acknowledgement; returns (the assignment's id, or None when the observer is not
-    alive; the warnings for the point). Call just before the load starts: it starts when this returns."""
-    name = settings.observer
+def assign(point_id: int, observer: str, start_s: float, length_s: float, *, what: str = "CPU profile",
+           process: str | None = None, frequency_hz: int | None = None, events: list[dict] | None = None,
+           ) -> tuple[int | None, list[str]]:  # fmt: skip
+    """Assign `observer` the point's window [start + start_s, + length_s] — a CPU profile of `process`, or the host
+    `events` — then wait until the load's start (ACK_LEAD_S from now) for its acknowledgement; returns (the
+    assignment's id, or None when the observer is not alive; the warnings for the point, each starting with `what`).
+    Call just before the load starts: it starts when this returns."""
     start_at = time.time() + ACK_LEAD_S
     with session_scope() as session:
-        agent, point = session.get(Agent, name), session.get(Point, point_id)
+        agent, point = session.get(Agent, observer), session.get(Point, point_id)
         if agent is None or (agent.facts or {}).get("role") != "observer" or not is_alive(agent):
-            return None, [f"CPU profile not taken: observer {name} is not registered or not alive (start it on the server's host "
-                          f"with `kneeboard agent --observe --name {name} …`: docs/profiling.md)"]
-        row = ObserveAssignment(observer=name, campaign_id=point.campaign_id, point_id=point_id, attempt=point.attempt,
-                                process=settings.process, frequency_hz=settings.frequency_hz, start_at=start_at,
+            return None, [f"{what} not taken: observer {observer} is not registered or not alive (start it on the server's host "
+                          f"with `kneeboard agent --observe --name {observer} …`: docs/profiling.md)"]
+        row = ObserveAssignment(observer=observer, campaign_id=point.campaign_id, point_id=point_id, attempt=point.attempt,
+                                process=process, frequency_hz=frequency_hz, events=events, start_at=start_at,
                                 since=start_at + start_s, until=start_at + start_s + length_s, status=ASSIGNED)  # fmt: skip
         session.add(row)
         session.flush()
         assignment_id = row.id
-    broker().rpush(_work(name), str(assignment_id))
-    broker().expire(_work(name), int(ACK_LEAD_S) + 1)
+    broker().rpush(_work(observer), str(assignment_id))
+    broker().expire(_work(observer), int(ACK_LEAD_S) + 1)
     while (row := _read(assignment_id)).status == ASSIGNED and time.time() < start_at:
         time.sleep(POLL_S)
     time.sleep(max(0.0, start_at - time.time()))
     if row.status == ASSIGNED:
-        return assignment_id, [f"CPU profile: observer {name} did not acknowledge its assignment before the load started"]
+        return assignment_id, [f"{what}: observer {observer} did not acknowledge its assignment before the load started"]
     if row.process_seen is False:
-        return assignment_id, [f"CPU profile: observer {name} saw no process named {settings.process!r} (its /proc/*/comm) "
+        return assignment_id, [f"{what}: observer {observer} saw no process named {process!r} (its /proc/*/comm) "
                                "when it acknowledged the point"]
     return assignment_id, []
+
+
+def end_load(assignment_id: int) -> None:
+    """The point's load is over: the observer's next sign of life is told so (an assignment of events puts back
+    what its events took out now, then reports)."""
+    broker().set(_over(assignment_id), "1", ex=int(REPORT_WAIT_S) * 2)
 
 
 def _read(assignment_id: int) -> ObserveAssignment:
@@ -79,14 +91,15 @@ def _read(assignment_id: int) -> ObserveAssignment:
         return row
 
 
-def await_report(assignment_id: int, load_ended: float) -> tuple[ObservedProfile | None, str | None]:
+def await_report(assignment_id: int, load_ended: float, *, whole_window: bool = True) -> tuple[ObservedProfile | None, str | None]:
     """The observer's report (or why there is none): waited for while the observer beats, at most REPORT_WAIT_S after
-    the window; the assignment is closed after (a late report is refused)."""
+    the window; the assignment is closed after (a late report is refused). `whole_window`: a load that ended before
+    the window's end leaves nothing to report (a profile's; events report what they did however short the load)."""
     try:
         row = _read(assignment_id)
-        if load_ended < row.until:
+        if whole_window and load_ended < row.until:
             return None, f"the point ended before its steady window did ({row.until - load_ended:.1f} s early)"
-        while time.time() < row.until + REPORT_WAIT_S:
+        while time.time() < min(row.until, load_ended) + REPORT_WAIT_S:
             row = _read(assignment_id)
             if row.status == REPORTED:
                 return ObservedProfile.model_validate(row.report), None
@@ -151,7 +164,9 @@ def alive(observer: str, assignment_id: int, *, session: Session) -> str | None:
     """Renew the assignment's sign of life; why to stop now (the worker closed it), or None."""
     row = _own(observer, assignment_id, session)
     broker().set(_alive(assignment_id), "1", px=ALIVE_MS)
-    return "the point is over: its worker no longer waits for this profile" if row.status == CLOSED else None
+    if row.status == CLOSED:
+        return "the point is over: its worker no longer waits for this profile"
+    return "the point's load ended" if broker().exists(_over(assignment_id)) else None
 
 
 def report(observer: str, assignment_id: int, body: ObservedProfile, *, session: Session) -> ObserveAssignment:
@@ -159,6 +174,8 @@ def report(observer: str, assignment_id: int, body: ObservedProfile, *, session:
     row = _own(observer, assignment_id, session)
     if row.status != ACKNOWLEDGED:
         raise Conflict(f"observe assignment {assignment_id} is {row.status}: its report is no longer taken")
+    if row.events is None and body.events:
+        raise Conflict(f"observe assignment {assignment_id} gave no events to report")
     if body.profile is not None and (body.profile.process, body.profile.frequency_hz) != (row.process, row.frequency_hz):
         raise Conflict(f"the report profiles {body.profile.process} at {body.profile.frequency_hz} Hz; the assignment asked for "
                        f"{row.process} at {row.frequency_hz} Hz")

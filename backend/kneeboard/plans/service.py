@@ -8,8 +8,8 @@ from sqlalchemy.orm import Session
 from kneeboard.campaigns.models import Campaign
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
+from kneeboard.events.check import check_events
 from kneeboard.lab.actions import ActionError, validate_setting
-from kneeboard.lab.namespace import LAB_ADDR
 from kneeboard.plans.expand import count_points, estimate_range, expand, search_estimates
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview, params_of
@@ -38,9 +38,7 @@ def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
         param = tool.stored_profile_param
         document_for(getattr(body.params, param), session=session, loc=(body.tool, "params", param))
     _check_variants(body)
-    if any(phase.events for phase in body.phases) and found.host != LAB_ADDR:
-        raise invalid((body.tool, "phases"), f"events act on the lab's servers: the target must be a lab target ({LAB_ADDR}), "
-                                             f"not {found.host}")
+    check_events(body, found.host, session=session)
     result = preview(body)
     check_agents(body, result.points, session=session)
     problems = [problem for label in dict.fromkeys(p.variant for p in result.points)

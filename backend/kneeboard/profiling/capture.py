@@ -100,7 +100,8 @@ class ObservedProfile(PointProfile):
 
     def __enter__(self) -> ObservedProfile:
         if self.steady is not None and not self.skipped:
-            self.assignment, self.warnings = observing.assign(self.point_id, self.settings, *self.steady)
+            self.assignment, self.warnings = observing.assign(self.point_id, self.settings.observer, *self.steady, what=PREFIX,
+                                                              process=self.settings.process, frequency_hz=self.settings.frequency_hz)
         return self
 
     def __exit__(self, *_exc) -> None:

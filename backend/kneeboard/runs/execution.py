@@ -18,7 +18,8 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.events import schedule as point_events
 from kneeboard.events import service as events_service
-from kneeboard.events.actions import impairing
+from kneeboard.events import remote as host_events
+from kneeboard.events.actions import impairing, on_observers, on_worker
 from kneeboard.fanout import driver as fanout
 from kneeboard.lab import impair, querylogs
 from kneeboard.plans.schemas import PlanBody, params_of
@@ -195,10 +196,13 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     refused = refused or tls.refused
     emptied = None if refused else querylogs.empty_before_point(spec.host, spec.port)  # a lab server's log: one point's
     with (impair.beside_point(spec.host, impairing(events), bool(refused)) as link,  # the link put back after the events
-          cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled, point_events.during(events, bool(refused)) as fired):
+          cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled,
+          host_events.beside(point_id, on_observers(events), spec.duration_s, bool(refused)) as observed,
+          point_events.during(on_worker(events), bool(refused), campaign_id=campaign_id, point_id=point_id) as fired):
         result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     monitor_warnings += profiled.file(result)  # folded after the point, at idle priority
-    monitor_warnings += events_service.file(fired, result.extra, campaign_id=campaign_id, point_id=point_id, agent=run.agent)
+    monitor_warnings += events_service.file(fired, result.extra, campaign_id=campaign_id, point_id=point_id, agent=run.agent,
+                                            observed=observed)
     result.samples += monitor_samples
     result.extra.setdefault("warnings", [])
     result.extra["warnings"] = list(result.extra["warnings"]) + monitor_warnings + tls.warnings

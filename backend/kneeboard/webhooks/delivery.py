@@ -72,11 +72,17 @@ def pinned_target(url: str, address: str) -> tuple[str, dict, dict]:
 
 def _post(webhook: Webhook, delivery: WebhookDelivery, address: str) -> tuple[int | None, str | None]:
     """POST the message; (HTTP status, error) — status None when no answer came."""
-    body = json.dumps(delivery.payload, separators=(",", ":"), default=str).encode()
+    return post(webhook, address, delivery.event, str(delivery.id), delivery.payload)
+
+
+def post(webhook: Webhook, address: str, event: str, delivery: str, payload: dict) -> tuple[int | None, str | None]:
+    """POST `payload` once to the webhook at its checked `address` (pinned, signed, no redirects, answer and time
+    bounded); (HTTP status, error): status None when no answer came, error None on a 2xx."""
+    body = json.dumps(payload, separators=(",", ":"), default=str).encode()
     timestamp = str(int(time.time()))
     url, headers, extensions = pinned_target(webhook.url, address)
-    headers.update({"Content-Type": "application/json", "User-Agent": "Kneeboard-Webhook/1", "X-Kneeboard-Event": delivery.event,
-                    "X-Kneeboard-Delivery": str(delivery.id), "X-Kneeboard-Timestamp": timestamp,
+    headers.update({"Content-Type": "application/json", "User-Agent": "Kneeboard-Webhook/1", "X-Kneeboard-Event": event,
+                    "X-Kneeboard-Delivery": delivery, "X-Kneeboard-Timestamp": timestamp,
                     SIGNATURE_HEADER: sign(webhook.secret, timestamp, body)})  # fmt: skip
     timeout = get_settings().webhook_timeout_s
     try:

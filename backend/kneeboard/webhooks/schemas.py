@@ -12,7 +12,7 @@ from kneeboard.inputs import MAX_ID
 from kneeboard.policy.schemas import HostPattern, Network
 from kneeboard.validators import check_host
 
-Event = Literal["regression", "change_point"]
+Event = Literal["regression", "change_point", "action"]  # action: a point event that POSTs once (events/actions.py)
 
 
 def _url(value: str) -> str:
