@@ -60,7 +60,8 @@ def actions_file(folder: Path, web: dict, text: str | None = None) -> Path:
     path.write_text(text or f"max_in_force_s = 60\n[haproxy]\nsocket = \"{namespace.lab_workdir() / 'haproxy' / haproxy.STATS_SOCKET}\"\n"
                             'servers = ["servers/b2", "servers/b3"]\n'
                             f"[services.web]\npidfile = \"{web['pidfile']}\"\ncomm = \"nginx\"\nstart = [{start}]\n"
-                            f"listen = \"127.0.0.1:{web['port']}\"\n")
+                            f"listen = \"127.0.0.1:{web['port']}\"\n"
+                            f"[link]\ninterface = \"{namespace.HOST_IF}\"\nloss_permille_max = 100\n")
     os.chmod(folder, 0o755)
     os.chmod(path, 0o644)
     return path
@@ -134,6 +135,24 @@ def test_haproxy_servers_through_the_observer_with_a_refusal_and_a_put_back(stac
     told = {(e["action"], e["name"]) for e in audit if e["obj_id"] == str(campaign["id"])}
     assert {("event", f"point {point['id']}: host.haproxy_disable servers/b2"),
             ("put_back", f"point {point['id']}: host.haproxy_enable servers/b3")} <= told, told
+
+
+def test_loss_on_the_observers_interface_drops_its_share_and_is_gone_after(stack, lab, observer):
+    name = observer[0]
+    events = [{"at_s": 1, "action": "host.loss_permille", "value": "50", "observer": name},
+              {"at_s": 4, "action": "host.loss_permille", "value": "0", "observer": name},
+              {"at_s": 4.5, "action": "host.loss_permille", "value": "500", "observer": name}]
+    campaign, points = run(stack, kbhttp_plan(target(stack, haproxy.SERVICE, "http", haproxy.PORT), events, 5))
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    point = stored(stack, points[0])
+    lossy, restored, refused = point["extra"]["events"]
+    assert "error" not in lossy and "error" not in restored and "past this host's ceiling (100/1000)" in refused["error"]
+    counted = restored["packets"]
+    share = counted["dropped"] / counted["arrived"]
+    print(f"\nfigures: 50/1000 loss on {namespace.HOST_IF} for 3 s through observer {name}: {counted['dropped']} of "
+          f"{counted['arrived']} arriving packets dropped ({share:.2%}); p99 {point['metrics'].get('latency_p99_ms')} ms")
+    assert 0.03 <= share <= 0.07 and counted["arrived"] > 1000, counted
+    assert subprocess.run(["nft", "list", "table", "inet", "kneeboard_observer"], capture_output=True).returncode != 0
 
 
 def test_a_service_killed_and_started_again_by_the_observer(stack, lab, observer, web):

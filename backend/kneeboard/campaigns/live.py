@@ -10,6 +10,8 @@ import redis
 
 from kneeboard.config import get_settings
 
+PUBLISH_TIMEOUT_S = 2.0  # a Redis that hangs costs a publisher this much, not the tool's output or a point's events
+
 
 def channel(campaign_id: int) -> str:
     """The pub/sub channel of one campaign."""
@@ -18,7 +20,7 @@ def channel(campaign_id: int) -> str:
 
 @lru_cache
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(get_settings().redis_url)
+    return redis.Redis.from_url(get_settings().redis_url, socket_timeout=PUBLISH_TIMEOUT_S, socket_connect_timeout=PUBLISH_TIMEOUT_S)
 
 
 def publish(campaign_id: int, kind: str, data: dict[str, Any]) -> None:

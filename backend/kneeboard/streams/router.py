@@ -41,7 +41,9 @@ def _first_event_id(request: Request) -> int:
 
 @router.get("/campaigns/{campaign_id}/events", responses={429: {"description": "too many live streams (Retry-After)"}})
 async def events(campaign_id: int, request: Request, user: CurrentUser):
-    """Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`.
+    """Live progress as server-sent events: `progress` each second; `sample`, `point`, `status`, `search` and
+    `point_event` (one of a running point's events, as it fires and again when it is done or failed: point_id, at_s,
+    action, value, t, done, error) as they happen; then `end`.
     Each event has an id and the stream a `retry:` hint, so a browser reconnects by itself with Last-Event-ID.
     Streams are capped per user (SSE_MAX_PER_USER) and per server (SSE_MAX_TOTAL): 429 beyond."""
     first = await run_in_threadpool(_snapshot, campaign_id)

@@ -137,6 +137,18 @@ export interface PointEvent {
   id: number;
   status: PointStatus;
 }
+/** `point_event`: one of the running point's events (events/schedule.py), told as it fires (`t`, epoch seconds) and
+ * again when it is done (`done`; `error` when it could not act, `listening` when a started backend answers again). */
+export interface PointEventMessage {
+  point_id: number;
+  at_s: number;
+  action: string;
+  value: string;
+  t: number;
+  done?: number;
+  listening?: number;
+  error?: string;
+}
 /** `search`: where a running search stands (its bracket and the trial asked next), or, with `done`, what it found. */
 export interface SearchEvent {
   phase_index: number;

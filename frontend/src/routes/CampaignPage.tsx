@@ -35,7 +35,7 @@ export default function CampaignPage() {
   const tools = useTools();
   const active = !!campaign.data && isActive(campaign.data.status);
   const points = useCampaignPoints(id, { live: active });
-  const { samples, stream, searches } = useCampaignEvents(id, active);
+  const { samples, stream, searches, events } = useCampaignEvents(id, active);
   const cancel = useCancelCampaign();
   const [confirming, setConfirming] = useState(false);
   const [params, setParams] = useSearchParams();
@@ -149,7 +149,7 @@ export default function CampaignPage() {
       {Number.isInteger(rerunOf) && rerunOf > 0 && rerunOf !== c.id && <RerunNote campaign={c} originalId={rerunOf} />}
 
       {active ? (
-        <LiveSection campaign={c} tool={tool} points={pts} allPoints={allPoints} live={samples} stream={stream} />
+        <LiveSection campaign={c} tool={tool} points={pts} allPoints={allPoints} live={samples} stream={stream} events={events} />
       ) : (
         <section className="card" aria-label="Progress">
           <div className="progress-meta">

@@ -2,7 +2,7 @@ import { useMemo, useState } from "react";
 import { useSamplesOfPoints } from "../../api/points";
 import type { Point } from "../../api/types";
 import TimelineChart from "../../charts/TimelineChart";
-import { eventsOf } from "../../charts/eventMarkers";
+import { eventsOf, type PointEventRecord } from "../../charts/eventMarkers";
 import { timelineSegments } from "../../charts/timeline";
 import { hasLiveSamples, headlineOf, type ToolInfo } from "../../tools/catalog";
 import type { LiveSample } from "./useCampaignEvents";
@@ -12,18 +12,21 @@ export const TIMELINE_MAX_SAMPLES = 600;
 
 /**
  * The whole campaign on one time axis: every point's stored samples (fetched again when the live stream says a
- * point ended), and the running point growing from the live stream.
+ * point ended), and the running point growing from the live stream; a point's events from its stored record, or as
+ * the live stream told them (`liveEvents`) until it has one.
  */
 export default function CampaignTimeline({
   points,
   tool,
   live = {},
+  liveEvents = {},
   runningId = null,
   height,
 }: {
   points: Point[];
   tool: ToolInfo | undefined;
   live?: Record<number, LiveSample[]>;
+  liveEvents?: Record<number, PointEventRecord[]>;
   runningId?: number | null;
   height?: number;
 }) {
@@ -47,7 +50,10 @@ export default function CampaignTimeline({
       segments={segments}
       samples={samples}
       tool={tool}
-      events={started.flatMap((p) => eventsOf(p.extra))}
+      events={started.flatMap((p) => {
+        const stored = eventsOf(p.extra);
+        return stored.length ? stored : (liveEvents[p.id] ?? []);
+      })}
       t0={t0}
       height={height}
       empty={started.length === 0 ? "Waiting for the first point" : liveTool ? "Waiting for the first interval…" : "Samples arrive as each point ends"}

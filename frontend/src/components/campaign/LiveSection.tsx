@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import { usePointSamples } from "../../api/points";
 import type { CampaignOut, Point } from "../../api/types";
 import TimeSeriesChart from "../../charts/TimeSeriesChart";
+import type { PointEventRecord } from "../../charts/eventMarkers";
 import { fmtUnit } from "../../format";
 import { hasLiveSamples, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import CampaignTimeline from "./CampaignTimeline";
@@ -19,7 +20,9 @@ const STREAM_LABELS: Record<StreamState, [label: string, title: string]> = {
 
 /**
  * Progress, the running point's per-second chart (fed by the stored samples and then the live stream), and the
- * whole campaign's timeline (`allPoints`: every variant's). A tool without live samples says so plainly.
+ * whole campaign's timeline (`allPoints`: every variant's). `events`: the points' events as the live stream told them,
+ * drawn as markers on the running point's chart (and the timeline) until the point stores its own. A tool without live
+ * samples says so plainly.
  */
 export default function LiveSection({
   campaign,
@@ -28,6 +31,7 @@ export default function LiveSection({
   allPoints = points,
   live,
   stream,
+  events = {},
 }: {
   campaign: CampaignOut;
   tool: ToolInfo | undefined;
@@ -35,6 +39,7 @@ export default function LiveSection({
   allPoints?: Point[];
   live: Record<number, LiveSample[]>;
   stream: StreamState;
+  events?: Record<number, PointEventRecord[]>;
 }) {
   const runningId = campaign.progress.running_point_id ?? points.find((p) => p.status === "running")?.id ?? null;
   const running = allPoints.find((p) => p.id === runningId);
@@ -69,6 +74,7 @@ export default function LiveSection({
         }
         rows={rows}
         tool={tool}
+        events={(runningId != null ? events[runningId] : undefined) ?? []}
         height={220}
         empty={
           campaign.status === "queued"
@@ -80,7 +86,7 @@ export default function LiveSection({
               : "Between points"
         }
       />
-      <CampaignTimeline points={allPoints} tool={tool} live={live} runningId={runningId} height={200} />
+      <CampaignTimeline points={allPoints} tool={tool} live={live} liveEvents={events} runningId={runningId} height={200} />
     </section>
   );
 }

@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { eventsUrl } from "../../api/campaigns";
 import { keys } from "../../api/keys";
-import type { CampaignOut, Point, PointEvent, ProgressEvent, SampleEvent, SearchEvent } from "../../api/types";
+import type { CampaignOut, Point, PointEvent, PointEventMessage, ProgressEvent, SampleEvent, SearchEvent } from "../../api/types";
 import { appendBounded } from "../../charts/downsample";
+import type { PointEventRecord } from "../../charts/eventMarkers";
 import { openLiveStream, type StreamState } from "./liveStream";
 
 export interface LiveSample {
@@ -13,7 +14,8 @@ export interface LiveSample {
 
 /**
  * Follow a campaign's server-sent events while it is active: progress goes straight into the
- * campaign query's cache, samples into a bounded per-point buffer, and `point`/`status`/`end`
+ * campaign query's cache, samples into a bounded per-point buffer, a point's fired events (`point_event`) into
+ * `events` by point (for markers before the point stores them), and `point`/`status`/`end`
  * refetch the campaign and its points. A point that ends (`point` with a final status) has its stored
  * samples and evidence refetched, and at `end` every point's are: charts that read them (stability,
  * timeline) are whole in the tab that watched, with no reload. A dropped stream reconnects by itself (see liveStream.ts):
@@ -25,6 +27,7 @@ export function useCampaignEvents(id: number, active: boolean) {
   const [samples, setSamples] = useState<Record<number, LiveSample[]>>({});
   const [stream, setStream] = useState<StreamState>("connecting");
   const [searches, setSearches] = useState<Record<string, SearchEvent[]>>({});
+  const [events, setEvents] = useState<Record<number, PointEventRecord[]>>({});
   const pending = useRef<SampleEvent[]>([]);
 
   useEffect(() => {
@@ -67,6 +70,10 @@ export function useCampaignEvents(id: number, active: boolean) {
           const data = parse<PointEvent>(e);
           if (data && data.status !== "running" && data.status !== "pending") refetchPoint(data.id);
         },
+        point_event: (e) => {
+          const data = parse<PointEventMessage>(e);
+          if (data && typeof data.t === "number") setEvents((old) => addPointEvent(old, data));
+        },
         search: (e) => {
           const data = parse<SearchEvent>(e);
           if (data) setSearches((old) => addSearchEvent(old, data));
@@ -99,7 +106,15 @@ export function useCampaignEvents(id: number, active: boolean) {
     };
   }, [id, active, qc]);
 
-  return { samples, stream, searches };
+  return { samples, stream, searches, events };
+}
+
+/** A point's events by point id with one more state of an event: the `done` (or failed) state replaces the fired one. */
+export function addPointEvent(old: Record<number, PointEventRecord[]>, e: PointEventMessage): Record<number, PointEventRecord[]> {
+  const { point_id, ...record } = e;
+  const same = (r: PointEventRecord) => r.at_s === record.at_s && r.action === record.action && r.value === record.value;
+  const kept = old[point_id] ?? [];
+  return { ...old, [point_id]: kept.some(same) ? kept.map((r) => (same(r) ? record : r)) : [...kept, record] };
 }
 
 /** Each search's bracket events in order (one search per phase × variant × repetition), the last 200 kept. */

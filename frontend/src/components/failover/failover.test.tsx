@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { api } from "../../api/client";
 import { keys } from "../../api/keys";
 import type { CampaignOut, Point } from "../../api/types";
-import { fixedSizeCharts } from "../../charts/chartTesting";
+import { along, fixedSizeCharts, markers } from "../../charts/chartTesting";
 import MonitorCharts from "../../charts/MonitorCharts";
 import TimeSeriesChart from "../../charts/TimeSeriesChart";
 import TimelineChart from "../../charts/TimelineChart";
@@ -36,21 +36,6 @@ function draw(ui: React.ReactNode, enabled = false, seed: (qc: QueryClient) => v
       <MemoryRouter>{ui}</MemoryRouter>
     </QueryClientProvider>,
   );
-}
-
-/** Each marker's label and x position on the chart surface (Recharts draws the labels in a layer of their own). */
-const markers = (el: HTMLElement) => {
-  const labels = [...el.querySelectorAll(".event-marker-label")].map((t) => t.textContent);
-  return [...el.querySelectorAll(".recharts-reference-line line")].map((line, i) => ({ label: labels[i], x: Number(line.getAttribute("x1")) }));
-};
-
-/** The seconds at `x` on the chart, read from the x axis' tick labels ("3s"). */
-function along(el: HTMLElement, x: number): number {
-  const labels = [...el.querySelectorAll(".recharts-cartesian-axis-tick-value")].filter((t) => /^[\d.]+s$/.test(t.textContent ?? "")); // SECONDS_AXIS
-  const ticks = labels.map((t) => Number(t.getAttribute("x")));
-  const values = labels.map((t) => parseFloat(t.textContent ?? ""));
-  const [x0, x1, v0, v1] = [ticks[0], ticks[ticks.length - 1], values[0], values[values.length - 1]];
-  return v0 + ((x - x0) / (x1 - x0)) * (v1 - v0);
 }
 
 describe("event markers", () => {

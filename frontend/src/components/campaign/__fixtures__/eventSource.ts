@@ -50,3 +50,16 @@ export class FakeEventSource {
 
 /** A factory for openLiveStream's `create` option. */
 export const createFake = (url: string) => new FakeEventSource(url) as unknown as EventSource;
+
+/** The events of a captured server-sent event stream (its text as received), in order: name and parsed data. */
+export function parseSse(text: string): { event: string; data: unknown }[] {
+  return text
+    .split(/\n\n+/)
+    .map((block) => {
+      const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+      const event = field("event");
+      const data = field("data");
+      return event && data != null ? { event, data: JSON.parse(data) as unknown } : null;
+    })
+    .filter((e): e is { event: string; data: unknown } => e !== null);
+}
