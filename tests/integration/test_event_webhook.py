@@ -48,6 +48,7 @@ def test_a_webhook_event_is_posted_once_at_its_time_and_a_5xx_is_not_retried(sta
     assert headers["X-Kneeboard-Signature"] == "sha256=" + signed.hexdigest() and headers["X-Kneeboard-Event"] == "action"
     message = json.loads(body)
     assert message["webhook_id"] == hook["id"] and abs(message["sent_at"] - record["t"]) < 0.5, (message, record)
+    assert (message["point_id"], message["at_s"]) == (point["id"], 1) and message["campaign_id"] == point["campaign_id"], message
     print(f"\nfigures: webhook event sent {record['done'] - record['t']:.4f} s after it fired")
 
     failing = run_point(stack, event_plan(dns_target["id"], [{"at_s": 1, "action": "webhook.send", "value": str(hook["id"])}]))

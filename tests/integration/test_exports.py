@@ -108,7 +108,7 @@ def test_share_link_downloads_its_campaign_and_nothing_else(stack, fifty):
         assert f'href="{stack.api_url}/s/{token}"' in own.text  # the link back is the share link, not a signed-in page
         assert visitor.get(f"/api/v1/shared/{token}/campaigns/{fifty['id']}/export.html").status_code == 404
         for path in (f"/api/v1/campaigns/{fifty['id']}/export.html", f"/api/v1/campaigns/{other['id']}/export.md.zip",
-                     f"/api/v1/compare/export.html?c={fifty['id']}&c={other['id']}"):  # fmt: skip
+                     f"/api/v1/compare/export.html?c={fifty['id']}&c={other['id']}", f"/api/v1/compare/export.md.zip?c={fifty['id']}&c={other['id']}"):  # fmt: skip
             assert visitor.get(path).status_code == 401, path
         assert visitor.get(f"/api/v1/shared/{token}x/export.html").status_code == 404
         assert stack.api.delete(f"/api/v1/shares/{share.json()['id']}").status_code == 204

@@ -41,13 +41,13 @@ def figure_test(a: Sequence[float], b: Sequence[float], *, confidence: float = 0
 
 
 def figure_verdict(a: Sequence[float], b: Sequence[float], *, confidence: float = 0.95, margin_pct: float = MARGIN_PCT,
-                   p_adjusted: float | None = None) -> dict:
+                   p_adjusted: float | None = None, of: str = "failure events") -> dict:
     """B's failover figure against A's, lower being better, from each side's per-event values (`p_adjusted`: the
-    test's p-value once corrected with the comparison's other tests, else its own): {"verdict", "basis", "detail",
-    "detectable_pct", "margin_pct"}, as capacity_verdict says them."""
+    test's p-value once corrected with the comparison's other tests, else its own; `of`: what a value is one of):
+    {"verdict", "basis", "detail", "detectable_pct", "margin_pct"}, as capacity_verdict says them."""
     tested = figure_test(a, b, confidence=confidence)
     if tested is None:
-        why = f"needs ≥ {MIN_REPEATS} failure events a side (has {len(a)} and {len(b)})"
+        why = f"needs ≥ {MIN_REPEATS} {of} a side (has {len(a)} and {len(b)})"
         return {"verdict": FEW, "basis": why, "detail": why, "detectable_pct": None, "margin_pct": margin_pct}
     tested.update(equivalence(tested, sum(a) / len(a), margin_pct=margin_pct, confidence=confidence))
-    return tested_verdict(tested, p_adjusted, -1, confidence=confidence, basis=f"Welch's t-test on {len(a)} and {len(b)} failure events")
+    return tested_verdict(tested, p_adjusted, -1, confidence=confidence, basis=f"Welch's t-test on {len(a)} and {len(b)} {of}")

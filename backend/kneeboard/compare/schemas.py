@@ -85,6 +85,31 @@ class Differences(BaseModel):
     environment: list[Difference]
 
 
+class Across(BaseModel):
+    """One figure of a failure event across the repetitions that had it."""
+
+    median: float
+    min: float
+    max: float
+    n: int = Field(description="how many of the event's repetitions had the figure")
+
+
+class FailoverEventRow(BaseModel):
+    """One failure event of a plan at one load, across the repetitions that ran it (analysis/failover_events.py)."""
+
+    phase: str
+    concurrency: int | None
+    offered_rate: float | None
+    action: str
+    value: str
+    at_s: float
+    events: int = Field(description="how many points ran it (one per repetition)")
+    detection_s: Across | None = Field(description="event to last failed request; none when nothing failed")
+    recovery_s: Across | None = Field(description="the backend listening again to its first answer; none when it was not brought back")
+    failed: Across | None = Field(description="failed requests, every class")
+    error_window_s: Across | None = Field(description="first to last failed request; none when nothing failed")
+
+
 class Comparison(BaseModel):
     """Two or more campaigns side by side."""
 
@@ -94,6 +119,8 @@ class Comparison(BaseModel):
     campaigns: list[CampaignOut]
     points: dict[str, list[PointOut]]
     headline: list[Headline]
+    failover_events: dict[str, list[FailoverEventRow]] = Field(
+        default_factory=dict, description="per selector, its failure events across repetitions, from the points' extra.failover")
     bottlenecks: dict[str, Bottleneck | None] = Field(
         default_factory=dict, description="each selection's bottleneck as its analysis names it (evidence.bottleneck), by selector")
     point_verdicts: dict[str, PointVerdicts]

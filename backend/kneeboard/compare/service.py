@@ -12,9 +12,11 @@ from kneeboard.analysis import compare as compare_points
 from kneeboard.analysis.points import finite, low_load, low_load_points
 from kneeboard.analysis.capacity_verdict import capacity_test, capacity_verdict
 from kneeboard.analysis.conclusion import criterion_text
+from kneeboard.analysis.failover_events import event_table
 from kneeboard.analysis.failover_verdict import COMPARED as FAILOVER_ROWS, event_figures, figure_test, figure_verdict
+from kneeboard.analysis.link_cost_verdict import COMPARED as LINK_ROWS, repetition_figures
 from kneeboard.analysis.generator import server_judged
-from kneeboard.analysis.verdicts import MARGIN_PCT, follow, match_key, mean_over_points, mean_verdict, method_text, verdict_text
+from kneeboard.analysis.verdicts import MARGIN_PCT, MIN_REPEATS, follow, match_key, mean_over_points, mean_verdict, method_text, verdict_text
 from kneeboard.analysis.verdicts import overall as metric_overall
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -207,6 +209,16 @@ def _plan_of(selection: Selection) -> dict:
     return plan
 
 
+def _completed(selection: Selection) -> list[Point]:
+    return [p for p in selection.points if p.status == "completed"]
+
+
+def _link_inputs(selection: Selection) -> list[dict]:
+    """The completed points in link_cost_verdict.repetition_figures' shape."""
+    return [{"repeat": p.repeat, "achieved_rate": (p.metrics or {}).get("achieved_rate"), "duration_s": p.duration_s,
+             "impairment": (p.extra or {}).get("impairment")} for p in _completed(selection)]  # fmt: skip
+
+
 def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | None] | None = None) -> dict:
     """Compare campaigns (or variants of one); deltas and verdicts are against the first one; `pinned` as in `select`."""
     selections = [select(s, session=session, pinned=pinned) for s in selectors]
@@ -223,26 +235,32 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
     dicts = {s.key: server_judged([point_dict(p) for p in s.points])[0] for s in selections}  # a load never sent judges no server
     capacities = capacity_rows(described)
     found = {row["metric"]: [row["pick"](d.get("analysis") or {}) or {} for d in described] for row in capacities}
-    events = {s.key: event_figures(f for p in s.points if p.status == "completed" for f in (p.extra or {}).get("failover") or []) for s in selections}
-    failover = [row for row in FAILOVER_ROWS if events[keys[0]][row[0]] and any(events[k][row[0]] for k in keys[1:])]  # shown when measured
+    tool = adapter(selections[0].campaign.tool)
+    work, work_size = tool.work_unit
+    samples = {s.key: {**event_figures(f for p in _completed(s) for f in (p.extra or {}).get("failover") or []),
+                      **repetition_figures(_link_inputs(s), work_size)} for s in selections}  # fmt: skip
+    # failover rows are shown when measured (a side without a figure: "not enough data"); link rows only when the
+    # reference and another side have it on enough repetitions
+    sampled = [(name, label.format(work=work), unit.format(work=work), of) for rows, of, least in
+               ((FAILOVER_ROWS, "failure events", 1), (LINK_ROWS, "repetitions", MIN_REPEATS)) for name, label, unit in rows
+               if len(samples[keys[0]][name]) >= least and any(len(samples[k][name]) >= least for k in keys[1:])]  # fmt: skip
     means = {key: {m: mean_over_points(dicts[keys[0]], dicts[key], m, margin_pct=margin) for m in MEAN_OF_POINTS} for key in keys[1:]}
-    # every test of a comparison is corrected together: the capacities, means over points and failover figures join the
+    # every test of a comparison is corrected together: the capacities, means over points, failover and link figures join the
     # metrics' points (verdicts.compare)
     verdicts_by = {key: compare_points(dicts[keys[0]], dicts[key], directions, margin_pct=margin,
                                        also={**{m: (capacity_test(f[0].get("per_repeat"), f[i].get("per_repeat")) or {}).get("p")
                                                 for m, f in found.items()},
                                              **{f"mean:{m}": (t or {}).get("p") for m, t in means[key].items()},
-                                             **{m: (figure_test(events[keys[0]][m], events[key][m]) or {}).get("p") for m, _, _ in failover}})
+                                             **{m: (figure_test(samples[keys[0]][m], samples[key][m]) or {}).get("p") for m, *_ in sampled}})
                    for i, key in enumerate(keys) if i}  # fmt: skip
     overall = {key: result["overall"] for key, result in verdicts_by.items()}
-    unit = adapter(selections[0].campaign.tool).rate_unit
+    unit = tool.rate_unit
     headline = [_capacity_row(row, keys, found[row["metric"]], margin, unit, {k: verdicts_by[k]["also"][row["metric"]] for k in keys[1:]})
                 for row in capacities]  # fmt: skip
     rows = [*HEADLINES, *_percentile_headlines(selections[0].campaign.tool, dicts)]
     for key in keys:
         values[key].update({row[0]: low_load(dicts[key], row[0]) for row in rows[len(HEADLINES):]})
     low = {row[0] for row in rows[len(HEADLINES):]} | LOW_LOAD
-    work = adapter(selections[0].campaign.tool).work_unit[0]
     for metric, label, unit_name, better, point_metric in rows:
         if metric in SHOWN_WHEN_MEASURED and all(values[k][metric] is None for k in keys):
             continue
@@ -260,10 +278,12 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
                  for k, d in zip(keys, described)} if metric == "max_achieved_rate" else None  # fmt: skip
         headline.append(_row(metric, label, unit_name, better, {k: values[k][metric] for k in keys}, tests, margin,
                              kinds=kinds if kinds and any(kinds.values()) else None))
-    for metric, label, unit_name in failover:  # per failure event, the repetitions' events pooled (analysis/failover_verdict.py)
-        tests = {keys[0]: None, **{k: figure_verdict(events[keys[0]][metric], events[k][metric], margin_pct=margin,
-                                                     p_adjusted=verdicts_by[k]["also"][metric]) for k in keys[1:]}}  # fmt: skip
-        values = {k: sum(events[k][metric]) / len(events[k][metric]) if events[k][metric] else None for k in keys}
+    # per failure event, the repetitions' events pooled (analysis/failover_verdict.py); per repetition, what the link's
+    # impairment cost (analysis/link_cost_verdict.py)
+    for metric, label, unit_name, of in sampled:
+        tests = {keys[0]: None, **{k: figure_verdict(samples[keys[0]][metric], samples[k][metric], margin_pct=margin,
+                                                     p_adjusted=verdicts_by[k]["also"][metric], of=of) for k in keys[1:]}}  # fmt: skip
+        values = {k: sum(samples[k][metric]) / len(samples[k][metric]) if samples[k][metric] else None for k in keys}
         headline.append(_row(metric, label, unit_name, "lower", values, tests, margin))
     return {
         "selectors": keys,
@@ -272,6 +292,8 @@ def build(selectors: list[str], *, session: Session, pinned: dict[int, dict | No
         "campaigns": described,
         "points": {s.key: s.points for s in selections},
         "headline": headline,
+        "failover_events": {s.key: event_table({"phase": p.phase, "concurrency": p.concurrency, "offered_rate": p.offered_rate,
+                                                "failover": (p.extra or {}).get("failover")} for p in _completed(s)) for s in selections},
         "bottlenecks": {key: ((d.get("analysis") or {}).get("evidence") or {}).get("bottleneck") for key, d in zip(keys, described)},
         "point_verdicts": verdicts_by,
         "grafana_url": dashboard_link(get_settings().grafana_url,

@@ -32,7 +32,7 @@ class EventAction:
     name: str
     description: str
     values: tuple[str, ...]
-    apply: Callable[[str], dict]
+    apply: Callable[..., dict]  # (value, about=None): about is the point's {campaign_id, point_id, at_s}, for a webhook's body
     stops: bool = False  # takes a backend out: a failure event, read by the failover figures
     starts: bool = False  # brings one back: its `listening` time starts the recovery
     impairs: bool = False  # changes the lab's link (a registered lab action's value; 0 restores): the point counts its cost
@@ -57,7 +57,7 @@ def _index(value: str) -> int:
 
 
 def _stop(kill: bool) -> Callable[[str], dict]:
-    def apply(value: str) -> dict:
+    def apply(value: str, about: dict | None = None) -> dict:
         service = backends.service(_index(value))
         if not namespace.service_record(service).get("pid"):
             raise EventFailed(f"{value} is not running (stopped before this event)")
@@ -70,7 +70,7 @@ def _stop(kill: bool) -> Callable[[str], dict]:
     return apply
 
 
-def _start(value: str) -> dict:
+def _start(value: str, about: dict | None = None) -> dict:
     service = backends.service(_index(value))
     if namespace.service_record(service).get("pid"):
         raise EventFailed(f"{value} is already running")
@@ -82,7 +82,7 @@ def _start(value: str) -> dict:
 
 
 def _haproxy(verb: str) -> Callable[[str], dict]:
-    def apply(value: str) -> dict:
+    def apply(value: str, about: dict | None = None) -> dict:
         try:
             said = haproxy.command(namespace.lab_workdir() / "haproxy", f"{verb} server servers/{value}").strip()
         except OSError as exc:
@@ -95,7 +95,7 @@ def _haproxy(verb: str) -> Callable[[str], dict]:
 
 
 def _impair(name: str) -> Callable[[str], dict]:
-    def apply(value: str) -> dict:
+    def apply(value: str, about: dict | None = None) -> dict:
         try:
             return {"in_force": apply_setting(name, value)}  # read back from the link
         except (ActionError, ActionFailed) as exc:
@@ -109,7 +109,7 @@ def _impairment(name: str, what: str) -> EventAction:
                        _impair(name), impairs=True)
 
 
-def _on_observer(value: str) -> dict:
+def _on_observer(value: str, about: dict | None = None) -> dict:
     raise EventFailed("a host action runs on its observer, not on the worker")
 
 
@@ -133,10 +133,10 @@ def _webhook_id(value: str) -> str | None:
     return None if value.isdigit() and 0 < int(value) < 2**31 else f"{value!r} is not a webhook's id"
 
 
-def _webhook(value: str) -> dict:
+def _webhook(value: str, about: dict | None = None) -> dict:
     from kneeboard.webhooks.fire import fire  # the webhooks domain needs the database; the observer never imports it
 
-    return fire(int(value))
+    return fire(int(value), about)
 
 
 ACTIONS: dict[str, EventAction] = {a.name: a for a in (

@@ -76,7 +76,8 @@ def _fire(events: list[dict], start: float, done: threading.Event, fired: Fired,
         record = {**event, "t": time.time()}
         teller.tell(dict(record))
         try:
-            record.update(ACTIONS[event["action"]].apply(event["value"]))
+            record.update(ACTIONS[event["action"]].apply(event["value"], {"campaign_id": teller.campaign_id,
+                                                                          "point_id": teller.point_id, "at_s": event["at_s"]}))
         except EventFailed as exc:
             record["error"] = str(exc)
             fired.warnings.append(f"event {event['action']} {event['value']} at {event['at_s']:g} s failed: {exc}")

@@ -1,4 +1,4 @@
-"""Export routes (plain `def`: FastAPI runs them in its thread pool, off the event loop): a report or a comparison as one HTML file, a report as a Markdown zip; a share link's as HTML (public)."""
+"""Export routes (plain `def`: FastAPI runs them in its thread pool, off the event loop): a report or a comparison as one HTML file or a Markdown zip; a share link's as HTML (public)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,16 @@ def _html(body: bytes, filename: str) -> Response:
     return Response(body, media_type="text/html; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+def _markdown(doc: dict, name: str) -> Response:
+    """The document as Markdown with its charts as SVG files, zipped in folder `name`, to save."""
+    body = archive.markdown_zip(renderer.render(doc, markdown=True), folder=name)
+    return Response(body, media_type="application/zip", headers={"Content-Disposition": f'attachment; filename="{name}.md.zip"'})
+
+
+def _comparison_name(c: list[str]) -> str:
+    return "comparison-" + "-".join(s.split("@")[0] for s in c)
+
+
 @router.get("/campaigns/{campaign_id}/export.html", response_class=Response)
 def export_html(session: SessionDep, request: Request, campaign_id: int):
     """The report as one self-contained HTML file: no script, no network, its charts inline SVG (docs/exports.md)."""
@@ -32,16 +42,20 @@ def export_html(session: SessionDep, request: Request, campaign_id: int):
 @router.get("/campaigns/{campaign_id}/export.md.zip", response_class=Response)
 def export_markdown(session: SessionDep, request: Request, campaign_id: int):
     """The report as Markdown with its charts as SVG files, in one zip."""
-    doc = document.campaign_document(campaign_id, site=_site(request), session=session)
-    body = archive.markdown_zip(renderer.render(doc, markdown=True), folder=f"campaign-{campaign_id}")
-    return Response(body, media_type="application/zip", headers={"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.md.zip"'})
+    return _markdown(document.campaign_document(campaign_id, site=_site(request), session=session), f"campaign-{campaign_id}")
 
 
 @router.get("/compare/export.html", response_class=Response)
 def export_comparison(session: SessionDep, request: Request, c: list[str] = COMPARE):
     """A comparison as one self-contained HTML file."""
     doc = document.comparison_document(c, site=_site(request), session=session)
-    return _html(renderer.render(doc), "comparison-" + "-".join(s.split("@")[0] for s in c) + ".html")
+    return _html(renderer.render(doc), _comparison_name(c) + ".html")
+
+
+@router.get("/compare/export.md.zip", response_class=Response)
+def export_comparison_markdown(session: SessionDep, request: Request, c: list[str] = COMPARE):
+    """A comparison as Markdown with its charts as SVG files, in one zip."""
+    return _markdown(document.comparison_document(c, site=_site(request), session=session), _comparison_name(c))
 
 
 @router.get("/shared/{token}/export.html", response_class=Response)

@@ -58,5 +58,6 @@ export function useCompare(selectors: string[]) {
   });
 }
 
-/** The comparison as one self-contained HTML file (docs/exports.md). */
-export const compareExportUrl = (selectors: string[]) => `${API_BASE}/compare/export.html?${selectors.map((c) => `c=${encodeURIComponent(c)}`).join("&")}`;
+/** The comparison as one self-contained HTML file, or Markdown with its charts as SVG files in a zip (docs/exports.md). */
+export const compareExportUrl = (selectors: string[], fmt: "html" | "md.zip" = "html") =>
+  `${API_BASE}/compare/export.${fmt}?${selectors.map((c) => `c=${encodeURIComponent(c)}`).join("&")}`;

@@ -469,7 +469,9 @@ export interface paths {
         };
         /**
          * Events
-         * @description Live progress as server-sent events: `progress` each second, `sample` and `point` as they happen, then `end`.
+         * @description Live progress as server-sent events: `progress` each second; `sample`, `point`, `status`, `search` and
+         *     `point_event` (one of a running point's events, as it fires and again when it is done or failed: point_id, at_s,
+         *     action, value, t, done, error) as they happen; then `end`.
          *     Each event has an id and the stream a `retry:` hint, so a browser reconnects by itself with Last-Event-ID.
          *     Streams are capped per user (SSE_MAX_PER_USER) and per server (SSE_MAX_TOTAL): 429 beyond.
          */
@@ -675,6 +677,26 @@ export interface paths {
          * @description A comparison as one self-contained HTML file.
          */
         get: operations["export_comparison_api_v1_compare_export_html_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare/export.md.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Comparison Markdown
+         * @description A comparison as Markdown with its charts as SVG files, in one zip.
+         */
+        get: operations["export_comparison_markdown_api_v1_compare_export_md_zip_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1759,6 +1781,23 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * Across
+         * @description One figure of a failure event across the repetitions that had it.
+         */
+        Across: {
+            /** Max */
+            max: number;
+            /** Median */
+            median: number;
+            /** Min */
+            min: number;
+            /**
+             * N
+             * @description how many of the event's repetitions had the figure
+             */
+            n: number;
+        };
+        /**
          * AgentFacts
          * @description What a remote agent tells about itself when it registers.
          */
@@ -2434,6 +2473,13 @@ export interface components {
             campaigns: components["schemas"]["CampaignOut"][];
             differences: components["schemas"]["kneeboard__compare__schemas__Differences"];
             /**
+             * Failover Events
+             * @description per selector, its failure events across repetitions, from the points' extra.failover
+             */
+            failover_events?: {
+                [key: string]: components["schemas"]["FailoverEventRow"][];
+            };
+            /**
              * Grafana Url
              * @description the Grafana dashboard over the campaigns' time range, each campaign selected (GRAFANA_URL set; docs/prometheus.md)
              */
@@ -2730,7 +2776,7 @@ export interface components {
              * Event
              * @enum {string}
              */
-            event: "regression" | "change_point";
+            event: "regression" | "change_point" | "action";
             /** Id */
             id: number;
             /** Last Error */
@@ -3248,6 +3294,37 @@ export interface components {
             kind: "exporter";
         };
         /**
+         * FailoverEventRow
+         * @description One failure event of a plan at one load, across the repetitions that ran it (analysis/failover_events.py).
+         */
+        FailoverEventRow: {
+            /** Action */
+            action: string;
+            /** At S */
+            at_s: number;
+            /** Concurrency */
+            concurrency: number | null;
+            /** @description event to last failed request; none when nothing failed */
+            detection_s: components["schemas"]["Across"] | null;
+            /** @description first to last failed request; none when nothing failed */
+            error_window_s: components["schemas"]["Across"] | null;
+            /**
+             * Events
+             * @description how many points ran it (one per repetition)
+             */
+            events: number;
+            /** @description failed requests, every class */
+            failed: components["schemas"]["Across"] | null;
+            /** Offered Rate */
+            offered_rate: number | null;
+            /** Phase */
+            phase: string;
+            /** @description the backend listening again to its first answer; none when it was not brought back */
+            recovery_s: components["schemas"]["Across"] | null;
+            /** Value */
+            value: string;
+        };
+        /**
          * FoldedProfile
          * @description A point's CPU profile: folded stacks, "root;…;leaf count" a line, heaviest first.
          */
@@ -3528,6 +3605,50 @@ export interface components {
              * @enum {string}
              */
             window: "all" | "steady";
+        };
+        /**
+         * HostEvent
+         * @description A host action the observer runs `at_s` seconds after the load starts (events/actions.py registers them).
+         */
+        HostEvent: {
+            /** Action */
+            action: string;
+            /** At S */
+            at_s: number;
+            /** Value */
+            value: string;
+        };
+        /**
+         * HostEventRecord
+         * @description One host action as the observer ran it (or refused it): times on the server's clock.
+         */
+        HostEventRecord: {
+            /** Action */
+            action: string;
+            /** At S */
+            at_s?: number | null;
+            /** Done */
+            done?: number | null;
+            /** Error */
+            error?: string | null;
+            /**
+             * Listening
+             * @description a started service answered
+             */
+            listening?: number | null;
+            /** Packets */
+            packets?: {
+                [key: string]: number;
+            } | null;
+            /** Pid */
+            pid?: number | null;
+            /**
+             * T
+             * @description when it was fired (or refused)
+             */
+            t: number;
+            /** Value */
+            value: string;
         };
         /**
          * HostSharing
@@ -4158,28 +4279,34 @@ export interface components {
          * @description The observer took the assignment; whether a process of that command name runs on its host now.
          */
         ObserveAck: {
-            /** Process Seen */
-            process_seen: boolean;
+            /**
+             * Process Seen
+             * @description null for an assignment of events
+             */
+            process_seen?: boolean | null;
         };
         /**
          * ObserveAssignmentOut
-         * @description One point's observe assignment: profile `process` (a command name, matched against /proc/*\/comm: never a
-         *     path or argv) at `frequency_hz` over [since, until]; times are the server's clock, epoch seconds.
+         * @description One point's observe assignment: either profile `process` (a command name, matched against /proc/*\/comm: never
+         *     a path or argv) at `frequency_hz` over [since, until], or run `events` (host actions) from `start_at`, everything
+         *     they took out put back by `until` (the load's end); times are the server's clock, epoch seconds.
          */
         ObserveAssignmentOut: {
             /** Campaign Id */
             campaign_id: number;
+            /** Events */
+            events?: components["schemas"]["HostEvent"][] | null;
             /** Frequency Hz */
-            frequency_hz: number;
+            frequency_hz: number | null;
             /** Id */
             id: number;
             /** Point Id */
             point_id: number;
             /** Process */
-            process: string;
+            process: string | null;
             /**
              * Since
-             * @description the point's steady window begins
+             * @description the point's steady window begins (events: the load's start)
              */
             since: number;
             /**
@@ -4189,7 +4316,7 @@ export interface components {
             start_at: number;
             /**
              * Until
-             * @description and ends
+             * @description and ends (events: the load's end, the deadline to put everything back)
              */
             until: number;
         };
@@ -4203,17 +4330,22 @@ export interface components {
         };
         /**
          * ObservedProfile
-         * @description An observer's report of one assignment: the folded profile, or why there is none.
+         * @description An observer's report of one assignment: the folded profile, or why there is none; for an assignment of events,
+         *     each event as run and each thing put back after them.
          */
         ObservedProfile: {
             /** Error */
             error?: string | null;
+            /** Events */
+            events?: components["schemas"]["HostEventRecord"][];
             /**
              * Fold S
              * @default 0
              */
             fold_s: number;
             profile?: components["schemas"]["ProfileRow"] | null;
+            /** Reverted */
+            reverted?: components["schemas"]["HostEventRecord"][];
             /**
              * Seen
              * @description samples by command name, most first
@@ -4410,7 +4542,7 @@ export interface components {
         PointEvent: {
             /**
              * Action
-             * @description a registered point event: lab.backend_stop (stop a lab backend's nginx (SIGTERM, by PID)), lab.backend_kill (kill a lab backend's nginx (SIGKILL, by PID)), lab.backend_start (start a stopped lab backend again), lab.haproxy_disable (take a backend out through HAProxy's runtime API (disable server)), lab.haproxy_enable (put a backend back through HAProxy's runtime API (enable server)), lab.loss_permille (drop N per mille of the lab link's packets each way (nftables) at at_s (0 at a later at_s restores; every impairment ends with the point)), lab.rate_mbit (limit the lab's link to N Mbit/s each way (tbf) at at_s (0 at a later at_s restores; every impairment ends with the point)), lab.delay_ms (delay the lab's link by N ms each way (netem, where the kernel has it) at at_s (0 at a later at_s restores; every impairment ends with the point))
+             * @description a registered point event: lab.backend_stop (stop a lab backend's nginx (SIGTERM, by PID)), lab.backend_kill (kill a lab backend's nginx (SIGKILL, by PID)), lab.backend_start (start a stopped lab backend again), lab.haproxy_disable (take a backend out through HAProxy's runtime API (disable server)), lab.haproxy_enable (put a backend back through HAProxy's runtime API (enable server)), lab.loss_permille (drop N per mille of the lab link's packets each way (nftables) at at_s (0 at a later at_s restores; every impairment ends with the point)), lab.rate_mbit (limit the lab's link to N Mbit/s each way (tbf) at at_s (0 at a later at_s restores; every impairment ends with the point)), lab.delay_ms (delay the lab's link by N ms each way (netem, where the kernel has it) at at_s (0 at a later at_s restores; every impairment ends with the point)), host.service_stop (stop a configured service (SIGTERM to its pidfile's PID) (on the observer's host, as its configuration allows)), host.service_kill (kill a configured service (SIGKILL to its pidfile's PID) (on the observer's host, as its configuration allows)), host.service_start (start a configured service with its configured command (on the observer's host, as its configuration allows)), host.haproxy_disable (disable a configured backend/server through HAProxy's stats socket (on the observer's host, as its configuration allows)), host.haproxy_enable (enable a configured backend/server through HAProxy's stats socket (on the observer's host, as its configuration allows)), host.loss_permille (drop N per mille of the packets arriving on the configured interface (0 restores) (on the observer's host, as its configuration allows)), webhook.send (POST once to a webhook subscribed to "action" (value: its id), never retried)
              */
             action: string;
             /**
@@ -4419,8 +4551,13 @@ export interface components {
              */
             at_s: number;
             /**
+             * Observer
+             * @description the observer (`kneeboard agent --observe --actions FILE`) that runs a host.* action on the server's host; none for lab and webhook actions
+             */
+            observer?: string | null;
+            /**
              * Value
-             * @description what it acts on (a lab backend: b1, b2, b3), or an impairment's value (lab.loss_permille: 10)
+             * @description what it acts on (a lab backend: b1, b2, b3; a service or backend/server its observer's configuration names; a webhook's id), or an impairment's value (lab.loss_permille: 10)
              */
             value: string;
         };
@@ -6152,7 +6289,7 @@ export interface components {
          */
         WebhookCreate: {
             /** Events */
-            events?: ("regression" | "change_point")[];
+            events?: ("regression" | "change_point" | "action")[];
             /** Plan Id */
             plan_id?: number | null;
             /** Schedule Id */
@@ -6175,7 +6312,7 @@ export interface components {
             /** Enabled */
             enabled: boolean;
             /** Events */
-            events: ("regression" | "change_point")[];
+            events: ("regression" | "change_point" | "action")[];
             /** Id */
             id: number;
             /** Plan Id */
@@ -6202,7 +6339,7 @@ export interface components {
             /** Enabled */
             enabled: boolean;
             /** Events */
-            events: ("regression" | "change_point")[];
+            events: ("regression" | "change_point" | "action")[];
             /** Id */
             id: number;
             /** Plan Id */
@@ -7622,6 +7759,36 @@ export interface operations {
         };
     };
     export_comparison_api_v1_compare_export_html_get: {
+        parameters: {
+            query: {
+                /** @description campaign ids (12) or variants (12@1 queue); the first is the reference */
+                c: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_comparison_markdown_api_v1_compare_export_md_zip_get: {
         parameters: {
             query: {
                 /** @description campaign ids (12) or variants (12@1 queue); the first is the reference */

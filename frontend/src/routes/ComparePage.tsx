@@ -11,6 +11,7 @@ import ShareButton from "../components/share/ShareButton";
 import { Empty, QueryView } from "../components/common/States";
 import StatusBadge from "../components/common/StatusBadge";
 import DifferencesTable from "../components/compare/DifferencesTable";
+import FailoverEventsTable from "../components/compare/FailoverEventsTable";
 import Table from "../components/common/Table";
 import HeadlineTable from "../components/compare/HeadlineTable";
 import PointVerdictsTable from "../components/compare/PointVerdictsTable";
@@ -54,9 +55,14 @@ export default function ComparePage() {
         </form>
         <CopyLinkButton />
         {selectors.length >= 2 && (
-          <a className="btn" href={compareExportUrl(selectors)} download title="one self-contained HTML file: no script, no network, prints cleanly">
-            Export HTML
-          </a>
+          <>
+            <a className="btn" href={compareExportUrl(selectors)} download title="one self-contained HTML file: no script, no network, prints cleanly">
+              Export HTML
+            </a>
+            <a className="btn" href={compareExportUrl(selectors, "md.zip")} download title="Markdown tables with the charts as SVG files, zipped">
+              Export Markdown
+            </a>
+          </>
         )}
         <ShareButton {...comparisonShare(selectors)} />
         <GrafanaLink href={cmp.data?.grafana_url} />
@@ -119,6 +125,7 @@ export default function ComparePage() {
                 </ScrollBox>
               </section>
               <PointVerdictsTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
+              <FailoverEventsTable data={data} rateUnit={rateUnitOf(findTool(tools.data, data.campaigns[0]?.tool))} />
               <CpuProfileCompare data={data} rateUnit={rateUnitOf(findTool(tools.data, data.campaigns[0]?.tool))} />
               <OverlayCharts
                 tool={findTool(tools.data, data.campaigns[0]?.tool)}

@@ -3,10 +3,11 @@ import type { ToolInfo } from "../../tools/catalog";
 import OverlayCharts from "../../charts/OverlayCharts";
 import { colourAt } from "../../charts/palette";
 import { fmtDateTime } from "../../format";
-import { findTool } from "../../tools/catalog";
+import { findTool, rateUnitOf } from "../../tools/catalog";
 import StatusBadge from "../common/StatusBadge";
 import Table from "../common/Table";
 import DifferencesTable from "../compare/DifferencesTable";
+import FailoverEventsTable from "../compare/FailoverEventsTable";
 import HeadlineTable from "../compare/HeadlineTable";
 import PointVerdictsTable from "../compare/PointVerdictsTable";
 import ScrollBox from "../common/ScrollBox";
@@ -45,6 +46,7 @@ export default function SharedComparison({ report }: { report: { comparison: Com
         </ScrollBox>
       </section>
       <PointVerdictsTable data={data} tool={tool} />
+      <FailoverEventsTable data={data} rateUnit={rateUnitOf(tool)} />
       <OverlayCharts tool={tool} series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))} />
       <div className="two-col">
         <DifferencesTable title="Plan parameters that differ" rows={data.differences.plan} keys={data.selectors} empty="Same plan parameters." />
