@@ -208,6 +208,20 @@ def test_a_killed_observer_puts_back_what_it_took_out_when_it_starts_again(stack
         stop(again)
 
 
+def test_an_action_the_hosts_file_does_not_enable_is_a_warning(stack, lab, admin, web, tmp_path):
+    name = f"host-few-{secrets.token_hex(3)}"
+    path = actions_file(tmp_path, web, f'[link]\ninterface = "{namespace.HOST_IF}"\n')  # no services, no HAProxy
+    proc, _secret = start_observer(stack, admin, name, path)
+    try:
+        events = [{"at_s": 1, "action": "host.haproxy_disable", "value": "servers/b2", "observer": name}]
+        campaign, points = run(stack, kbhttp_plan(target(stack, haproxy.SERVICE, "http", haproxy.PORT), events, 3, rate=200))
+    finally:
+        stop(proc)
+    assert campaign["status"] == "completed" and points[0]["metrics"]["completed"] > 0, points
+    assert any("host.haproxy_disable is not enabled on this host" in w for w in points[0]["warnings"]), points[0]["warnings"]
+    assert servers_state()["b2"].startswith("UP")
+
+
 @pytest.mark.parametrize("mode, text, why", [
     (0o666, None, "must be owned by root and writable by root alone"),
     (0o644, "rm = true\n", "Extra inputs are not permitted"),
