@@ -22,6 +22,8 @@ from kneeboard.stack import stop
 from tests.integration.conftest import skip_without_lab
 from tests.integration.test_fanout import start_agent, wait_agents
 from tests.integration.test_lab_campaigns import run, target
+from tests.integration.test_live_point_events import read_stream
+from tests.support.auth import login, make_user
 from tests.support.roles import client_for
 
 skip_without_lab()
@@ -112,10 +114,24 @@ def test_haproxy_servers_through_the_observer_with_a_refusal_and_a_put_back(stac
               {"at_s": 3, "action": "host.service_stop", "value": "postgres", "observer": name},
               {"at_s": 5, "action": "host.haproxy_enable", "value": "servers/b2", "observer": name},
               {"at_s": 6, "action": "host.haproxy_disable", "value": "servers/b3", "observer": name}]
-    campaign, points = run(stack, kbhttp_plan(target(stack, haproxy.SERVICE, "http", haproxy.PORT), events, 8))
+    created = stack.api.post("/api/v1/plans", json=kbhttp_plan(target(stack, haproxy.SERVICE, "http", haproxy.PORT), events, 8))
+    assert created.status_code == 201, created.text
+    viewer = login(stack, *make_user(stack, "viewer"))
+    campaign_id = stack.api.post("/api/v1/campaigns", json={"plan_id": created.json()["id"]}).json()["id"]
+    with viewer.stream("GET", f"/api/v1/campaigns/{campaign_id}/events", timeout=60) as answer:
+        received = read_stream(answer.iter_lines())
+    viewer.close()
+    campaign = stack.api.get(f"/api/v1/campaigns/{campaign_id}").json()
+    points = stack.api.get(f"/api/v1/campaigns/{campaign_id}/points").json()
     assert campaign["status"] == "completed", [p["error"] for p in points]
     point = stored(stack, points[0])
     records = point["extra"]["events"]
+    completed = next(i for i, (kind, data, _) in enumerate(received) if kind == "point" and data["status"] == "completed")
+    told = [(i, data, at) for i, (kind, data, at) in enumerate(received) if kind == "point_event"]
+    assert [(d["action"], "done" in d) for _, d, _ in told] == [(e["action"], done) for e in events for done in (False, True)], told
+    assert all(i < completed and d["observer"] == name for i, d, _ in told), told
+    assert all(at - d["t"] <= 0.5 for _, d, at in told[::2]), told  # told as it fired, not after the load
+    assert [d["t"] for _, d, _ in told[1::2]] == [r["t"] for r in records]
     assert [(r["action"], r["value"], r["observer"]) for r in records] == [(e["action"], e["value"], name) for e in events]
     disabled, refused, enabled, left = records
     assert "error" not in disabled and "error" not in enabled and "error" not in left, records

@@ -12,6 +12,7 @@ import logging
 import shutil
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -79,16 +80,26 @@ def act(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> Non
         return
     stopped = threading.Event()
     threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
+    teller = ThreadPoolExecutor(1, thread_name_prefix="observer-told")  # in order, and never delaying the next event
     try:
-        records, reverted = _act(job, ctx, host, stopped)
+        records, reverted = _act(job, ctx, host, stopped, lambda record: teller.submit(_tell, link, job["id"], record))
         link.report(job["id"], {"events": records, "reverted": reverted})
     except (LinkRefused, httpx.HTTPError) as exc:
         log.error("the events of assignment %s were not accepted: %s", job["id"], exc)
     finally:
         stopped.set()
+        teller.shutdown(wait=False)
 
 
-def _act(job: dict, ctx: AgentContext, host: HostSide, stopped: threading.Event) -> tuple[list[dict], list[dict]]:
+def _tell(link: ObserverLink, assignment_id: int, record: dict) -> None:
+    """Tell one event's state for the live stream (a failure is logged: the report is what is stored)."""
+    try:
+        link.tell(assignment_id, record)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.warning("event assignment %s: telling %s failed: %s", assignment_id, record["action"], exc)
+
+
+def _act(job: dict, ctx: AgentContext, host: HostSide, stopped: threading.Event, tell) -> tuple[list[dict], list[dict]]:
     offset, start = ctx.offset_s, job["start_at"] - ctx.offset_s
     records, first = [], None
     for event in sorted(job["events"], key=lambda e: e["at_s"]):
@@ -97,6 +108,7 @@ def _act(job: dict, ctx: AgentContext, host: HostSide, stopped: threading.Event)
             records.append(record | {"t": time.time() + offset, "error": "not fired: the point's load ended first"})
             continue
         record["t"] = time.time() + offset
+        tell(dict(record))
         first = first or time.time()
         refusal = ("this observer has no actions file (start it with --actions FILE)" if host.actions is None
                    else host.actions.refusal(event["action"], event["value"]))
@@ -112,6 +124,7 @@ def _act(job: dict, ctx: AgentContext, host: HostSide, stopped: threading.Event)
                     record["error"] = str(exc)
         record["done"] = time.time() + offset
         records.append(record)
+        tell(dict(record))
     if host.actions is None:
         return records, []
     deadline = min(job["until"] - offset, (first or time.time()) + host.actions.config.max_in_force_s)

@@ -23,6 +23,10 @@ class ObserverLink(ApiLink):
         """The assignment's sign of life; why to stop now, or None."""
         return self._call("POST", f"{BASE}/assignments/{assignment_id}/alive", timeout=2).json()["stop"]
 
+    def tell(self, assignment_id: int, record: dict) -> None:
+        """One host event as it fires or is done, for the live stream."""
+        self._call("POST", f"{BASE}/assignments/{assignment_id}/event", json=record, timeout=2)
+
     def report(self, assignment_id: int, body: dict) -> None:
         """The assignment's folded profile (or why there is none)."""
         self._call("POST", f"{BASE}/assignments/{assignment_id}/profile", json=body, timeout=60)

@@ -16,7 +16,7 @@ from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
 from kneeboard.deps import SessionDep
 from kneeboard.observers import service
-from kneeboard.observers.schemas import ObserveAck, ObservedProfile, ObserveAssignmentOut, ObserveState
+from kneeboard.observers.schemas import HostEventRecord, ObserveAck, ObservedProfile, ObserveAssignmentOut, ObserveState
 
 router = APIRouter(prefix="/agent/observe", tags=["observers"])
 KIND = "observe_assignment"  # what the audit log calls an assignment
@@ -45,6 +45,14 @@ def acknowledge(assignment_id: int, body: ObserveAck, caller: ObserverCaller, se
 def assignment_alive(assignment_id: int, caller: ObserverCaller, session: SessionDep):
     """The observer works on; the answer says whether to stop now, and why."""
     return {"stop": audited(caller, assignment_id, "alive", lambda: service.alive(caller.agent, assignment_id, session=session), KIND)}
+
+
+@router.post("/assignments/{assignment_id}/event", status_code=202)
+def tell_event(assignment_id: int, body: HostEventRecord, caller: ObserverCaller, session: SessionDep):
+    """One of the assignment's host events as it fires or is done: told on the campaign's live stream (stored with
+    the report, after the load)."""
+    audited(caller, assignment_id, "tell", lambda: service.tell(caller.agent, assignment_id, body, session=session), KIND)
+    return {"told": True}
 
 
 @router.post("/assignments/{assignment_id}/profile", status_code=202)

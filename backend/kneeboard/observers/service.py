@@ -15,11 +15,12 @@ from kneeboard.agentlink.service import async_broker, broker
 from kneeboard.agents.models import Agent
 from kneeboard.agents.service import is_alive
 from kneeboard.auth.errors import Forbidden
+from kneeboard.campaigns import live
 from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope, utcnow
 from kneeboard.errors import Conflict
 from kneeboard.observers.models import ObserveAssignment
-from kneeboard.observers.schemas import ObserveAck, ObservedProfile, ObserveAssignmentOut
+from kneeboard.observers.schemas import HostEventRecord, ObserveAck, ObservedProfile, ObserveAssignmentOut
 
 ACK_LEAD_S = 2.0  # an assignment is made this long before the load starts; the observer acknowledges within it
 ALIVE_MS = 3000  # an observer beats every second while it holds an assignment; three missed beats: it is gone
@@ -167,6 +168,15 @@ def alive(observer: str, assignment_id: int, *, session: Session) -> str | None:
     if row.status == CLOSED:
         return "the point is over: its worker no longer waits for this profile"
     return "the point's load ended" if broker().exists(_over(assignment_id)) else None
+
+
+def tell(observer: str, assignment_id: int, body: HostEventRecord, *, session: Session) -> None:
+    """One of an assignment's host events as it fires (and again when done), told on the campaign's live stream; the
+    report after the load stays what is stored. Conflict unless the assignment has events and is under way."""
+    row = _own(observer, assignment_id, session)
+    if row.events is None or row.status != ACKNOWLEDGED:
+        raise Conflict(f"observe assignment {assignment_id} is {row.status}{'' if row.events else ' and has no events'}: nothing to tell")
+    live.publish(row.campaign_id, "point_event", {"point_id": row.point_id, "observer": observer, **body.model_dump(exclude_none=True)})
 
 
 def report(observer: str, assignment_id: int, body: ObservedProfile, *, session: Session) -> ObserveAssignment:

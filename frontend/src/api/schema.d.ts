@@ -128,6 +128,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/observe/assignments/{assignment_id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell Event
+         * @description One of the assignment's host events as it fires or is done: told on the campaign's live stream (stored with
+         *     the report, after the load).
+         */
+        post: operations["tell_event_api_v1_agent_observe_assignments__assignment_id__event_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/observe/assignments/{assignment_id}/profile": {
         parameters: {
             query?: never;
@@ -6810,6 +6831,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ObserveState"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    tell_event_api_v1_agent_observe_assignments__assignment_id__event_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostEventRecord"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Validation Error */
