@@ -6,6 +6,7 @@ count over the run from its stats socket)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -43,6 +44,14 @@ def test_the_restored_backend_answers_again_within_the_rise_setting(fixtures_dir
     recovery = failover.recovery_time(o, meta["listening_at"], "b2")
     assert (RISE - 1) * INTER_S <= recovery <= RISE * INTER_S + INTER_S and recovery == pytest.approx(0.719721)
     assert failover.recovery_time(o, meta["listening_at"], "b9") is None
+
+
+def test_without_a_counted_header_recovery_is_the_first_answer_after_listening(fixtures_dir):
+    o, meta = capture(fixtures_dir, ROUNDROBIN)
+    alone = dataclasses.replace(o, header=None, values={}, value_order=[])  # one server: any answer is its answer
+    first = next(i for i in range(alone.index(meta["listening_at"]), alone.n) if alone.series(failover.OK)[i])
+    assert failover.recovery_time(alone, meta["listening_at"], "web") == pytest.approx(max(0.0, alone.at(first) - meta["listening_at"]), abs=1e-6)
+    assert failover.recovery_time(alone, alone.at(alone.n) + 1, "web") is None  # nothing answered after it
 
 
 def test_traffic_spreads_over_three_then_two_then_three_backends(fixtures_dir):
