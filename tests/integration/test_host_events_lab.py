@@ -267,3 +267,32 @@ def test_host_events_are_refused_where_they_cannot_run(stack, dns_target, observ
         answer = stack.api.post("/api/v1/plans", json={**plan, "phases": [{**plan["phases"][0], "events": [event]}]})
         assert answer.status_code == 422 and why in answer.text, answer.text
         assert field in str(answer.json()["detail"][0]["loc"]), answer.json()
+
+
+def test_an_observer_cannot_report_or_tell_an_event_its_assignment_did_not_give(stack, observer, dns_target):
+    """The worker's side stands in here (an acknowledged assignment written as assign() writes it); the API's refusal
+    is what is checked."""
+    from kneeboard.db import session_scope
+    from kneeboard.models import import_all
+    from kneeboard.observers.models import ObserveAssignment
+
+    import_all()  # every table, for the assignment's foreign key
+
+    name, _path, secret = observer
+    campaign, (point,) = run(stack, {"name": "a point to hang an assignment on", "tool": "dnsperf", "target_id": dns_target["id"],
+                                     "phases": [{"kind": "baseline", "concurrency": 1, "rate": 100, "duration_s": 1}]})
+    given = {"at_s": 1.0, "action": "host.haproxy_disable", "value": "servers/b2"}
+    with session_scope() as session:
+        row = ObserveAssignment(observer=name, campaign_id=campaign["id"], point_id=point["id"], attempt=1, events=[given],
+                                start_at=time.time(), since=time.time(), until=time.time() + 5, status="acknowledged")
+        session.add(row)
+        session.flush()
+        assignment = row.id
+    base, headers = f"/api/v1/agent/observe/assignments/{assignment}", {"Authorization": f"Bearer {secret}"}
+    forged = {**given, "value": "servers/b3", "t": time.time()}
+    for path, body in (("event", forged), ("profile", {"events": [forged]})):
+        answer = stack.api.post(f"{base}/{path}", json=body, headers=headers)
+        assert answer.status_code == 409 and "gave no event host.haproxy_disable servers/b3" in answer.text, answer.text
+    assert stack.api.post(f"{base}/event", json={**given, "t": time.time()}, headers=headers).status_code == 202
+    bogus = stack.api.post(f"{base}/profile", json={"events": [{**given, "action": "lab.backend_kill", "t": 1}]}, headers=headers)
+    assert bogus.status_code == 422 and "is not a host action" in bogus.text, bogus.text

@@ -170,12 +170,21 @@ def alive(observer: str, assignment_id: int, *, session: Session) -> str | None:
     return "the point's load ended" if broker().exists(_over(assignment_id)) else None
 
 
+def _given(row: ObserveAssignment, records: list[HostEventRecord]) -> None:
+    """Conflict when a record names an event (action, value, at_s) the assignment did not give."""
+    given = {(e["action"], e["value"], float(e["at_s"])) for e in row.events or []}
+    strange = next((r for r in records if (r.action, r.value, r.at_s) not in given), None)
+    if strange is not None:
+        raise Conflict(f"observe assignment {row.id} gave no event {strange.action} {strange.value} at {strange.at_s} s")
+
+
 def tell(observer: str, assignment_id: int, body: HostEventRecord, *, session: Session) -> None:
     """One of an assignment's host events as it fires (and again when done), told on the campaign's live stream; the
     report after the load stays what is stored. Conflict unless the assignment has events and is under way."""
     row = _own(observer, assignment_id, session)
     if row.events is None or row.status != ACKNOWLEDGED:
         raise Conflict(f"observe assignment {assignment_id} is {row.status}{'' if row.events else ' and has no events'}: nothing to tell")
+    _given(row, [body])
     live.publish(row.campaign_id, "point_event", {"point_id": row.point_id, "observer": observer, **body.model_dump(exclude_none=True)})
 
 
@@ -186,6 +195,7 @@ def report(observer: str, assignment_id: int, body: ObservedProfile, *, session:
         raise Conflict(f"observe assignment {assignment_id} is {row.status}: its report is no longer taken")
     if row.events is None and body.events:
         raise Conflict(f"observe assignment {assignment_id} gave no events to report")
+    _given(row, body.events)
     if body.profile is not None and (body.profile.process, body.profile.frequency_hz) != (row.process, row.frequency_hz):
         raise Conflict(f"the report profiles {body.profile.process} at {body.profile.frequency_hz} Hz; the assignment asked for "
                        f"{row.process} at {row.frequency_hz} Hz")
