@@ -172,6 +172,12 @@ def test_admin_manages_users_and_roles_take_effect_at_once(stack):
     assert stack.api.patch(f"/api/v1/users/{user_id}", json={"role": "operator"}).json()["role"] == "operator"
     assert client.post("/api/v1/targets", json=body, headers=origin(stack)).status_code == 201
     assert stack.api.patch(f"/api/v1/users/{user_id}", json={"role": "root"}).status_code == 422
+    for role in ("agent", "observer"):  # a credential's role, not a person's: an account with it could do nothing
+        refused = stack.api.patch(f"/api/v1/users/{user_id}", json={"role": role})
+        assert refused.status_code == 422 and "POST /agent-credentials" in refused.text, refused.text
+        made = stack.api.post("/api/v1/users", json={"username": f"{role}-{uuid.uuid4().hex[:6]}", "password": "long enough", "role": role})
+        assert made.status_code == 422 and made.json()["detail"][0]["loc"][-1] == "role", made.text
+        assert stack.api.post("/api/v1/tokens", json={"name": "t", "role": role}).status_code == 422
     assert stack.api.post("/api/v1/users", json={"username": username, "password": "long enough"}).status_code == 422
     assert stack.api.post("/api/v1/users", json={"username": "short-pw", "password": "x"}).json()["detail"][0]["loc"][-1] == "password"
     assert stack.api.delete(f"/api/v1/users/{user_id}").status_code == 204

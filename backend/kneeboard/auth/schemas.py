@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from kneeboard.auth.roles import Role
 
@@ -29,20 +30,29 @@ class Me(BaseModel):
     user_id: int | None = None
 
 
+def _a_persons(role: Role | None) -> Role | None:
+    if role in (Role.agent, Role.observer):
+        raise ValueError(f"{role.value} is the role of an agent's credential (POST /agent-credentials), not of an account or token")
+    return role
+
+
+PersonsRole = Annotated[Role, AfterValidator(_a_persons)]
+
+
 class UserCreate(BaseModel):
     """A new account."""
 
     model_config = ConfigDict(extra="forbid")
     username: str = USERNAME
     password: str = PASSWORD
-    role: Role = Role.viewer
+    role: PersonsRole = Role.viewer
 
 
 class UserUpdate(BaseModel):
     """A new role and/or password for an account."""
 
     model_config = ConfigDict(extra="forbid")
-    role: Role | None = None
+    role: PersonsRole | None = None
     password: str | None = Field(default=None, min_length=8, max_length=256)
     revoke_tokens: bool = Field(default=True, description="with a new password: revoke every API token of the account")
 
@@ -64,7 +74,7 @@ class TokenCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]+$")
     expires_in_s: int | None = Field(default=None, ge=60, le=366 * 86_400)
-    role: Role | None = None
+    role: PersonsRole | None = None
 
 
 class TokenOut(BaseModel):
