@@ -171,3 +171,24 @@ def test_an_observer_credential_is_refused_all_but_its_own_assignments_and_each_
     assert [e["kind"] for e in audited(admin, f"agent:{loader}") if e["action"] == "refused"] == ["observe_assignment"]
     mixed = admin.post("/api/v1/agent-credentials", json={"agent": other, "role": "load"})
     assert mixed.status_code == 422 and "observe credentials" in mixed.text, mixed.text
+
+
+def test_a_credential_hammering_what_it_may_not_do_writes_a_few_audit_rows_and_counts_the_rest(stack, admin):
+    import redis
+
+    from kneeboard.audit.service import REFUSALS_PER_ACTOR
+
+    name = f"obs-flood-{secrets.token_hex(3)}"
+    client = httpx.Client(base_url=stack.api_url, headers={"Authorization": f"Bearer {credential(admin, name)}"}, timeout=20)
+    started = time.monotonic()
+    assert {client.post("/api/v1/plans", json={}).status_code for _ in range(300)} == {403}
+    assert {client.post(f"/api/v1/agent/observe/assignments/{10**6 + i}/alive").status_code for i in range(100)} == {403}
+    took = time.monotonic() - started
+    rows = [e for e in audited(admin, f"observer:{name}") if e["action"] == "refused"]
+    print(f"\nfigures: 400 refused requests in {took:.1f} s wrote {len(rows)} audit rows")
+    assert len(rows) == REFUSALS_PER_ACTOR and sum(e["name"] == "POST /api/v1/plans" for e in rows) == 1, [e["name"] for e in rows]
+    broker = redis.Redis.from_url(stack.env["REDIS_URL"])  # the minute passes: its window and the actor's budget end
+    broker.delete(f"kneeboard:audit:refused:observer:{name}:request:None:POST /api/v1/plans", f"kneeboard:audit:refused:observer:{name}")
+    assert client.post("/api/v1/plans", json={}).status_code == 403
+    newest = next(e for e in audited(admin, f"observer:{name}") if e["action"] == "refused")
+    assert newest["name"] == "POST /api/v1/plans" and newest["details"]["repeated"] == 299 + 100 - (REFUSALS_PER_ACTOR - 1), newest

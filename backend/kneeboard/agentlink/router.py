@@ -11,7 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from kneeboard.agentlink import credentials, service
 from kneeboard.agentlink.schemas import (Beat, CredentialCreate, CredentialIssued, CredentialOut, Hello, LiveSamples, OutcomeIn,
                                          ServerClock, ShareState, Welcome)
-from kneeboard.audit.service import record_by, record_now
+from kneeboard.audit.service import record_by, record_refusal
 from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.auth.errors import Forbidden
 from kneeboard.auth.principal import Principal
@@ -39,7 +39,7 @@ def only(role: Role, kind: str, why: str):
     def check(user: AgentCaller, request: Request) -> Principal:
         if user.role != role.value:
             obj = next(iter(request.path_params.values()), "-")
-            record_now(user.actor, "refused", kind, obj, request.url.path[:200], user.source, {"why": why})
+            record_refusal(user.actor, kind, obj, request.url.path[:200], user.source, {"why": why})
             raise Forbidden(why)
         return user
 
@@ -55,7 +55,7 @@ def audited(caller: Principal, obj: object, what: str, work, kind: str = "share"
     try:
         return work()
     except (DomainError, Forbidden) as exc:
-        record_now(caller.actor, "refused", kind, obj, what, caller.source, {"why": str(exc)})
+        record_refusal(caller.actor, kind, obj, what, caller.source, {"why": str(exc)})
         raise
 
 

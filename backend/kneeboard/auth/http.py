@@ -14,7 +14,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kneeboard.audit.service import record_now
+from kneeboard.audit.service import record_refusal
 from kneeboard.auth import resolve
 from kneeboard.auth.errors import Forbidden, Unauthenticated
 from kneeboard.auth.origin import same_origin
@@ -80,7 +80,7 @@ class AuthMiddleware:
         if not allows(principal.role, needed, path):
             if principal.via == "agent":  # an agent's or observer's credential used off its link: audited (who, what)
                 what = f"{method} {path}"[:200]
-                await run_in_threadpool(record_now, principal.actor, "refused", "request", None, what, principal.source)
+                await run_in_threadpool(record_refusal, principal.actor, "request", None, what, principal.source)
             return await _refuse(scope, receive, send, 403, f"this needs the {needed.value} role; you are {principal.role}")
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
