@@ -43,6 +43,21 @@ describe("PhaseEditor", () => {
     expect(onChange).toHaveBeenCalledWith({ rateStep: "500" });
   });
 
+  it("lists the phase's point events it keeps, with the API's message on them", () => {
+    const events = [{ at_s: 10, action: "lab.backend_kill", value: "b2" }, { at_s: 12, action: "host.haproxy_disable", value: "servers/b2", observer: "lb-1" }];
+    const errors = mapValidationErrors(
+      [{ loc: ["body", "kbhttp", "phases", 0, "events"], msg: "Value error, observer: no observer credential is named 'lb-1'", type: "x" }],
+      planContext("kbhttp"),
+    );
+    render(<PhaseEditor phase={{ ...blankPhase("stability", tool("kbhttp")), kept: { events } }} index={0} count={1} tool={tool("kbhttp")} errors={errors} onChange={() => {}} onKind={() => {}} onMove={() => {}} onRemove={() => {}} />);
+    const listed = screen.getByTestId("phase-events");
+    expect([...listed.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "at 10 s: lab.backend_kill b2",
+      "at 12 s: host.haproxy_disable servers/b2 on observer lb-1",
+      "observer: no observer credential is named 'lb-1'",
+    ]);
+  });
+
   it("shows no rate for a closed-loop tool", () => {
     const closed = tool("wrk");
     expect(closed.takes_rate).toBe(false);

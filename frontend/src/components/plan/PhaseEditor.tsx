@@ -199,6 +199,36 @@ export default function PhaseEditor({
           )}
         </div>
       )}
+      <PhaseEvents events={phase.kept?.events} errors={messagesFor(errors, `${base}.events`)} />
     </fieldset>
+  );
+}
+
+type PointEvent = { at_s: number; action: string; value: string; observer?: string | null };
+
+/** The phase's point events (kept as loaded: a template's or the API's), listed so a plan that acts on a system during
+ * its points says so where it is edited. */
+function PhaseEvents({ events, errors }: { events: unknown; errors: string[] }) {
+  const list = Array.isArray(events) ? (events as PointEvent[]) : [];
+  if (!list.length && !errors.length) return null;
+  return (
+    <div className="phase-events" data-testid="phase-events">
+      <span className="segmented-label">Events in each point (docs/failover.md; set through a template or the API)</span>
+      <ul>
+        {list.map((e, i) => (
+          <li key={i}>
+            at {e.at_s} s: <code>{e.action}</code> {e.value}
+            {e.observer ? ` on observer ${e.observer}` : ""}
+          </li>
+        ))}
+      </ul>
+      {errors.length > 0 && (
+        <ul className="field-errors">
+          {errors.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

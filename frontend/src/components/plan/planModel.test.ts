@@ -37,6 +37,14 @@ describe("plan draft", () => {
     expect((draftToBody(chosen, TOOLS) as unknown as { slo: unknown }).slo).toEqual({ metric: "latency_p99_ms", limit_ms: 10 });
     expect(withTool(chosen, tool("iperf3")).sloMetric).toBe("");
   });
+  it("keeps a phase's events and agents, which the form does not edit, as they came", () => {
+    const events = [{ at_s: 10, action: "lab.backend_kill", value: "b2" }, { at_s: 20, action: "host.haproxy_enable", value: "servers/b2", observer: "lb-1" }];
+    const failover = { ...template, phases: [{ kind: "stability", concurrency: 50, rate: 2000, duration_s: 30, events, agents: ["a1"] }] };
+    const d = draftFromPlan(failover, TOOLS);
+    d.phases[0].duration = "40";
+    const body = draftToBody(d, TOOLS) as unknown as { phases: Record<string, unknown>[] };
+    expect(body.phases).toEqual([{ kind: "stability", concurrency: 50, rate: 2000, duration_s: 40, events, agents: ["a1"] }]);
+  });
   it("keeps what does not parse so the API can name it", () => {
     const d = draftFromPlan(template, TOOLS);
     d.phases[0].duration = "abc";

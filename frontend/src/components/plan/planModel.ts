@@ -32,7 +32,13 @@ export interface PhaseDraft {
   resolutionPct: string;
   criteria: CriterionDraft[];
   timeBudget: string; // seconds; empty = none
+  /** The phase's keys the form does not edit (its point events, its agents), sent back as they came. */
+  kept?: Record<string, unknown>;
 }
+
+/** A phase's keys the form edits; every other key (events, agents) is kept as it came. */
+const PHASE_EDITED = new Set(["kind", "concurrency", "rate", "unit_rate", "duration_s", "label", "max_concurrency", "stop_error_pct",
+  "low", "high", "resolution_pct", "time_budget_s", "criteria"]);
 
 /** One criterion of a search: a metric and its limit as typed. */
 export interface CriterionDraft {
@@ -322,6 +328,8 @@ function phaseFromApi(ph: Record<string, unknown>, tool: ToolInfo | undefined): 
   d.unitRate = str(ph.unit_rate);
   d.maxConcurrency = str(ph.max_concurrency);
   d.stopErrorPct = str(ph.stop_error_pct);
+  const kept = Object.entries(ph).filter(([k, v]) => !PHASE_EDITED.has(k) && v != null);
+  if (kept.length) d.kept = Object.fromEntries(kept);
   if (kind === "search") {
     d.low = str(ph.low);
     d.high = str(ph.high);
@@ -362,7 +370,7 @@ function dropUndefined<T extends Record<string, unknown>>(o: T): T {
 
 /** A phase of the form → the API's phase. */
 export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
-  const out: Record<string, unknown> = { kind: p.kind, duration_s: num(p.duration) };
+  const out: Record<string, unknown> = { ...p.kept, kind: p.kind, duration_s: num(p.duration) };
   if (p.label.trim()) out.label = p.label.trim();
   if (concurrencyIsList(p.kind)) {
     const list = numList(p.concurrency);
