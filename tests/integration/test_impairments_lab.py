@@ -162,3 +162,19 @@ def test_at_a_start_an_impairment_is_removed_only_when_its_setter_is_gone(lab):
     assert not impair.setter_alive() and impair.state()["loss_permille"] == 10
     assert impair.clear_orphaned() == {"loss_permille": 10, "rate_mbit": 50}
     assert_unimpaired()
+
+
+def test_a_point_that_does_not_cross_the_link_leaves_its_impairment_and_setter_alone(stack, lab, dns_target):
+    """Another worker's variant holds loss on the link; a point against loopback (here: the suite's unbound) neither
+    counts the link nor takes over or removes what that worker set."""
+    impair.set_loss(10)
+    try:
+        campaign, points = run(stack, {"name": "loopback beside an impairment", "tool": "dnsperf", "target_id": dns_target["id"],
+                                       "phases": [{"kind": "baseline", "concurrency": 1, "rate": 200, "duration_s": 1}]})
+        assert campaign["status"] == "completed", points
+        point = stack.api.get(f"/api/v1/points/{points[0]['id']}").json()
+        assert "impairment" not in point["extra"], point["extra"].get("impairment")
+        setter = impair.processes.load_state(impair.SETTER_FILE)
+        assert setter["pid"] == os.getpid() and impair.state()["loss_permille"] == 10, setter
+    finally:
+        impair.clear()

@@ -17,14 +17,14 @@ from kneeboard.events.actions import EventAction, EventFailed
 from kneeboard.stack import start_redis
 
 
-def _failing(value: str) -> dict:
+def _failing(value: str, about: dict | None = None) -> dict:
     raise EventFailed(f"{value} is already running")
 
 
 @pytest.fixture
 def registered(monkeypatch):
     """Two harmless actions beside the lab's (the lab's own act on its processes): one acts, one fails."""
-    monkeypatch.setitem(actions.ACTIONS, "test.mark", EventAction("test.mark", "does nothing", ("b1",), lambda _v: {}))
+    monkeypatch.setitem(actions.ACTIONS, "test.mark", EventAction("test.mark", "does nothing", ("b1",), lambda _v, _about=None: {}))
     monkeypatch.setitem(actions.ACTIONS, "test.fail", EventAction("test.fail", "always fails", ("b1",), _failing))
     monkeypatch.setattr(schedule, "ACTIONS", actions.ACTIONS)
 

@@ -14,13 +14,14 @@ starts finds an impairment whose setter is gone and removes it; `kneeboard lab u
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import os
 import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from kneeboard.lab import processes
+from kneeboard.lab import backends, processes
 from kneeboard.lab.namespace import HOST_IF, LAB_ADDR, LAB_IF, NETNS, STATE_FILE
 from kneeboard.lab.system import CommandFailed, in_netns, run, which
 
@@ -235,14 +236,23 @@ def clear_orphaned() -> dict[str, int]:
 # ---------------------------------------------------------------- a point
 
 
+def crosses_link(host: str) -> bool:
+    """Whether load to `host` crosses the lab's link: the lab's address or a backend's (routed through the lab). A
+    point elsewhere (loopback) leaves the link and whoever impaired it alone."""
+    try:
+        return host == LAB_ADDR or ipaddress.ip_address(host) in ipaddress.ip_network(backends.SUBNET)
+    except ValueError:
+        return False
+
+
 @contextmanager
 def beside_point(host: str, impairing: bool, refused: bool) -> Iterator[dict]:
-    """Around a point: when it loads the lab or an impairment is in force or scheduled, the record of what it cost
+    """Around a point: when it loads the lab (its traffic crosses the link) or an impairment is scheduled, the record of what it cost
     (`in_force` at its start, packets arrived/dropped on the link, TCP retransmissions on both ends) is filled in
     after it, and the link is put back as it was at its start (an event's impairment ends with the point; a variant's
     stays for the variant's next point, removed after the campaign). Never raises for the point's sake."""
     record: dict = {}
-    if refused or not (host == LAB_ADDR or impairing or SETTER_FILE.exists()):
+    if refused or not (crosses_link(host) or impairing):
         yield record
         return
     try:
