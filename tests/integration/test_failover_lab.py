@@ -5,6 +5,8 @@ responses equal the change in HAProxy's own frontend 5xx count (its stats socket
 
 from __future__ import annotations
 
+import pytest
+
 from kneeboard.lab import haproxy, namespace
 from tests.integration.conftest import skip_without_lab
 from tests.integration.test_lab_campaigns import run, target
@@ -74,3 +76,35 @@ def test_events_are_refused_where_they_cannot_act(stack, dns_target):
                        ({"at_s": 1, "action": "lab.backend_stop", "value": "b9"}, "takes one of b1, b2, b3")):
         answer = stack.api.post("/api/v1/plans", json={**plan, "phases": [{**plan["phases"][0], "events": [event]}]})
         assert answer.status_code == 422 and why in answer.text, answer.text
+
+
+@pytest.mark.parametrize("balancer", ["caddy", "nginx"])
+def test_caddy_and_nginx_take_a_backend_out_at_runtime_without_a_failed_request(stack, lab, balancer):
+    """Caddy through its admin API (the upstreams replaced), nginx by a reload with the backend marked down (open-source
+    nginx has no runtime API): no request fails, b2 answers none while out, and answers again once back."""
+    from kneeboard.analysis import failover
+    from kneeboard.lab import balancers, caddy
+
+    service, port, out_action, in_action = {"caddy": (caddy.SERVICE, caddy.PORT, "lab.caddy_disable", "lab.caddy_enable"),
+                                            "nginx": (balancers.NGINX_SERVICE, balancers.NGINX_PORT, "lab.nginx_down", "lab.nginx_up")}[balancer]
+    plan = failover_plan(stack, [{"at_s": 1, "action": out_action, "value": "b2"}, {"at_s": 3, "action": in_action, "value": "b2"}],
+                         duration_s=5)
+    plan["target_id"], plan["phases"][0]["rate"] = target(stack, service, "http", port), 1000
+    campaign, points = run(stack, plan)
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    point = stack.api.get(f"/api/v1/points/{points[0]['id']}").json()
+    taken_out, put_back = point["extra"]["events"]
+    assert "error" not in taken_out and "error" not in put_back, (taken_out, put_back)
+    o = failover.Outcomes.from_stored(stack.api.get(f"/api/v1/points/{point['id']}/outcomes").json()["outcomes"])
+    out = failover.spread(o, taken_out["done"] + 0.2, put_back["t"])  # requests sent while b2 was out
+    figures = point["extra"]["failover"][0]
+    print(f"\nfigures: {balancer} took b2 out in {taken_out['done'] - taken_out['t']:.4f} s and put it back in "
+          f"{put_back['done'] - put_back['t']:.4f} s; failed {figures['failed_by_class']}; while out "
+          f"{ {k: v['requests'] for k, v in out.items()} }; recovery {figures['recovery_s']} s")
+    assert sum(figures["failed_by_class"].values()) == 0, figures
+    assert out["b2"]["requests"] == 0 and out["b1"]["requests"] > 0 and out["b3"]["requests"] > 0, out
+    assert figures["recovery_s"] is not None and figures["recovery_s"] < 0.5, figures
+    if balancer == "caddy":
+        assert len(caddy.admin_get(namespace.lab_workdir() / "caddy", caddy.UPSTREAMS_PATH)) == 3  # whole again
+    else:
+        assert " down;" not in (namespace.lab_workdir() / "nginx-lb" / "nginx.conf").read_text()

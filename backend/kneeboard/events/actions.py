@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from kneeboard.lab import backends, haproxy, namespace
+from kneeboard.lab import backends, balancers, caddy, haproxy, namespace
 from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, validate_setting
 from kneeboard.lab.namespace import LabError
 
@@ -56,7 +56,7 @@ def _index(value: str) -> int:
     return BACKENDS.index(value) + 1
 
 
-def _stop(kill: bool) -> Callable[[str], dict]:
+def _stop(kill: bool) -> Callable[..., dict]:
     def apply(value: str, about: dict | None = None) -> dict:
         service = backends.service(_index(value))
         if not namespace.service_record(service).get("pid"):
@@ -81,7 +81,7 @@ def _start(value: str, about: dict | None = None) -> dict:
     return {"listening": time.time()}  # start_service returns once it answers on its port
 
 
-def _haproxy(verb: str) -> Callable[[str], dict]:
+def _haproxy(verb: str) -> Callable[..., dict]:
     def apply(value: str, about: dict | None = None) -> dict:
         try:
             said = haproxy.command(namespace.lab_workdir() / "haproxy", f"{verb} server servers/{value}").strip()
@@ -94,7 +94,32 @@ def _haproxy(verb: str) -> Callable[[str], dict]:
     return apply
 
 
-def _impair(name: str) -> Callable[[str], dict]:
+def _caddy(present: bool) -> Callable[..., dict]:
+    def apply(value: str, about: dict | None = None) -> dict:
+        try:
+            caddy.set_upstream(namespace.lab_workdir() / "caddy", _index(value), present)
+        except (OSError, ValueError) as exc:
+            raise EventFailed(f"Caddy's admin API: {exc}") from exc
+        return {}
+
+    return apply
+
+
+def _nginx(down: bool) -> Callable[..., dict]:
+    def apply(value: str, about: dict | None = None) -> dict:
+        pid = namespace.service_record(balancers.NGINX_SERVICE).get("pid")
+        if not pid:
+            raise EventFailed(f"{balancers.NGINX_SERVICE} is not running")
+        try:
+            balancers.set_nginx_down(namespace.LAB_ADDR, namespace.lab_workdir() / "nginx-lb", pid, _index(value), down)
+        except (OSError, ValueError) as exc:
+            raise EventFailed(f"nginx's reload: {exc}") from exc
+        return {}
+
+    return apply
+
+
+def _impair(name: str) -> Callable[..., dict]:
     def apply(value: str, about: dict | None = None) -> dict:
         try:
             return {"in_force": apply_setting(name, value)}  # read back from the link
@@ -147,6 +172,12 @@ ACTIONS: dict[str, EventAction] = {a.name: a for a in (
                 _haproxy("disable"), stops=True),
     EventAction("lab.haproxy_enable", "put a backend back through HAProxy's runtime API (enable server)", BACKENDS,
                 _haproxy("enable"), starts=True),
+    EventAction("lab.caddy_disable", "take a backend out of Caddy's upstreams through its admin API (a graceful reload)",
+                BACKENDS, _caddy(False), stops=True),
+    EventAction("lab.caddy_enable", "put a backend back in Caddy's upstreams through its admin API", BACKENDS, _caddy(True), starts=True),
+    EventAction("lab.nginx_down", "mark a backend down in the nginx balancer's upstream and reload it (SIGHUP: open-source "
+                "nginx has no runtime API)", BACKENDS, _nginx(True), stops=True),
+    EventAction("lab.nginx_up", "mark it up again and reload", BACKENDS, _nginx(False), starts=True),
     _impairment("lab.loss_permille", "drop N per mille of the lab link's packets each way (nftables)"),
     _impairment("lab.rate_mbit", "limit the lab's link to N Mbit/s each way (tbf)"),
     _impairment("lab.delay_ms", "delay the lab's link by N ms each way (netem, where the kernel has it)"),
@@ -160,6 +191,7 @@ ACTIONS: dict[str, EventAction] = {a.name: a for a in (
                 check=_webhook_id),
 )}  # fmt: skip
 HOST_ACTIONS = {name for name, a in ACTIONS.items() if a.runs_on == "observer"}
+UNDO = {"lab.haproxy_disable": "lab.haproxy_enable", "lab.caddy_disable": "lab.caddy_enable", "lab.nginx_down": "lab.nginx_up"}  # else a stop's undo is a start
 
 
 def impairing(events: list[dict]) -> bool:
@@ -190,7 +222,7 @@ def restore(fired: list[dict]) -> list[str]:
         last = mine[-1] if mine else None
         if last is None or not ACTIONS[last["action"]].stops:
             continue
-        back = "lab.haproxy_enable" if last["action"] == "lab.haproxy_disable" else "lab.backend_start"
+        back = UNDO.get(last["action"], "lab.backend_start")
         try:
             ACTIONS[back].apply(value)
             said.append(f"event {last['action']} {value} was not undone during the point: {back} {value} after it")

@@ -4,6 +4,8 @@ own on the lab address; what namespace.py needs to start them as lab services an
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -20,9 +22,9 @@ NGINX_NOTES = ("round robin (nginx's default), passive checks only (open-source 
 FOLDERS = ("backends", "haproxy", "caddy", "nginx-lb")  # under the lab's workdir
 
 
-def nginx_lb_config(host: str, workdir: Path) -> str:
-    """nginx as a load balancer on host:NGINX_PORT over the three backends."""
-    servers = [f"    server {backends.address(i)}:{backends.PORT} {NGINX_FAILS};" for i in backends.indexes()]
+def nginx_lb_config(host: str, workdir: Path, down: frozenset[int] = frozenset()) -> str:
+    """nginx as a load balancer on host:NGINX_PORT over the three backends (those in `down` marked down)."""
+    servers = [f"    server {backends.address(i)}:{backends.PORT} {NGINX_FAILS}{' down' if i in down else ''};" for i in backends.indexes()]
     return "\n".join([
         *nginx.common_directives(workdir),
         "  upstream servers {",
@@ -48,6 +50,19 @@ def _start_nginx_lb(binary: str, host: str, workdir: Path, netns: str) -> subpro
     (workdir / "nginx.conf").write_text(nginx_lb_config(host, workdir))
     proc = processes.spawn(["ip", "netns", "exec", netns, *nginx.nginx_argv(binary, workdir)], workdir / "nginx.log")
     return backends.ready(proc, host, NGINX_PORT)
+
+
+def set_nginx_down(host: str, workdir: Path, pid: int, index: int, down: bool) -> None:
+    """Mark lab backend `index` down (or up again) in the nginx balancer's configuration and reload it (SIGHUP to its
+    master, by PID: new workers take the new configuration, the old ones finish what they hold). Raises ValueError
+    when it is already so, OSError when the master is gone."""
+    conf = workdir / "nginx.conf"
+    text = conf.read_text()
+    now = frozenset(i for i in backends.indexes() if f"{backends.address(i)}:{backends.PORT} {NGINX_FAILS} down;" in text)
+    if (index in now) == down:
+        raise ValueError(f"{backends.name(index)} is already {'down' if down else 'up'} in nginx's upstream")
+    conf.write_text(nginx_lb_config(host, workdir, now ^ {index}))
+    os.kill(pid, signal.SIGHUP)
 
 
 def table() -> list[tuple[str, str, int, str]]:

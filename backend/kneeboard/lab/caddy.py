@@ -22,6 +22,7 @@ SERVER_LOG = "caddy.log"
 CHECK_INTERVAL = "500ms"
 CHECK_TIMEOUT = "400ms"
 POLICY_PATH = "/config/apps/http/servers/lb/routes/0/handle/0/load_balancing/selection_policy/policy"
+UPSTREAMS_PATH = "/config/apps/http/servers/lb/routes/0/handle/0/upstreams"
 
 # name → (selection policy, what it is)
 CONFIGS: dict[str, tuple[str, str]] = {
@@ -90,16 +91,38 @@ class _UnixConnection(http.client.HTTPConnection):
 
 def admin_get(workdir: Path, path: str, timeout_s: float = 1.0) -> object:
     """GET one admin API path (e.g. /config/) over the unix socket; its JSON. Raises OSError or ValueError."""
+    return admin(workdir, "GET", path, timeout_s=timeout_s)
+
+
+def admin(workdir: Path, method: str, path: str, body: object = None, timeout_s: float = 1.0) -> object:
+    """One admin API call over the unix socket (GET, or PATCH to replace the value at `path`); its JSON (None when it
+    answered nothing). Raises OSError or ValueError."""
     conn = _UnixConnection(workdir / ADMIN_SOCKET, timeout_s)
     try:
-        conn.request("GET", path, headers={"Host": ""})  # the only origin Caddy allows on a unix socket
+        headers = {"Host": ""}  # the only origin Caddy allows on a unix socket
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
         response = conn.getresponse()
-        body = response.read()
+        answer = response.read()
     finally:
         conn.close()
     if response.status != 200:
-        raise OSError(f"Caddy admin {path}: HTTP {response.status} {body[:200]!r}")
-    return json.loads(body)
+        raise OSError(f"Caddy admin {method} {path}: HTTP {response.status} {answer[:200]!r}")
+    return json.loads(answer) if answer.strip() else None
+
+
+def set_upstream(workdir: Path, index: int, present: bool) -> None:
+    """Take lab backend `index` out of Caddy's upstreams (present False) or put it back in its place, through the
+    admin API (a graceful reload of the route: requests in flight finish). Raises ValueError when it is already so,
+    OSError when the admin API refuses."""
+    dials = [u["dial"] for u in admin_get(workdir, UPSTREAMS_PATH)]
+    dial = f"{backends.address(index)}:{backends.PORT}"
+    if (dial in dials) == present:
+        raise ValueError(f"{backends.name(index)} is already {'in' if present else 'out of'} Caddy's upstreams")
+    wanted = [d for d in (f"{backends.address(i)}:{backends.PORT}" for i in backends.indexes())
+              if (d in dials and d != dial) or (present and d == dial)]
+    admin(workdir, "PATCH", UPSTREAMS_PATH, [{"dial": d} for d in wanted], timeout_s=5.0)
 
 
 def running_config(workdir: Path) -> str | None:
