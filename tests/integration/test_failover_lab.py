@@ -5,6 +5,8 @@ responses equal the change in HAProxy's own frontend 5xx count (its stats socket
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from kneeboard.lab import haproxy, namespace
@@ -108,3 +110,34 @@ def test_caddy_and_nginx_take_a_backend_out_at_runtime_without_a_failed_request(
         assert len(caddy.admin_get(namespace.lab_workdir() / "caddy", caddy.UPSTREAMS_PATH)) == 3  # whole again
     else:
         assert " down;" not in (namespace.lab_workdir() / "nginx-lb" / "nginx.conf").read_text()
+
+
+def test_a_backend_a_killed_worker_left_disabled_is_put_back_when_a_worker_starts(stack, lab):
+    import os
+    import signal
+
+    from tests.integration.test_campaign_run import wait_status
+    from tests.integration.test_impairments_lab import launch, wait_until
+    from tests.support import outages
+    from tests.support.services import wait_for_agent
+
+    def b2() -> str:
+        return next(r["status"] for r in haproxy.show_stat(namespace.lab_workdir() / "haproxy") if r["pxname"] == "servers" and r["svname"] == "b2")
+
+    worker = outages.agent(stack, "failover-k")
+    wait_for_agent(stack.api, "failover-k")
+    plan = failover_plan(stack, [{"at_s": 1, "action": "lab.haproxy_disable", "value": "b2"}], duration_s=60)
+    plan["phases"][0]["rate"] = 200
+    campaign_id = launch(stack, plan, agent="failover-k")
+    wait_until(lambda: b2().startswith("MAINT"), 30, "b2 disabled by the event")
+    os.kill(worker.pid, signal.SIGKILL)
+    time.sleep(0.5)
+    assert b2().startswith("MAINT")  # left behind by the dead worker…
+    assert stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel").status_code == 200  # …and no point resumes it
+    outages.agent(stack, "failover-k")
+    log = stack.tmp / "agent-failover-k" / "worker.log"
+    took = wait_until(lambda: log.exists() and "put back what a process that is gone took out: lab.haproxy_enable b2" in log.read_text(),
+                      60, "the restarted worker puts b2 back")
+    print(f"\nfigures: kill -9 mid-point left b2 disabled on HAProxy; enabled {took:.1f} s after the worker was started again")
+    assert b2().startswith("UP"), b2()
+    wait_status(stack.api, campaign_id, {"cancelled", "crashed"}, timeout_s=60)

@@ -211,21 +211,3 @@ def on_observers(events: list[dict]) -> dict[str, list[dict]]:
         if ACTIONS[event["action"]].runs_on == "observer":
             found.setdefault(event["observer"], []).append(event)
     return found
-
-
-def restore(fired: list[dict]) -> list[str]:
-    """After the point: every backend an event left stopped or disabled is brought back, so the lab is whole for the
-    next point; what was done, as warnings' text. (An impairment is undone by lab.impair.beside_point around the point.)"""
-    said = []
-    for value in BACKENDS:
-        mine = [f for f in fired if f.get("value") == value and not f.get("error")]
-        last = mine[-1] if mine else None
-        if last is None or not ACTIONS[last["action"]].stops:
-            continue
-        back = UNDO.get(last["action"], "lab.backend_start")
-        try:
-            ACTIONS[back].apply(value)
-            said.append(f"event {last['action']} {value} was not undone during the point: {back} {value} after it")
-        except EventFailed as exc:
-            said.append(f"could not bring {value} back after the point ({back}): {exc}")
-    return said

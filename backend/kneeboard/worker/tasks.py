@@ -11,6 +11,7 @@ from celery.signals import worker_ready, worker_shutdown
 from kneeboard.agents import service as agents
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
+from kneeboard.events import orphans
 from kneeboard.lab import impair
 from kneeboard.runs.execution import run_campaign
 from kneeboard.runs import spool
@@ -59,6 +60,8 @@ def _register(**_kwargs) -> None:
         crash_expired(session=session)
     if removed := impair.clear_orphaned():  # a worker killed mid-point left the lab's link impaired
         log.warning("lab: removed the link's impairment %s left by a process that is gone", removed)
+    for done in orphans.put_back_orphaned():  # …or a backend stopped, a server disabled
+        log.warning("lab: put back what a process that is gone took out: %s", done)
     with session_scope() as session:
         reset_lab_defaults(session=session)  # e.g. CoreDNS left in a variant's configuration by a worker that died
     spool.recover(get_settings().workdir, store_recovered)
