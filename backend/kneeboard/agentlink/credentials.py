@@ -8,7 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from kneeboard.agentlink.models import AgentCredential
+from kneeboard.agentlink.models import OBSERVE, AgentCredential
 from kneeboard.agents.models import Agent
 from kneeboard.auth.credentials import digest, new_secret
 from kneeboard.auth.principal import Principal
@@ -61,5 +61,5 @@ def principal(secret: str, source: str | None) -> Principal | None:
         now = utcnow()
         if row.last_used_at is None or now - as_utc(row.last_used_at) > LAST_USE_EVERY:
             row.last_used_at = now
-        role = Role.observer if row.role == "observe" else Role.agent
+        role = Role.observer if row.role == OBSERVE else Role.agent
         return Principal(row.agent, role.value, "agent", credential_id=row.id, source=source, agent=row.agent)

@@ -10,6 +10,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from kneeboard.db import Base, utcnow
 
 
+OBSERVE = "observe"  # the role of an observer's credential (the other is "load")
+
+
 class AgentCredential(Base):
     """What a remote agent presents: it may act as `agent` (a load agent, or an observer) and as nothing else; revoked
     by deleting the row."""

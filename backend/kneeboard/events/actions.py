@@ -94,29 +94,31 @@ def _haproxy(verb: str) -> Callable[..., dict]:
     return apply
 
 
-def _caddy(present: bool) -> Callable[..., dict]:
+def _balancer(what: str, change: Callable[[int], None]) -> Callable[..., dict]:
+    """A backend taken out of (or put back in) a balancer at runtime by `change(backend index)`."""
+
     def apply(value: str, about: dict | None = None) -> dict:
         try:
-            caddy.set_upstream(namespace.lab_workdir() / "caddy", _index(value), present)
+            change(_index(value))
         except (OSError, ValueError) as exc:
-            raise EventFailed(f"Caddy's admin API: {exc}") from exc
+            raise EventFailed(f"{what}: {exc}") from exc
         return {}
 
     return apply
+
+
+def _caddy(present: bool) -> Callable[..., dict]:
+    return _balancer("Caddy's admin API", lambda i: caddy.set_upstream(namespace.lab_workdir() / "caddy", i, present))
 
 
 def _nginx(down: bool) -> Callable[..., dict]:
-    def apply(value: str, about: dict | None = None) -> dict:
+    def change(index: int) -> None:
         pid = namespace.service_record(balancers.NGINX_SERVICE).get("pid")
         if not pid:
-            raise EventFailed(f"{balancers.NGINX_SERVICE} is not running")
-        try:
-            balancers.set_nginx_down(namespace.LAB_ADDR, namespace.lab_workdir() / "nginx-lb", pid, _index(value), down)
-        except (OSError, ValueError) as exc:
-            raise EventFailed(f"nginx's reload: {exc}") from exc
-        return {}
+            raise ValueError(f"{balancers.NGINX_SERVICE} is not running")
+        balancers.set_nginx_down(namespace.LAB_ADDR, namespace.lab_workdir() / "nginx-lb", pid, index, down)
 
-    return apply
+    return _balancer("nginx's reload", change)
 
 
 def _impair(name: str) -> Callable[..., dict]:

@@ -6,13 +6,11 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from kneeboard.agentlink.models import AgentCredential
+from kneeboard.agentlink.models import OBSERVE, AgentCredential
 from kneeboard.errors import invalid
 from kneeboard.events.actions import ACTIONS
 from kneeboard.lab.namespace import LAB_ADDR
 from kneeboard.webhooks.models import Webhook
-
-OBSERVE = "observe"  # an observer credential's role (agentlink)
 
 
 def check_events(body, host: str, *, session: Session) -> None:

@@ -137,10 +137,10 @@ export interface PointEvent {
   id: number;
   status: PointStatus;
 }
-/** `point_event`: one of the running point's events (events/schedule.py), told as it fires (`t`, epoch seconds) and
- * again when it is done (`done`; `error` when it could not act, `listening` when a started backend answers again). */
-export interface PointEventMessage {
-  point_id: number;
+/** One fired event as the point keeps it (`extra.events`, events/schedule.py): when it was asked for (`at_s` into the
+ * load) and fired (`t`, epoch seconds), when it was done, when a started backend listened again, or why it failed;
+ * `observer` when an observer ran it on the server's host. */
+export interface PointEventRecord {
   at_s: number;
   action: string;
   value: string;
@@ -148,6 +148,11 @@ export interface PointEventMessage {
   done?: number;
   listening?: number;
   error?: string;
+  observer?: string;
+}
+/** `point_event`: one of the running point's events, told as it fires and again when it is done (or failed). */
+export interface PointEventMessage extends PointEventRecord {
+  point_id: number;
 }
 /** `search`: where a running search stands (its bracket and the trial asked next), or, with `done`, what it found. */
 export interface SearchEvent {

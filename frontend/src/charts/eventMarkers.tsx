@@ -2,17 +2,9 @@
 // action and value ("backend_kill b2"), placed on the chart's own clock (its t0: the epoch second its x axis starts at).
 import { ReferenceLine } from "recharts";
 
-/** One fired event as the point keeps it (`extra.events`, events/schedule.py): when it was asked for (`at_s` into the
- * load) and fired (`t`, epoch seconds), when it was done, when a started backend listened again, or why it failed. */
-export interface PointEventRecord {
-  at_s: number;
-  action: string;
-  value: string;
-  t: number;
-  done?: number;
-  listening?: number;
-  error?: string;
-}
+import type { PointEventRecord } from "../api/types";
+
+export type { PointEventRecord };
 
 /** The events a point fired (none for a point without events, or an older one). */
 export function eventsOf(extra: Record<string, unknown> | null | undefined): PointEventRecord[] {

@@ -1,3 +1,4 @@
+import type { components as Components } from "../../api/schema";
 import type { PhaseKind } from "../../api/types";
 import { messagesFor, type FieldErrors } from "../../api/errors";
 import { fmtUnit, isPrefixedUnit } from "../../format";
@@ -204,7 +205,7 @@ export default function PhaseEditor({
   );
 }
 
-type PointEvent = { at_s: number; action: string; value: string; observer?: string | null };
+type PointEvent = Components["schemas"]["PointEvent"];
 
 /** The phase's point events (kept as loaded: a template's or the API's), listed so a plan that acts on a system during
  * its points says so where it is edited. */
