@@ -1,4 +1,4 @@
-"""One query_range call to a Prometheus, bounded every way: connected to the address the allow-list check saw (the URL's
+"""One query_range (or range-vector query) call to a Prometheus, bounded every way: connected to the address the allow-list check saw (the URL's
 name kept for the Host header and TLS), no redirect followed, no proxy, the answer capped before it is parsed and
 the whole call under a deadline. Every failure is a PromQLError saying what happened (never the credential)."""
 
@@ -28,8 +28,21 @@ class PromQLError(RuntimeError):
 def query_range(base_url: str, address: str, headers: dict[str, str], promql: str, start: float, end: float, step_s: float,
                 *, timeout_s: float = TIMEOUT_S, max_bytes: int = MAX_ANSWER_BYTES) -> Any:
     """The answer's `data.result` (a matrix) for `promql` over [start, end] every step_s seconds."""
-    url, host, extensions = pinned_target(f"{base_url}/api/v1/query_range", address)
     params = {"query": promql, "start": f"{start:.3f}", "end": f"{end:.3f}", "step": f"{step_s:g}", "timeout": f"{timeout_s:g}s"}
+    return _get(base_url, address, headers, "query_range", params, timeout_s, max_bytes)
+
+
+def query_at(base_url: str, address: str, headers: dict[str, str], promql: str, at: float,
+             *, timeout_s: float = TIMEOUT_S, max_bytes: int = MAX_ANSWER_BYTES) -> Any:
+    """The answer's `data.result` for a range-vector `promql` evaluated at `at`: a matrix of the raw samples."""
+    params = {"query": promql, "time": f"{at:.3f}", "timeout": f"{timeout_s:g}s"}
+    return _get(base_url, address, headers, "query", params, timeout_s, max_bytes)
+
+
+def _get(base_url: str, address: str, headers: dict[str, str], path: str, params: dict[str, str], timeout_s: float,
+         max_bytes: int) -> Any:
+    """One GET of /api/v1/<path>, pinned and bounded (see the module's docstring); the answer's matrix."""
+    url, host, extensions = pinned_target(f"{base_url}/api/v1/{path}", address)
     began = time.monotonic()
     try:
         with httpx.Client(follow_redirects=False, timeout=timeout_s, trust_env=False) as client:
@@ -67,5 +80,5 @@ def _matrix(status: int, body: bytes) -> Any:
         raise PromQLError(f"answered HTTP {status}")
     data = answer.get("data") if isinstance(answer, dict) else None
     if not isinstance(data, dict) or data.get("resultType") != "matrix":
-        raise PromQLError("not a Prometheus query_range answer (no matrix)")
+        raise PromQLError("not a Prometheus range answer (no matrix)")
     return data.get("result")

@@ -17,7 +17,7 @@ from kneeboard.db import session_scope
 from kneeboard.errors import PolicyRefused
 from kneeboard.exporters.packs import all_packs
 from kneeboard.promql import queries, service
-from kneeboard.promql.client import PromQLError, query_range
+from kneeboard.promql.client import PromQLError, query_at, query_range
 from kneeboard.promql.schemas import PrometheusSource
 from kneeboard.tools.exporter.adapter import WARMUP_S
 from kneeboard.tools.exporter.select import MAX_SERIES
@@ -90,6 +90,8 @@ def _evaluate(wanted: PrometheusSource, start: float, load_end: float, sleep: Ca
     found.samples = queries.samples_of(read)
     found.summary = {**counts, "window_s": window_s, "first_step": round(first, 3),
                      **summarise(found.samples, first - 1e-6, until=load_end + 1e-6)}
+    packs = [all_packs()[name] for name in wanted.packs if name in all_packs()]
+    _count_over_load(server, packs, selector, start, load_end, found)
     if not found.samples and not found.warnings:
         found.warnings.append(f"prometheus {server.name}: no query gave a value over the point (is the selector right?)")
     return found
@@ -119,3 +121,32 @@ def _run(server: _Server, exprs: list[queries.Expr], first: float, end: float, w
                 break
             warnings.append(f"prometheus {server.name}: {expr.series} ({expr.source}): {exc}")
     return read, counts
+
+
+def _count_over_load(server: _Server, packs: list, selector: list, start: float, load_end: float, found: Evaluated) -> None:
+    """Each counter's rate over the load from the first and last samples Prometheus stored inside it (no rate()
+    window reaching past the load, no extrapolation), in place of the steps' mean; a load shorter than MIN_SCRAPES of
+    the server's scrape intervals is marked too short and its counters left out, never given a wrong figure."""
+    seconds = load_end - start
+    exprs = [e for p in packs for e in queries.raw_counter_exprs(p, selector, seconds)]
+    if not exprs:
+        return
+    summary = found.summary.setdefault("packs", {})
+    if seconds < queries.MIN_SCRAPES * server.scrape_interval_s:
+        for expr in exprs:
+            _, pack, query = expr.series.split(".", 2)
+            (summary.get(pack) or {}).pop(query, None)
+        found.summary["counters"] = (f"too short for a PromQL count: the load lasted {seconds:.1f} s, under {queries.MIN_SCRAPES} "
+                                     f"of the server's {server.scrape_interval_s:g} s scrape intervals")
+        return
+    for expr in exprs:
+        _, pack, query = expr.series.split(".", 2)
+        try:
+            result = query_at(server.url, server.address, server.headers, expr.promql, load_end)
+            rates = queries.rate_between_samples(expr, result, MAX_SERIES)
+        except (PromQLError, ValueError) as exc:
+            found.warnings.append(f"prometheus {server.name}: {expr.series} ({expr.source}) over the load: {exc}")
+            continue
+        if rates:
+            summary.setdefault(pack, {})[query] = rates
+    found.summary["counters"] = f"between the first and last samples stored inside the load ({start:.3f} … {load_end:.3f})"

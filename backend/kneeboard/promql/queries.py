@@ -154,3 +154,39 @@ def samples_of(read: dict[str, dict[float, dict[str, float | None]]]) -> list[Sa
     return [Sample(t=t, values=values, series=series)
             for series, steps in sorted(read.items()) for t, values in sorted(steps.items())
             if any(units.is_number(v) for v in values.values())]
+
+
+MIN_SCRAPES = 3  # a point shorter than this many of the server's scrape intervals gets no PromQL count
+
+
+def raw_counter_exprs(pack: Pack, selector: list[tuple[str, str, str]], seconds: float) -> list[Expr]:
+    """A pack's counters as range selectors over the last `seconds` (`METRIC{…}[Ds]`): asked at the load's end, they
+    give the raw samples Prometheus stored during the load."""
+    return [Expr(f"server.{pack.name}.{query.name}",
+                 f"{query.metric}{render_selector([*selector, *((k, '=', v) for k, v in query.labels.items())])}[{_duration(seconds)}]",
+                 tuple(query.by), scale=query.scale, source=query.metric)
+            for query in pack.queries if query.kind == "counter"]
+
+
+def rate_between_samples(expr: Expr, result: Any, max_series: int) -> dict[str, float]:
+    """A range selector's raw samples (a matrix) → {key: rate × scale}: each series' increase between its first and
+    last samples (a reset counted from zero, as increase() does) over the time between them, without extrapolation;
+    series summed by the query's `by` labels. A series with fewer than two samples gives nothing."""
+    if not isinstance(result, list):
+        raise ValueError("the answer holds no matrix")
+    if len(result) > max_series:
+        raise ValueError(f"{len(result)} series, over the cap of {max_series} per query: none kept (narrow the selector)")
+    rates: dict[str, float] = {}
+    for series in result:
+        labels = series.get("metric") if isinstance(series, dict) else None
+        pairs = series.get("values") if isinstance(series, dict) else None
+        if not isinstance(labels, dict) or not isinstance(pairs, list):
+            raise ValueError("a series without metric or values")
+        points = sorted((t, v) for t, v in ((_number(p[0]), _number(p[1])) for p in pairs if isinstance(p, list) and len(p) == 2)
+                        if t is not None and v is not None)
+        if len(points) < 2 or points[-1][0] <= points[0][0]:
+            continue
+        increase = sum(b - a if b >= a else b for (_, a), (_, b) in zip(points, points[1:]))
+        key = ".".join(str(labels.get(label, "")) for label in expr.by) if expr.by else "value"
+        rates[key] = rates.get(key, 0.0) + increase / (points[-1][0] - points[0][0]) * expr.scale
+    return rates

@@ -1,7 +1,9 @@
 """Monitors beside a point (mpstat, ping, node, exporter): started with it (no lead sleep), stopped with SIGINT after it.
 
 The exporter monitors of a point share one scraper process (its `--each` form): one interpreter's start per point
-instead of one per exporter, which on a small host would take CPU from the load."""
+instead of one per exporter, which on a small host would take CPU from the load. Each exporter is also read once right
+before the load starts and once right after it ends, here, synchronously: its counters' increase between those two
+readings is the point's server-side count (the 1 s scrapes stay for the charts and the gauges)."""
 
 from __future__ import annotations
 
@@ -14,13 +16,16 @@ from pathlib import Path
 
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
+from kneeboard.exporters.packs import pack
 from kneeboard.tools.exporter import series
 from kneeboard.tools.exporter.adapter import SCRAPER
+from kneeboard.tools.exporter.scrape import scrape_once
 from kneeboard.tools.registry import adapter
 
 EXPORTER = "exporter"
 TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is stopped as soon as the point ends
 FIRST_MARGIN_S = 0.4  # a monitor is stopped no sooner than its first interval and this much more: a short point still gets a sample
+READING_TIMEOUT_S = 1.0  # a reading that brackets the load: a slow exporter delays the load's start by at most this
 
 
 class MonitorSet:
@@ -33,7 +38,12 @@ class MonitorSet:
         self.summaries: dict[str, dict] = {}  # each monitor's own summary (its result's extra), by label (label_of)
         self.samples: list[Sample] = []
         self.started, self.began = time.monotonic(), time.time()
+        self.load_began = self.began
         self.load_ended: float | None = None
+        self.duration_s = duration_s
+        self.readers: dict[str, tuple[str, str, list]] = {}  # exporter label → (url, Host header, packs) for the bracketing readings
+        self.before: dict[str, dict] = {}
+        self.after: dict[str, dict] = {}
         self.first_interval_s = min(5.0, max((float(m.get("interval_s", 1)) for m in monitors), default=0.0))
         documents = {k: v for k, v in (scraped or {}).items() if v}  # the stored target's endpoints, never the plan's
         self.prometheus = documents.get("prometheus")  # read by PromQL after the point (kneeboard.promql)
@@ -42,7 +52,8 @@ class MonitorSet:
             if (built := self._build(monitor, duration_s, workdir, documents)) is None:
                 continue
             if monitor["kind"] == EXPORTER:
-                exporters[label_of(monitor)] = built[len(SCRAPER):]
+                exporters[label_of(monitor)] = args = built[len(SCRAPER):]
+                self.readers[label_of(monitor)] = (args[0], args[1], [pack(n) for n in args[4].split(",")])
             else:
                 self._run(monitor["kind"], {None: label_of(monitor)}, built, duration_s + TAIL_S)
         if exporters:
@@ -77,7 +88,23 @@ class MonitorSet:
         self.runs.append((kind, labels, thread, box))
 
     def __enter__(self) -> MonitorSet:
+        self.before = self._read_exporters()  # the load starts right after this returns
+        self.load_began = time.time()
         return self
+
+    def _read_exporters(self) -> dict[str, dict]:
+        """One reading of every exporter now, at once (a thread each): {label: scraper line}."""
+        found: dict[str, dict] = {}
+
+        def read(label: str, url: str, host: str, packs: list) -> None:
+            found[label] = scrape_once(url, host, packs, READING_TIMEOUT_S)
+
+        threads = [threading.Thread(target=read, args=(label, *reader), daemon=True) for label, reader in self.readers.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(READING_TIMEOUT_S + 1)
+        return found
 
     def __exit__(self, *_exc) -> None:
         """Stop the monitors however the point ended; their samples are kept in `samples`."""
@@ -88,6 +115,7 @@ class MonitorSet:
         if self.stop_event.is_set():
             return self.samples
         self.load_ended = time.time()  # the point's tool has ended: a scrape after this reads no load
+        self.after = self._read_exporters()
         if self.runs:  # a point as short as an interval ends before the monitor's first line
             time.sleep(max(0.0, self.started + self.first_interval_s + FIRST_MARGIN_S - time.monotonic()))
         self.stop_event.set()
@@ -104,21 +132,41 @@ class MonitorSet:
         if self.prometheus:
             from kneeboard.promql.evaluate import after_point
 
-            read = after_point(self.prometheus, self.began, self.load_ended)
+            read = after_point(self.prometheus, self.load_began, self.load_ended)
             samples, self.warnings = samples + read.samples, self.warnings + read.warnings
             self.summaries.update({read.label: read.summary} if read.summary else {})
         return samples
 
     def _file(self, kind: str, label: str, result) -> list[Sample]:  # noqa: ANN001 - a PointResult
         """A monitor's result: its errors become the point's warnings, its summary is filed under its label (an
-        exporter's over the intervals that ended before the load did)."""
-        if kind == EXPORTER and result.samples and "steady_since" in (result.extra or {}):
-            result.extra.update(series.summarise(result.samples, result.extra["steady_since"], until=self.load_ended))
+        exporter's over the load's own window: _over_the_load)."""
+        if kind == EXPORTER:
+            self._over_the_load(label, result)
         own = result.extra.pop("warnings", None) if result.extra else None
         self.warnings += [f"monitor {label}: {w}" for w in [*(own or []), *([result.error] if result.error else [])]]
         if result.extra:
             self.summaries[label] = result.extra
         return [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]
+
+    def _over_the_load(self, label: str, result) -> None:  # noqa: ANN001 - a PointResult
+        """An exporter's summary over the load: from the two readings that bracket it, else from the scrapes that lie
+        inside it (never from those after it), else none, said so."""
+        before, after = self.before.get(label) or {}, self.after.get(label) or {}
+        extra = result.extra = result.extra or {}
+        since = extra.get("steady_since", self.began)
+        inside = [s for s in result.samples if since < s.t <= (self.load_ended or s.t)]
+        if "values" in before and "values" in after and self.load_ended is not None:
+            load_s = min(self.duration_s, float(after["t"]) - float(before["t"]))
+            extra.update(series.window_summary(before, after, self.readers[label][2], load_s, inside),
+                         steady_intervals=len({s.t for s in inside}), steady_since=since)
+            if extra["packs"]:
+                result.error = None  # a point too short for two scrapes is still counted by the readings around it
+            return
+        why = before.get("error") or after.get("error") or "no reading"
+        extra.update(series.summarise(inside, float("-inf")), steady_since=since)
+        extra.setdefault("warnings", []).append(
+            f"the readings around the load failed ({why}): figures from the {extra['steady_intervals']} scrape interval(s) inside the load"
+            if inside else f"the readings around the load failed ({why}) and no scrape interval lies inside it: no server figures for this point")
 
 
 def _lines_of(outcome: runner.RunOutcome, name: str) -> runner.RunOutcome:

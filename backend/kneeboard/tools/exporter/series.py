@@ -103,9 +103,9 @@ def all_samples(scrapes: list[dict[str, Any]], packs: list[Pack]) -> list[Sample
 
 def summarise(samples: list[Sample], since: float, until: float | None = None) -> dict[str, Any]:
     """Each series' values averaged over the samples stamped after `since` and, when given, no later than `until` (the
-    steady window: an interval that ends after the load did holds part of its tail):
+    steady window: an interval that ends after the load did holds part of its tail); never an interval outside it:
     {"packs": {pack: {query: {key: mean}}}, "steady_intervals": n, "steady_since": since}."""
-    steady = [s for s in samples if s.t > since and (until is None or s.t <= until)] or samples
+    steady = [s for s in samples if s.t > since and (until is None or s.t <= until)]
     sums: dict[str, dict[str, list[float]]] = {}
     for s in steady:
         for key, value in s.values.items():
@@ -116,3 +116,42 @@ def summarise(samples: list[Sample], since: float, until: float | None = None) -
         _, pack, query = series.split(".", 2)
         packs.setdefault(pack, {})[query] = {k: sum(v) / len(v) for k, v in keys.items()}
     return {"packs": packs, "steady_intervals": len({s.t for s in steady}), "steady_since": since}
+
+
+def counted(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """A counter's increase between two readings per key, unscaled; a key that went down (the server restarted) or
+    that the first reading did not have (a series the server creates at its first event: CoreDNS's request counter)
+    counts from zero."""
+    return {key: now - before[key] if units.is_number(before.get(key)) and now >= before[key] else now
+            for key, now in after.items() if units.is_number(now)}
+
+
+def window_summary(before: dict[str, Any], after: dict[str, Any], packs: list[Pack], load_s: float,
+                   inside: list[Sample]) -> dict[str, Any]:
+    """The point's figures from two readings that bracket its load (`before` right before it started, `after` right
+    after it ended): a counter's increase over the load divided by `load_s`, a histogram's quantiles over the load's
+    observations, a gauge's mean over the scrapes `inside` the load (the `after` reading's value when none is).
+    {"packs": {pack: {query: {key: value}}}, "window": {"before_t", "after_t", "load_s", "counted", "resets"}}."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    totals: dict[str, dict[str, float]] = {}
+    resets: list[str] = []
+    means = summarise(inside, float("-inf"))["packs"] if inside else {}
+    for pack in packs:
+        for query in pack.queries:
+            key = f"{pack.name}.{query.name}"
+            old, now = before["values"].get(key) or {}, after["values"].get(key) or {}
+            if query.kind == "counter":
+                increase = counted(old, now)
+                resets += [f"{key} {k}" for k, v in now.items() if units.is_number(v) and units.is_number(old.get(k)) and v < old[k]]
+                values = {k: v / load_s * query.scale for k, v in increase.items()} if load_s > 0 else {}
+                if increase:
+                    totals[key] = increase
+            elif query.kind == "histogram":
+                values = {k: v for k, v in query_values(query, old, now, 1.0).items() if v is not None}
+            else:
+                values = (means.get(pack.name) or {}).get(query.name) or {
+                    k: v for k, v in query_values(query, old, now, 1.0).items() if v is not None}
+            if values:
+                out.setdefault(pack.name, {})[query.name] = values
+    return {"packs": out, "window": {"before_t": float(before["t"]), "after_t": float(after["t"]), "load_s": load_s,
+                                     "counted": totals, "resets": resets}}
