@@ -16,6 +16,8 @@ import pytest
 from kneeboard.lab import coredns
 from kneeboard.tools.exporter.fetch import fetch
 from tests.integration.test_lab_campaigns import run
+from tests.integration.test_promql import ALLOW, register
+from tests.support.prometheus import Prometheus
 from kneeboard.lab.processes import wait_tcp
 from kneeboard.stack import free_port
 
@@ -55,13 +57,24 @@ def shipped_coredns(tmp_path):
         proc.wait(timeout=10)
 
 
-def test_each_points_server_count_is_the_clients(stack, shipped_coredns):
-    port, metrics_url = shipped_coredns
+def make_target(stack, port: int, metrics_url: str, **extra) -> int:
     target = stack.api.post("/api/v1/targets", json={
         "name": f"coredns-shipped-{uuid.uuid4().hex[:6]}", "kind": "dns", "host": "127.0.0.1", "port": port,
-        "exporters": [{"name": "coredns", "url": metrics_url, "packs": ["coredns", "process"]}]})
+        "exporters": [{"name": "coredns", "url": metrics_url, "packs": ["coredns", "process"]}], **extra})
     assert target.status_code == 201, target.text
-    plan = {"name": "server counts", "tool": "dnsperf", "target_id": target.json()["id"], "pause_s": 0, "repeat": 2,
+    return target.json()["id"]
+
+
+def client_rates(point: dict) -> tuple[float, float]:
+    """(answered, sent) per second, as dnsperf said them."""
+    answered, m = point["metrics"]["achieved_rate"], point["metrics"]
+    return answered, (m["sent"] / m["completed"] * answered if m["completed"] else answered)
+
+
+def test_each_points_server_count_is_the_clients(stack, shipped_coredns):
+    port, metrics_url = shipped_coredns
+    target = make_target(stack, port, metrics_url)
+    plan = {"name": "server counts", "tool": "dnsperf", "target_id": target, "pause_s": 0, "repeat": 2,
             "params": {"names": NAMES, "qtype": "A", "timeout_s": 2},
             "phases": [{"kind": "saturation", "concurrency": 20, "rate": RATES, "duration_s": 4}],
             "monitors": [{"kind": "exporter", "exporter": "coredns"}]}
@@ -73,8 +86,7 @@ def test_each_points_server_count_is_the_clients(stack, shipped_coredns):
     for p in points:
         summary = p["extra"]["monitors"]["exporter.coredns"]
         server = summary["packs"]["coredns"]["requests"]["value"]
-        answered = p["metrics"]["achieved_rate"]
-        sent = p["metrics"]["sent"] / p["metrics"]["completed"] * answered if p["metrics"]["completed"] else answered
+        answered, sent = client_rates(p)
         counted += summary["window"]["counted"]["coredns.requests"]["value"]
         print(f"\nfigures: {p['offered_rate']:>7,.0f} q/s offered: dnsperf answered {answered:,.0f}/s, sent {sent:,.0f}/s; "
               f"CoreDNS counted {server:,.0f}/s ({100 * (server - answered) / answered:+.2f} %)")
@@ -82,3 +94,33 @@ def test_each_points_server_count_is_the_clients(stack, shipped_coredns):
         assert not any("server counted" in line and "fewer" in line for line in p["warnings"])
     print(f"\nfigures: the counter rose by {after - before:,.0f}; the points counted {counted:,.0f}")
     assert counted == after - before  # nothing else queried this server: every query is in exactly one point's window
+
+
+def test_promql_counts_points_of_six_seconds_and_marks_shorter_ones(stack, shipped_coredns, tmp_path):
+    port, metrics_url = shipped_coredns
+    before = stack.api.get(ALLOW).json()
+    assert stack.api.put(ALLOW, json={"networks": ["127.0.0.1/32"], "hosts": []}).status_code == 200
+    try:
+        with Prometheus(tmp_path / "prom", {"coredns": [metrics_url.split("/")[2]]}) as prom:
+            prom.wait_for('up{job="coredns"}')
+            server = register(stack, prom.url)
+            target = make_target(stack, port, metrics_url, prometheus={"server": server["name"], "selector": '{job="coredns"}',
+                                                                     "packs": ["coredns", "process"]})
+            plan = {"name": "promql counts", "tool": "dnsperf", "target_id": target, "pause_s": 0,
+                    "params": {"names": NAMES, "qtype": "A", "timeout_s": 2},
+                    "phases": [{"kind": "saturation", "concurrency": 20, "rate": [10_000, 20_000, 40_000], "duration_s": 6},
+                               {"kind": "baseline", "concurrency": 4, "rate": 10_000, "duration_s": 2}]}
+            campaign, points = run(stack, plan, timeout_s=300)
+    finally:
+        stack.api.put(ALLOW, json={k: before[k] for k in ("networks", "hosts")})
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    for p in points:
+        summary = p["extra"]["monitors"][f"exporter.prometheus {server['name']}"]
+        if p["duration_s"] < 3:  # under 3 of the server's 1 s scrape intervals
+            assert "too short" in summary["counters"] and "requests" not in summary["packs"].get("coredns", {}), summary
+            continue
+        answered, sent = client_rates(p)
+        counted = summary["packs"]["coredns"]["requests"]["value"]
+        print(f"\nfigures: PromQL, {p['offered_rate']:,.0f} q/s for {p['duration_s']:g} s: dnsperf answered {answered:,.0f}/s, "
+              f"Prometheus's samples {counted:,.0f}/s ({100 * (counted - answered) / answered:+.2f} %)")
+        assert answered * (1 - AGREE) <= counted <= sent * (1 + AGREE), (p["offered_rate"], counted, answered, sent)

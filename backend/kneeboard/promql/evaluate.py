@@ -128,7 +128,7 @@ def _count_over_load(server: _Server, packs: list, selector: list, start: float,
     window reaching past the load, no extrapolation), in place of the steps' mean; a load shorter than MIN_SCRAPES of
     the server's scrape intervals is marked too short and its counters left out, never given a wrong figure."""
     seconds = load_end - start
-    exprs = [e for p in packs for e in queries.raw_counter_exprs(p, selector, seconds)]
+    exprs = [e for p in packs for e in queries.raw_counter_exprs(p, selector, max(0.001, seconds - WARMUP_S))]
     if not exprs:
         return
     summary = found.summary.setdefault("packs", {})
@@ -149,4 +149,5 @@ def _count_over_load(server: _Server, packs: list, selector: list, start: float,
             continue
         if rates:
             summary.setdefault(pack, {})[query] = rates
-    found.summary["counters"] = f"between the first and last samples stored inside the load ({start:.3f} … {load_end:.3f})"
+    found.summary["counters"] = (f"between the first and last samples stored inside the load after its first {WARMUP_S:g} s "
+                                 f"({start + WARMUP_S:.3f} … {load_end:.3f})")

@@ -132,7 +132,8 @@ class MonitorSet:
         if self.prometheus:
             from kneeboard.promql.evaluate import after_point
 
-            read = after_point(self.prometheus, self.load_began, self.load_ended)
+            sending_ended = min(self.load_ended, self.load_began + self.duration_s)  # dnsperf waits for late answers after it
+            read = after_point(self.prometheus, self.load_began, sending_ended)
             samples, self.warnings = samples + read.samples, self.warnings + read.warnings
             self.summaries.update({read.label: read.summary} if read.summary else {})
         return samples

@@ -48,8 +48,24 @@ class Found:
 def detect(entries: list[Row], metric: str, *, last: int = DETECT_LAST) -> list[Found]:
     """The change points of `metric` over the newest `last` entries that have it (oldest first in, and out)."""
     kept = [(e, v) for e in entries if (v := values_of(e, metric)) is not None][-last:]
-    changes = e_divisive([v for _e, v in kept]) if len(kept) >= 2 else []
-    return [Found(metric, kept[c.index - 1][0], kept[c.index][0], c) for c in changes]
+    found = []
+    for run in _same_method(kept, metric):  # a change of how the server was read is not a change in the server
+        changes = e_divisive([v for _e, v in run]) if len(run) >= 2 else []
+        found += [Found(metric, run[c.index - 1][0], run[c.index][0], c) for c in changes]
+    return found
+
+
+def _same_method(kept: list[tuple[Row, float]], metric: str) -> list[list[tuple[Row, float]]]:
+    """The entries cut where the server's figures were read another way (server_cost only; one run otherwise)."""
+    if metric != "server_cost":
+        return [kept]
+    runs: list[list[tuple[Row, float]]] = []
+    for entry, value in kept:
+        method = getattr(entry, "server_method", None)
+        if not runs or getattr(runs[-1][-1][0], "server_method", None) != method:
+            runs.append([])
+        runs[-1].append((entry, value))
+    return runs
 
 
 def what_differed(before_id: int, after_id: int, *, session: Session) -> dict:

@@ -37,16 +37,31 @@ def capacity_of(analysis: dict[str, Any] | None) -> dict[str, Any]:
     return {"value": value if kind == "at_least" else None, "low": None, "high": None, "kind": kind, "bound": value}
 
 
+WINDOW, INTERVALS = "load-window", "interval-mean"
+
+
+def server_method(points: list[dict]) -> str | None:
+    """How the points' server figures were read: "load-window" (counters read right before and after each load) or
+    "interval-mean" (the older mean of scrape intervals); None when no exporter read the server."""
+    summaries = [s for p in points for label, s in ((p.get("monitors") or {}).items()) if label.startswith("exporter.")
+                 and isinstance(s, dict) and s.get("packs")]
+    if not summaries:
+        return None
+    return WINDOW if all("window" in s or "counters" in s for s in summaries) else INTERVALS
+
+
 def entry_of(campaign: Campaign) -> TrendEntry:
     """The campaign's trend row: capacity at SLO with its interval, max achieved rate, low-load p50/p99, loss and the
     server's CPU per unit of work."""
     values = headline_values({"analysis": campaign.analysis, "summary": stored_summary(campaign)})
-    points, _ = server_judged([point_dict(p) for p in campaign.points])
+    every = [point_dict(p) for p in campaign.points]
+    points, _ = server_judged(every)
     capacity = capacity_of(campaign.analysis)
     return TrendEntry(
         campaign_id=campaign.id, plan_id=campaign.plan_id, target_id=campaign.target_id, tool=campaign.tool, name=campaign.name[:200],
         ended_at=campaign.ended_at or campaign.created_at, capacity=capacity["value"], capacity_low=capacity["low"],
         capacity_high=capacity["high"], capacity_kind=capacity["kind"], capacity_bound=capacity["bound"],
         max_achieved_rate=values["max_achieved_rate"], loss_pct=values["loss_pct"], server_cost=values["server_cost"],
+        server_method=server_method(every) if values["server_cost"] is not None else None,
         latency_p50_ms=low_load(points, "latency_p50_ms"), latency_p99_ms=low_load(points, "latency_p99_ms"),
     )  # fmt: skip

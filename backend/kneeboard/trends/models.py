@@ -33,6 +33,7 @@ class TrendEntry(Base):
     latency_p99_ms: Mapped[float | None] = mapped_column(Float, nullable=True)
     loss_pct: Mapped[float | None] = mapped_column(Float, nullable=True)
     server_cost: Mapped[float | None] = mapped_column(Float, nullable=True)  # the server's CPU-s per unit of work
+    server_method: Mapped[str | None] = mapped_column(String(16), nullable=True)  # how it was read (headline.server_method)
 
 
 class ChangePoint(Base):
