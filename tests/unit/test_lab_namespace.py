@@ -25,7 +25,7 @@ def test_nginx_config_and_site(tmp_path):
 
 
 def test_targets_only_lab_addresses():
-    kinds = {t["kind"]: t for t in namespace.targets() if t["name"] not in ("lab-https", "lab-coredns", "lab-adguard", "lab-bind",
+    kinds = {t["kind"]: t for t in namespace.targets() if t["name"] not in ("lab-https", "lab-coredns", "lab-coredns-shipped", "lab-adguard", "lab-bind",
                                                                        "lab-haproxy", "lab-caddy", "lab-nginx-lb")}
     assert set(kinds) == {"dns", "http", "net", "device"}
     assert all(t["host"] == "10.77.0.2" and t["tags"] == ["lab"] for t in namespace.targets())

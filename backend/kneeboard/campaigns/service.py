@@ -37,6 +37,7 @@ def target_snapshot(target: Target) -> dict:
     snapshot = {k: getattr(target, k) for k in ("id", "name", "kind", "host", "port", "tags", "metrics_url")}
     snapshot |= {"exporters": target.exporters} if target.exporters else {}  # left out when none, as notes are
     snapshot |= {"prometheus": target.prometheus} if target.prometheus else {}  # which server and queries, never a credential
+    snapshot |= {"process": target.process} if target.process else {}  # the server's command name (the process monitor)
     return {**snapshot, "notes": target.notes} if target.notes else snapshot
 
 

@@ -20,6 +20,7 @@ NGINX_NOTES = ("round robin (nginx's default), passive checks only (open-source 
                "timeout (nginx's default) retries a failed connection on the next backend, so a dead backend is hidden "
                "from the client; HTTP/1.1 keep-alive to the backends (keepalive 64), access_log off, worker_processes auto")  # fmt: skip
 FOLDERS = ("backends", "haproxy", "caddy", "nginx-lb")  # under the lab's workdir
+PROCESSES = {haproxy.SERVICE: "haproxy", caddy.SERVICE: "caddy", NGINX_SERVICE: "nginx"}  # each balancer's command name
 
 
 def nginx_lb_config(host: str, workdir: Path, down: frozenset[int] = frozenset()) -> str:

@@ -43,6 +43,7 @@ STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json
 SERVER_NAMES = ("unbound", "coredns", "AdGuardHome", "named", "nginx", "iperf3", "devsim", "prometheus-node", "haproxy", "caddy")  # comm names (15 chars) of processes the lab starts
 METRICS_SERVICE = "lab-node-exporter"
 COREDNS_METRICS_URL = f"http://{LAB_ADDR}:{coredns.METRICS_PORT}/metrics"
+SHIPPED_METRICS_URL = f"http://{LAB_ADDR}:{coredns.SHIPPED_METRICS_PORT}/metrics"
 
 
 class LabError(RuntimeError):
@@ -73,12 +74,15 @@ def missing_prerequisite() -> str | None:
 
 
 def targets() -> list[dict]:
-    """The targets the lab offers (to register, tagged `lab`): kind, name, host, port, tags, notes."""
-    exporters = {coredns.SERVICE: [{"name": "coredns", "url": COREDNS_METRICS_URL, "packs": ["coredns", "process", "go"]},
-                                   {"name": "node", "url": METRICS_URL, "packs": ["node"]}]}
+    """The targets the lab offers (to register, tagged `lab`): kind, name, host, port, tags, notes, the server's command
+    name (`process`, read from /proc by the process monitor)."""
+    node = {"name": "node", "url": METRICS_URL, "packs": ["node"]}
+    exporters = {coredns.SERVICE: [{"name": "coredns", "url": COREDNS_METRICS_URL, "packs": ["coredns", "process", "go"]}, node],
+                 coredns.SHIPPED_SERVICE: [{"name": "coredns", "url": SHIPPED_METRICS_URL, "packs": ["coredns", "process", "go"]},
+                                           node]}
     return [
         {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes, "metrics_url": METRICS_URL,
-         **({"exporters": exporters[name]} if name in exporters else {})}
+         "process": SERVER_PROCESS[name], **({"exporters": exporters[name]} if name in exporters else {})}
         for kind, name, port, notes in _SERVICE_TABLE
     ]
 
@@ -93,6 +97,10 @@ _SERVICE_TABLE = (
                                            f"{coredns.GOMAXPROCS}: one CPU for the server. "
                                            "Configurations (variant action lab.coredns_config, default "
                                            f"{coredns.DEFAULT}): " + "; ".join(map(coredns.describe, coredns.CONFIGS))),
+    ("dns", coredns.SHIPPED_SERVICE, coredns.SHIPPED_PORT,
+     f"CoreDNS {coredns.VERSION} as shipped, beside lab-coredns: Go's default GOMAXPROCS (one P per usable CPU, none set "
+     f"in its environment), its own process in netns kblab with lab-coredns's minimal configuration (zone example.lab from "
+     f"a zone file, not forwarding), plain DNS only; its prometheus plugin at {SHIPPED_METRICS_URL}"),
     ("dns", adguard.SERVICE, adguard.PORT, f"AdGuard Home {adguard.VERSION} in netns kblab forwarding to the lab's unbound "
                                            f"({LAB_ADDR}:{DNS_PORT}): {adguard.COMMON}; its API at http://{LAB_ADDR}:"
                                            f"{adguard.HTTP_PORT}/control/ (user {adguard.USER}, password in the lab's "
@@ -111,6 +119,9 @@ _SERVICE_TABLE = (
     ("device", "lab-devsim", DEVSIM_PORT, "devsim serve --ack-reports in netns kblab"),
     *balancers.table(),
 )
+SERVER_PROCESS = {"lab-dns": "unbound", coredns.SERVICE: "coredns", coredns.SHIPPED_SERVICE: "coredns",
+                  adguard.SERVICE: "AdGuardHome", bind.SERVICE: "named", "lab-http": "nginx", "lab-https": "nginx",
+                  "lab-iperf3": "iperf3", "lab-devsim": "devsim", **balancers.PROCESSES}  # each target's server, by comm
 
 
 # ---------------------------------------------------------------- network
@@ -159,6 +170,8 @@ def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
         {"kind": "dns", "name": "lab-dns", "port": DNS_PORT, "binary": dns.unbound_binary()},
         {"kind": "dns", "name": coredns.SERVICE, "port": coredns.PORT, "binary": coredns.binary(),
          "missing": coredns.missing_reason(), "config": coredns.DEFAULT},
+        {"kind": "dns", "name": coredns.SHIPPED_SERVICE, "port": coredns.SHIPPED_PORT, "binary": coredns.binary(),
+         "missing": coredns.missing_reason()},
         {"kind": "dns", "name": adguard.SERVICE, "port": adguard.PORT, "binary": adguard.binary(),
          "missing": adguard.missing_reason(), "config": adguard.DEFAULT},
         {"kind": "dns", "name": bind.SERVICE, "port": bind.PORT, "binary": bind.binary(),
@@ -190,6 +203,8 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
         return balancers.start(spec, LAB_ADDR, workdir, NETNS)
     if spec["name"] == coredns.SERVICE:
         return coredns.start(binary, LAB_ADDR, workdir / "coredns", spec["config"], NETNS)
+    if spec["name"] == coredns.SHIPPED_SERVICE:
+        return coredns.start_shipped(binary, LAB_ADDR, workdir / coredns.SHIPPED_FOLDER, NETNS)
     if spec["name"] == adguard.SERVICE:
         return adguard.start(binary, LAB_ADDR, workdir / "adguard", spec["config"], f"{LAB_ADDR}:{DNS_PORT}", NETNS)
     if spec["name"] == bind.SERVICE:
@@ -416,7 +431,7 @@ def down() -> None:
 
 def _remove_files(workdir: Path) -> None:
     """Remove only what up() wrote into workdir (configs, site, logs), then workdir itself if empty."""
-    for sub in ("dns", "coredns", "adguard", "bind", "http", *balancers.FOLDERS):
+    for sub in ("dns", "coredns", coredns.SHIPPED_FOLDER, "adguard", "bind", "http", *balancers.FOLDERS):
         shutil.rmtree(workdir / sub, ignore_errors=True)
     for name in [*(spec[1] for spec in _SERVICE_TABLE), METRICS_SERVICE]:
         (workdir / f"{name}.log").unlink(missing_ok=True)

@@ -115,8 +115,8 @@ def redis_cpu_s() -> float | None:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
-def _worker_cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
+def _rusage_cpu_s(who: int = resource.RUSAGE_SELF) -> float:
+    usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
 
 
@@ -124,17 +124,19 @@ class Meter:
     """Reads every counter at the start of a point; `used()` gives what each spent since (seconds)."""
 
     def __init__(self) -> None:
-        self.wall, self.worker = time.monotonic(), _worker_cpu_s()
+        self.wall, self.worker, self.children = time.monotonic(), _rusage_cpu_s(), _rusage_cpu_s(resource.RUSAGE_CHILDREN)
         self.api = {pid: process_cpu_s(pid) for pid in api_pids()}
         self.redis = redis_cpu_s()
 
     def used(self) -> dict:
-        """{"worker_s", "api_s" (every API process here; None when none is known), "api_processes", "redis_s" (None
+        """{"worker_s", "children_s" (the worker's children that ended since: the load tool and the monitors, the load
+        generator's CPU), "api_s" (every API process here; None when none is known), "api_processes", "redis_s" (None
         when Redis runs elsewhere or did not answer), "wall_s"}, seconds rounded to milliseconds."""
         api = [after - self.api[pid] for pid in self.api if self.api[pid] is not None and (after := process_cpu_s(pid)) is not None]
         redis_now = redis_cpu_s() if self.redis is not None else None
         return {
-            "worker_s": round(_worker_cpu_s() - self.worker, 3),
+            "worker_s": round(_rusage_cpu_s() - self.worker, 3),
+            "children_s": round(_rusage_cpu_s(resource.RUSAGE_CHILDREN) - self.children, 3),
             "api_s": round(sum(api), 3) if api else None,
             "api_processes": len(api),
             "redis_s": round(redis_now - self.redis, 3) if redis_now is not None else None,

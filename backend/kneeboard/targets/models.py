@@ -25,4 +25,5 @@ class Target(Base):
     metrics_url: Mapped[str | None] = mapped_column(String(300), default=None)  # its node_exporter, for the node monitor
     exporters: Mapped[list[dict]] = mapped_column(JSON, default=list)  # [{name, url, packs}], for exporter monitors
     prometheus: Mapped[dict | None] = mapped_column(JSON, nullable=True, default=None)  # {server, selector, packs, queries}: PromQL
+    process: Mapped[str | None] = mapped_column(String(15), nullable=True, default=None)  # the server's comm, for the process monitor
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -8,11 +8,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.exporters.schemas import Exporters
+from kneeboard.profiling.schemas import COMM
 from kneeboard.promql.schemas import PrometheusSource
 from kneeboard.validators import Host, MetricsUrl, Port, Tag
 
 TargetKind = Literal["dns", "http", "net", "device"]
 PROMETHEUS_HELP = "its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md)"
+PROCESS_HELP = ("the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): "
+                "the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target")
 METRICS_URL_HELP = "the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy)"
 
 
@@ -30,6 +33,7 @@ class TargetCreate(BaseModel):
     metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP)
     exporters: Exporters = Field(default_factory=list)
     prometheus: PrometheusSource | None = Field(default=None, description=PROMETHEUS_HELP)
+    process: str | None = Field(default=None, pattern=COMM, description=PROCESS_HELP)
 
 
 class TargetUpdate(BaseModel):
@@ -46,6 +50,7 @@ class TargetUpdate(BaseModel):
     metrics_url: MetricsUrl | None = Field(default=None, description=METRICS_URL_HELP + "; null removes it")
     exporters: Exporters | None = None
     prometheus: PrometheusSource | None = Field(default=None, description=PROMETHEUS_HELP + "; null removes it")
+    process: str | None = Field(default=None, pattern=COMM, description=PROCESS_HELP + "; null removes it")
 
 
 class TargetOut(TargetCreate):

@@ -53,7 +53,7 @@ def update_target(target_id: int, body: TargetUpdate, *, session: Session) -> Ta
     target = get_target(target_id, session=session)
     changes = body.model_dump(exclude_unset=True)
     for key, value in changes.items():
-        if value is None and key not in ("metrics_url", "prometheus"):
+        if value is None and key not in ("metrics_url", "prometheus", "process"):
             raise invalid((key,), "must not be null")
     if "name" in changes:
         _check_name_free(changes["name"], session=session, own_id=target_id)

@@ -7,6 +7,7 @@ import subprocess
 
 from kneeboard.tools import devsim, dnsperf, iperf3, kbhttp, mpstat, node, ping, wrk
 from kneeboard.tools.exporter import adapter as exporter
+from kneeboard.tools.process import adapter as process
 from kneeboard.tools.contract import Role, ToolAdapter
 
 _ADAPTERS: dict[str, ToolAdapter] = {}
@@ -28,6 +29,7 @@ register(mpstat.ADAPTER)
 register(ping.ADAPTER)
 register(node.ADAPTER)
 register(exporter.ADAPTER)
+register(process.ADAPTER)
 
 
 def all_tools() -> list[ToolAdapter]:
