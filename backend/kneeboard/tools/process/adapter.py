@@ -9,6 +9,8 @@ Summary (the result's extra, filed by the worker under extra.monitors["process"]
     window_s         seconds between the first reading (the monitor's start, just before the load) and the last (its
                      stop, just after the load ended)
     cpu_pct_of_one   100 × cpu_s / window_s (100 = one CPU busy the whole window)
+    runqueue_wait_s  seconds its threads were ready to run but waited for a CPU (schedstat): with cpu_s, a server at its
+                     usable CPUs though others' work on them keeps it below 100 % (a shared host) shows here
     usable_cpus      how many CPUs the server may use: the least of its affinity mask (sched_getaffinity), its cgroup's
                      CPU quota where readable (v2 cpu.max, v1 cpu.cfs_quota_us) and GOMAXPROCS when its environment sets
                      it; None when none could be read
@@ -23,7 +25,7 @@ Summary (the result's extra, filed by the worker under extra.monitors["process"]
 The load generator's own CPU over the point is extra.harness_cpu.children_s (the worker's children: the load tool and
 the monitors), so a shared host splits into server (cpu_s), generator (children_s) and other (host_busy_cpu_s − both).
 The server is read on the host the worker runs on: a loopback or lab target, in the namespace serving the target's
-address, the processes of that name holding its port (with their master and workers of that name);
+address, the processes of that name holding its port (with their workers of that name);
 a process not found is the point's warning and nothing else is lost. Series `process`: cpu_pct per interval.
 """
 
@@ -81,13 +83,21 @@ def read_lines(stdout: str) -> list[dict[str, Any]]:
 def used_between(before: dict[str, Any], after: dict[str, Any]) -> float:
     """CPU-seconds the processes of `after` used since `before`: each from its value then, or from zero when it started
     since (a new worker); one absent then that had already started gives nothing for this interval (its base is unknown)."""
-    then = {(p[0], p[1]): p[2] for p in before["procs"]}
+    return _grown(before, after, 2)
+
+
+def _grown(before: dict[str, Any], after: dict[str, Any], field: int) -> float:
+    """How much a per-process counter (procs[field]: CPU, run-queue wait) grew between two readings (used_between)."""
+    then = {(p[0], p[1]): p[field] for p in before["procs"] if len(p) > field}
     total = 0.0
-    for pid, start, cpu in after["procs"]:
-        if (pid, start) in then:
-            total += max(0.0, cpu - then[(pid, start)])
-        elif start >= float(before.get("boot_s", float("inf"))) - STARTED_SLACK_S:
-            total += cpu
+    for proc in after["procs"]:
+        now, key = proc[field] if len(proc) > field else None, (proc[0], proc[1])
+        if not units.is_number(now):
+            continue
+        if key in then and units.is_number(then[key]):
+            total += max(0.0, now - then[key])
+        elif key not in then and proc[1] >= float(before.get("boot_s", float("inf"))) - STARTED_SLACK_S:
+            total += now
     return total
 
 
@@ -111,6 +121,7 @@ def summarise(readings: list[dict[str, Any]]) -> dict[str, Any]:
     limits = next((r["usable"] for r in reversed(readings) if isinstance(r.get("usable"), dict) and r["procs"]), {})
     summary: dict[str, Any] = {
         "process": last.get("process"), "pids": sorted({pid for pid, _ in seen}), "cpu_s": round(cpu_s, 3),
+        "runqueue_wait_s": round(sum(_grown(a, b, 3) for a, b in zip(readings, readings[1:])), 3),
         "window_s": round(window_s, 3), "cpu_pct_of_one": round(100.0 * cpu_s / window_s, 2) if window_s > 0 else None,
         "usable_cpus": limits.get("cpus"), "usable_source": limits.get("source"),
         "affinity": limits.get("affinity"), "cgroup_cpus": limits.get("cgroup_cpus"), "gomaxprocs": limits.get("gomaxprocs"),

@@ -5,14 +5,15 @@
 NAME is the server's command name (comm, as /proc/PID/stat shows it, at most 15 characters); every process of that
 name is read (a master and its workers), in the network namespace PATH names when given (/run/netns/kblab for the
 lab; /proc/self/ns/net: this host's own, where a loopback server runs) and, with --port, only those holding a socket
-on port N (a TCP listener, a bound UDP socket) with their parents and children of that name: two servers of one name
+on port N (a TCP listener, a bound UDP socket) with their children of that name: two servers of one name
 in one namespace (the lab's two CoreDNS, its two nginx) are told apart by the target's port. /proc is scanned again at every reading, so a
 process that starts during the point (a reload's new workers) is found. Prints one JSON line per reading:
 
-    {"t": epoch, "boot_s": s since boot, "process": NAME, "procs": [[pid, start_s, cpu_s], ...],
+    {"t": epoch, "boot_s": s since boot, "process": NAME, "procs": [[pid, start_s, cpu_s, wait_s], ...],
      "host": {"busy_s": s, "total_s": s, "cpus": n}, "usable": {...}}
 
-cpu_s is utime + stime of the process (every thread, /proc/PID/stat), start_s its start in seconds since boot (a PID
+cpu_s is utime + stime of the process (every thread, /proc/PID/stat), wait_s its live threads' time waiting for a CPU
+while ready to run (schedstat; None when unreadable), start_s its start in seconds since boot (a PID
 with another start is another process), host the machine's CPU time from /proc/stat's `cpu` line (busy: every mode
 but idle and iowait). "usable" (what the processes may use) is in the first line and in any line whose set of
 processes changed. Stops at DURATION, or at SIGINT/SIGTERM (how the worker ends a monitor as its point ends), each
@@ -65,7 +66,7 @@ def netns_id(path: str) -> tuple[int, int] | None:
 def scan(name: str, netns: tuple[int, int] | None, port: int | None = None,
          holders: dict[tuple[int, float], bool] | None = None) -> list[list[float]]:
     """[[pid, start_s, cpu_s], ...] of every process named `name` (in namespace `netns` when given; with `port`: those
-    holding a socket on that port, their parents and children of the same name — a master and its workers).
+    holding a socket on that port and their children of the same name — a master and its workers).
     `holders` caches, per process, whether it holds such a socket (its sockets are read once)."""
     found: dict[int, tuple[float, float, int]] = {}  # pid → (start_s, cpu_s, parent)
     for entry in os.listdir("/proc"):
@@ -80,12 +81,30 @@ def scan(name: str, netns: tuple[int, int] | None, port: int | None = None,
     if port is not None and found:
         keep = _on_port(found, port, holders if holders is not None else {})
         found = {pid: found[pid] for pid in keep}
-    return sorted([pid, round(start, 2), round(cpu, 2)] for pid, (start, cpu, _) in found.items())
+    return sorted([pid, round(start, 2), round(cpu, 2), runqueue_wait_s(pid)] for pid, (start, cpu, _) in found.items())
+
+
+def runqueue_wait_s(pid: int) -> float | None:
+    """Seconds the process's live threads spent ready to run but waiting for a CPU (/proc/PID/task/*/schedstat, second
+    field), None when unreadable: beside its CPU time, a server starved by others on its CPUs shows here."""
+    total, read = 0, False
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as schedstat:
+                total += int(schedstat.read().split()[1])
+                read = True
+        except (OSError, IndexError, ValueError):
+            continue
+    return round(total / 1e9, 4) if read else None
 
 
 def _on_port(found: dict[int, tuple[float, float, int]], port: int, holders: dict[tuple[int, float], bool]) -> set[int]:
     """The processes of `found` that hold a socket on `port` (a TCP listener or a bound UDP socket; unknown when their
-    sockets cannot be read: counted), with their parents and children among `found`."""
+    sockets cannot be read: counted), with their children among `found`."""
     inodes: set[str] | None = None
     keep = set()
     for pid, (start, _, _) in found.items():
@@ -96,10 +115,10 @@ def _on_port(found: dict[int, tuple[float, float, int]], port: int, holders: dic
         if holders[(pid, start)]:
             keep.add(pid)
     grown = True
-    while grown:  # a master without the socket, a worker started by one: family of the same name
-        family = {pid for pid, (_, _, parent) in found.items() if parent in keep or pid in {found[k][2] for k in keep}}
-        grown = not family <= keep
-        keep |= family
+    while grown:  # a worker started by one of them (not its parent: a generic name's parent may be anything)
+        children = {pid for pid, (_, _, parent) in found.items() if parent in keep}
+        grown = not children <= keep
+        keep |= children
     return keep
 
 
