@@ -89,7 +89,7 @@ def _evaluate(wanted: PrometheusSource, start: float, load_end: float, sleep: Ca
     read, counts = _run(server, exprs, first, load_end, found.warnings)
     found.samples = queries.samples_of(read)
     found.summary = {**counts, "window_s": window_s, "first_step": round(first, 3),
-                     **summarise(found.samples, first - 1e-6, until=load_end + 1e-6)}
+                     **summarise(found.samples, first - 1e-3, until=load_end + 1e-3)}  # the API's millisecond grid
     packs = [all_packs()[name] for name in wanted.packs if name in all_packs()]
     _count_over_load(server, packs, selector, start, load_end, found)
     if not found.samples and not found.warnings:
