@@ -82,6 +82,12 @@ bench-templates:
 	scripts/install-deps.sh test
 	KB_SEED_TEMPLATES=1 .venv/bin/pytest -q -s -p no:cacheprovider tests/integration/test_seed_templates_full.py
 
+# The campaign analysis on 10,000 campaigns generated from queueing models with known truth (issue 47; no lab, ~2 min):
+# per statement its misses and false alarms; exits 1 when the knee, ceiling or generator-limited targets are missed.
+.PHONY: bench-analysis
+bench-analysis:
+	.venv/bin/python tests/bench/analysis.py
+
 lab-up:
 	.venv/bin/kneeboard lab up
 

@@ -41,7 +41,8 @@ def test_the_knee_of_a_sub_millisecond_server_is_where_it_saturates(stack, dns_t
     assert max(p["latency_avg_ms"] for p in kept_up) < 1.5, f"low latency until saturation: {rows}"
     knee = campaign["analysis"]["knee"]
     print("knee:", knee)
-    assert knee["rule"] == "saturation", knee
+    # the first rule crossed for good: the efficiency, or latency jumping past its floor at the same step (issue 47)
+    assert knee["rule"] in ("saturation", "latency"), knee
     # where throughput stops following: the highest load that kept up, or the next (a load at 94.9 % below it is noise)
     last_kept = max(p["offered_rate"] for p in kept_up)
     beyond = [p["offered_rate"] for p in fell_short if p["offered_rate"] > last_kept]

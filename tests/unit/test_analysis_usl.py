@@ -83,7 +83,9 @@ def test_sweep_that_never_saturated_is_not_fitted():
     ]
     usl = fit_usl(points)
     assert usl["sigma"] is None and usl["peak_rate"] is None
-    assert "limited" in usl["note"]
+    # the points kept up with the plan's pace: the note says so, and names no generator (none was left out)
+    assert "kept up" in usl["note"] and "generator" not in usl["note"]
+    assert "2 more point(s) were left out: the load generator did not send" in fit_usl(points, generator_limited=2)["note"]
 
 
 def test_failed_points_are_ignored():

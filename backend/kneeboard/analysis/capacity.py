@@ -119,14 +119,41 @@ def statement(capacity: dict, unit: str = "ops/s") -> str:
     return rate_text(value, unit)
 
 
+def _estimates(lat: np.ndarray, ach: np.ndarray, eff: np.ndarray, limit_ms: float, min_efficiency: float) -> np.ndarray:
+    """:func:`estimate`'s value for many sweeps at once (rows: sweeps, columns: loads lowest first), as one array."""
+    ok_eff = np.isnan(eff) | (eff >= min_efficiency)
+    ok = (lat <= limit_ms) & ok_eff
+    rows = np.arange(lat.shape[0])
+    j = np.argmax(~ok, axis=1)  # the first load that broke the target (0 when none did: told apart below)
+    held = ok.all(axis=1)
+    prev = np.maximum(j - 1, 0)
+    lat0, lat1, ach0, ach1 = lat[rows, prev], lat[rows, j], ach[rows, prev], ach[rows, j]
+    eff0, eff1 = eff[rows, prev], eff[rows, j]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        by_lat = np.where(lat1 != lat0, (limit_ms - lat0) / (lat1 - lat0), 0.0)
+        by_eff = np.where(eff0 != eff1, (eff0 - min_efficiency) / (eff0 - eff1), 0.0)
+    by_lat = np.where(lat1 > limit_ms, by_lat, np.inf)
+    by_eff = np.where(~ok_eff[rows, j] & ~np.isnan(eff0), by_eff, np.inf)
+    f = np.minimum(by_lat, by_eff)
+    f = np.where(np.isfinite(f), np.clip(f, 0.0, 1.0), 0.0)
+    value = ach0 + f * (ach1 - ach0)
+    value = np.where(j == 0, ach[:, 0], value)  # below: the lowest load already broke it
+    return np.where(held, ach[:, -1], value)  # at least: every load kept it
+
+
 def _bootstrap(levels: list[dict], limit_ms: float, min_efficiency: float, confidence: float, n_resamples: int,
                seed: int) -> tuple[float, float]:
+    """A percentile interval of the capacity from resampling each load's repetitions (all resamples at once)."""
     rng = np.random.default_rng(seed)
-    draws = []
-    for _ in range(n_resamples):
-        pick = [rng.integers(0, lv["latency"].size, lv["latency"].size) for lv in levels]
-        found = estimate(_means(levels, pick), limit_ms, min_efficiency)
-        draws.append(found.value if found is not None else 0.0)
+    columns = {"lat": [], "ach": [], "eff": []}
+    for lv in levels:
+        pick = rng.integers(0, lv["latency"].size, (n_resamples, lv["latency"].size))
+        columns["lat"].append(lv["latency"][pick].mean(axis=1))
+        columns["ach"].append(lv["achieved"][pick].mean(axis=1))
+        off = lv["offered"]
+        usable = not np.isnan(off).any() and (off > 0).all()
+        columns["eff"].append((lv["achieved"][pick] / off[pick]).mean(axis=1) if usable else np.full(n_resamples, np.nan))
+    draws = _estimates(*(np.column_stack(columns[k]) for k in ("lat", "ach", "eff")), limit_ms, min_efficiency)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(draws, [alpha, 1 - alpha])
     return float(low), float(high)

@@ -178,3 +178,53 @@ def low_load_points(points: Iterable[Point], metric: str) -> list[Point]:
 def low_load(points: Iterable[Point], metric: str) -> float | None:
     """A metric at the lightest load: the mean over :func:`low_load_points` (repetitions averaged)."""
     return _mean([p.get(metric) for p in low_load_points(points, metric)])
+
+
+def _median(values: Sequence[float | None]) -> float | None:
+    vals = sorted(v for v in (finite(x) for x in values) if v is not None)
+    if not vals:
+        return None
+    mid = len(vals) // 2
+    return vals[mid] if len(vals) % 2 else (vals[mid - 1] + vals[mid]) / 2.0
+
+
+def levels(points: Iterable[Point], metrics: Sequence[str]) -> list[Point]:
+    """One row per load of a sweep, lowest first: each metric's *median* over the load's repetitions.
+
+    A median, not a mean: one repetition that stalled must not move a reading that the others agree on. Each row has
+    "load" (see :func:`load_of`), "offered_rate", "concurrency", "n" (repetitions), the metrics' medians, and
+    "efficiency": the median of the repetitions' achieved/offered (None for closed-loop points)."""
+    rows = []
+    for group in group_repeats(points):
+        load = load_of({"offered_rate": group[0].get("offered_rate"), "achieved_rate": _median([p.get("achieved_rate") for p in group])})
+        if load is None:
+            continue
+        row: Point = {"load": load, "offered_rate": finite(group[0].get("offered_rate")), "concurrency": group[0].get("concurrency"),
+                      "phase": group[0].get("phase"), "n": len(group), "efficiency": _median([efficiency(p) for p in group])}
+        for metric in metrics:
+            row[metric] = _median([p.get(metric) for p in group])
+        rows.append(row)
+    return sorted(rows, key=lambda r: (r["load"], r["concurrency"] or 0))
+
+
+def first_sustained_crossing(xs: Sequence[float], ys: Sequence[float | None], threshold: float, *,
+                             above: bool = True) -> tuple[float | None, float, float] | None:
+    """Where a curve first crosses a threshold and stays across: (x before it, x of the first point past it, interpolated x).
+
+    A point past the threshold counts only when the next point with a value is past it too (or it is the last): one
+    noisy point over the line followed by one under it is not a crossing. `above`: crossing upwards (y > threshold),
+    else downwards (y < threshold). The x is linearly interpolated between the crossing point and the one before it
+    (the crossing point's own x when it is the first, and None before it). None when the curve never crosses for good."""
+    pts = [(x, y) for x, y in zip(xs, ys) if finite(y) is not None and finite(x) is not None]
+
+    def past(y: float) -> bool:
+        return y > threshold if above else y < threshold
+
+    for i, (x, y) in enumerate(pts):
+        if past(y) and (i + 1 == len(pts) or past(pts[i + 1][1])):
+            if i == 0:
+                return None, x, x
+            x0, y0 = pts[i - 1]
+            f = (threshold - y0) / (y - y0) if y != y0 else 1.0
+            return x0, x, x0 + min(max(f, 0.0), 1.0) * (x - x0)
+    return None

@@ -9,7 +9,7 @@ from kneeboard.evidence.assess import assess
 
 from .conclusion import conclusion
 from .generator import server_judged
-from .knee import FLOOR_MS, ceiling, find_knee, requests_in_flight
+from .knee import FLOOR_MS, ceiling, ceiling_statement, find_knee, knee_metric, requests_in_flight
 from .capacity import capacity_at_slo
 from .points import Point, aggregate, baseline_latency, finite, of_phase, sorted_by_load, sweep_points, load_of
 from .stability import drift, oscillation
@@ -50,6 +50,7 @@ def analyse(
     searched: list[dict] | None = None,
     work: tuple[str, float] = ("1,000 operations", 1000.0),
     host_shared: str | None = None,
+    knee_latency: str | None = None,
 ) -> dict:
     """Analyse one campaign (one variant): knee, ceiling, USL, zones, stability, conclusion.
 
@@ -60,7 +61,8 @@ def analyse(
     measured, else the mean), `slo_source` where that target came from ("plan", "settings" or "default"); unit: the rate unit
     named in the conclusion; searched: the campaign's search capacities (searched.py), which the conclusion leads with;
     work: the unit the server's cost is given per (the tool's work_unit); host_shared: where the generator shared the
-    server's host (environment.host_sharing), said beside host CPU figures. Points of several variants must be split first
+    server's host (environment.host_sharing), said beside host CPU figures; knee_latency: the latency the knee is read
+    on (default: the SLO's metric when it is a tail percentile, else the mean). Points of several variants must be split first
     (:func:`kneeboard.analysis.points.split_by_variant`): mixing them raises ValueError.
 
     Returns {"knee", "ceiling", "requests_in_flight", "usl", "zones", "capacity", "stability",
@@ -74,26 +76,32 @@ def analyse(
         raise ValueError(f"points of several variants {sorted(map(str, variants))}: analyse each alone")
 
     base = baseline_latency(points)
-    knee = find_knee(points, k=k, min_efficiency=min_efficiency, floor_ms=knee_floor_ms, baseline_ms=base)
+    zones = sla_zones(points, green_ms=green_ms, yellow_ms=yellow_ms)
+    red_from = next((z["from_rate"] for z in zones if z["zone"] == "red"), None)
+    metric = knee_latency or knee_metric(slo_metric)
+    knee = find_knee(points, k=k, min_efficiency=min_efficiency, floor_ms=knee_floor_ms,
+                     baseline_ms=base if metric == "latency_avg_ms" else None, metric=metric, red_from=red_from)
     top = ceiling(points, min_efficiency=min_efficiency)
-    usl = fit_usl(points)
+    usl = fit_usl(points, generator_limited=sum(p.get("phase") == "scalability" for p in generator_limited))
     _, sweep = sweep_points(points)
     loads = [load_of(p) for p in sorted_by_load(aggregate(sweep))]
 
     stab_points = aggregate(of_phase(points, "stability"))
     if samples is not None or stab_points:
         d = drift(samples)
-        stability = {key: d.get(key) for key in ("verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric")}
+        stability = {key: d.get(key) for key in ("verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric", "drifted", "statement")}
     else:
         stability = None
 
     result = {
         "knee": (
-            {key: knee[key] for key in ("offered_rate", "achieved_rate", "latency_avg_ms", "concurrency", "load_axis", "rule", "rule_text", "why")}
+            {key: knee[key] for key in ("offered_rate", "achieved_rate", "latency_avg_ms", "latency_ms", "metric", "threshold_ms",
+                                        "concurrency", "load_axis", "between", "rule", "rule_text", "why")}
             if knee
             else None
         ),
-        "ceiling": {"achieved_rate": top["achieved_rate"], "bound": top["bound"]} if top else None,
+        "ceiling": ({key: top[key] for key in ("achieved_rate", "bound", "kind", "offered_rate", "past")}
+                    | {"statement": ceiling_statement(top, unit)}) if top else None,
         "requests_in_flight": _in_flight(top, knee, base),
         "usl": (
             {
@@ -103,7 +111,7 @@ def analyse(
             if usl
             else None
         ),
-        "zones": sla_zones(points, green_ms=green_ms, yellow_ms=yellow_ms),
+        "zones": zones,
         "zones_metric": "latency_avg_ms",
         "capacity": _with_source(capacity_at_slo(points, limit_ms=slo_ms or yellow_ms, metric=slo_metric,
                                                  min_efficiency=min_efficiency, unit=unit), slo_source),

@@ -59,8 +59,10 @@ def drift(
     drift. Verdict: "drifting" when |rate drift| > rate_tolerance_pct or |latency drift| >
     latency_tolerance_pct, "stable" otherwise, "insufficient data" with fewer than 6 rate samples.
 
-    Returns {"verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric", "rate_slope_per_s",
-    "latency_slope_ms_per_s", "samples"}.
+    Returns {"verdict", "rate_drift_pct", "latency_drift_pct", "latency_metric", "drifted", "statement",
+    "rate_slope_per_s", "latency_slope_ms_per_s", "samples"}: "drifted" lists the series that went past their tolerance
+    ([{"metric", "drift_pct", "tolerance_pct"}], largest drift against its tolerance first), and "statement" says the
+    verdict with those, never a series that stayed within its tolerance ("drifting: p50 latency −35.7 %").
     """
     samples = list(samples or [])
     metric = interval_latency(samples)
@@ -76,15 +78,36 @@ def drift(
         verdict = "drifting"
     else:
         verdict = "stable"
+    latency_metric = metric if lat_drift is not None else None
+    drifted = [{"metric": name, "drift_pct": value, "tolerance_pct": tolerance}
+               for name, value, tolerance in (("achieved_rate", rate_drift, rate_tolerance_pct),
+                                              (latency_metric, lat_drift, latency_tolerance_pct))
+               if verdict == "drifting" and value is not None and abs(value) > tolerance]
+    drifted.sort(key=lambda d: -abs(d["drift_pct"]) / d["tolerance_pct"])
     return {
         "verdict": verdict,
+        "drifted": drifted,
+        "statement": stability_statement(verdict, drifted, rate.size),
         "rate_drift_pct": rate_drift,
         "latency_drift_pct": lat_drift,
-        "latency_metric": metric if lat_drift is not None else None,
+        "latency_metric": latency_metric,
         "rate_slope_per_s": rate_slope,
         "latency_slope_ms_per_s": lat_slope,
         "samples": int(rate.size),
     }
+
+
+DRIFT_WORDS = {"achieved_rate": "achieved rate", "latency_avg_ms": "mean latency", "latency_p50_ms": "p50 latency"}
+
+
+def stability_statement(verdict: str, drifted: Sequence[dict], samples: int) -> str:
+    """The stability card's words: the verdict with what drifted (last third against first), e.g. "drifting: p50 latency −35.7 %"."""
+    if verdict == "insufficient data":
+        return f"insufficient data: {samples} interval sample(s), {MIN_SAMPLES} needed"
+    if not drifted:
+        return verdict
+    parts = [f"{DRIFT_WORDS.get(d['metric'], d['metric'])} {d['drift_pct']:+.1f} %".replace("-", "−") for d in drifted]
+    return f"{verdict}: " + ", ".join(parts) + " (last third against first)"
 
 
 def _noise(prev: Point, cur: Point, rel_tol: float, z: float) -> tuple[float, str]:

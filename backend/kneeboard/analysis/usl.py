@@ -8,7 +8,7 @@ parallel fraction p = 1 − σ.
 
 Rate-limited points. In a scalability sweep the load generator paces each client
 (offered rate = concurrency × unit rate). While the system keeps up, the achieved rate
-simply equals that pace: the point shows the generator's limit, not the system's, and
+simply equals that pace: the point shows the plan's pace, not the system's limit, and
 only says "the system can do *at least* this much". The fit therefore treats every
 point with an offered rate as a *censored* observation: the model's prediction for it
 is min(offered_rate, X(N)). A point the curve can exceed costs nothing (it is a lower
@@ -145,7 +145,20 @@ def _empty(note: str) -> dict:
     }
 
 
-def fit_usl(points: Iterable[Point], *, censor: bool = True) -> dict | None:
+def _not_reached(saturated: int, total: int, generator_limited: int) -> str:
+    """Why the sweep did not reach the system's capacity, true of the points: they kept up with the plan's pace; the
+    generator is named only for points it really did not send (`generator_limited`, left out before the fit)."""
+    kept = total - saturated
+    note = (f"USL not fitted: only {saturated} of {total} scalability point(s) fell short of their offered rate; the other "
+            f"{kept} kept up with the pace the plan set (concurrency × unit rate), so the sweep stayed below the system's "
+            "capacity (raise the unit rate or the concurrency).")
+    if generator_limited:
+        note += (f" {generator_limited} more point(s) were left out: the load generator did not send their load "
+                 "(see the points it did not send).")
+    return note
+
+
+def fit_usl(points: Iterable[Point], *, censor: bool = True, generator_limited: int = 0) -> dict | None:
     """Fit the USL (and Amdahl) to the completed scalability points.
 
     Uses scipy.optimize.curve_fit with σ, κ ∈ [0, 1] and λ > 0, from several starting
@@ -158,7 +171,8 @@ def fit_usl(points: Iterable[Point], *, censor: bool = True) -> dict | None:
     "amdahl_p", "note", "rate_limited_points", "points"}; None when there is no
     scalability point. When the sweep cannot support a fit (fewer than 3 distinct
     concurrencies, or fewer than 3 points below 99 % efficiency) the numbers are None
-    and "note" says why.
+    and "note" says why; `generator_limited` is how many scalability points were left out
+    because the generator did not send them (only then does the note name the generator).
     """
     n, x, cap = _data(of_phase(points, "scalability"))
     if n.size == 0:
@@ -167,11 +181,7 @@ def fit_usl(points: Iterable[Point], *, censor: bool = True) -> dict | None:
         return _empty("USL not fitted: fewer than 3 distinct concurrency levels.")
     saturated = int(np.sum(x < SATURATED_BELOW * cap))
     if censor and saturated < MIN_SATURATED_POINTS:
-        return _empty(
-            f"USL not fitted: only {saturated} point(s) fell short of their offered rate; "
-            "the load generator limited the others, so the sweep never reached the "
-            "system's capacity (raise the unit rate or the concurrency)."
-        )
+        return _empty(_not_reached(saturated, int(n.size), generator_limited))
     fitted = _fit(n, x, cap, with_kappa=True, censor=censor)
     if fitted is None:
         return _empty("USL not fitted: the least-squares fit did not converge.")
@@ -185,8 +195,8 @@ def fit_usl(points: Iterable[Point], *, censor: bool = True) -> dict | None:
     limited = int(np.sum(np.isfinite(cap) & (usl_throughput(n, sigma, kappa, lambda_) >= cap)))
     if censor:
         note = (
-            f"{limited} of {n.size} points were rate-limited by the load generator "
-            "(the fitted curve lies above their offered rate); they enter the fit as "
+            f"{limited} of {n.size} points kept up with their offered rate, the pace the plan set "
+            "(the fitted curve lies above it); they enter the fit as "
             "censored lower bounds, min(offered, X(N)), so they bound λ from below but "
             "cannot pull the curve down. R² uses the censored predictions of all points."
         )
