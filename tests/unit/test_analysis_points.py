@@ -46,6 +46,43 @@ def test_ceiling_and_requests_in_flight():
     assert requests_in_flight(None, 0.5) is None and requests_in_flight(16_000.0, 0.0) is None
 
 
+def test_a_ceiling_with_higher_loads_achieving_less_is_measured_and_says_them():
+    # one run per load: a drop over 2 % of the ceiling is beyond a run's own noise
+    points = [pt("saturation", o, a, 1.0) for o, a in ((30_000, 29_900), (35_000, 33_900), (40_000, 31_800), (50_000, 30_100))]
+    top = ceiling(points)
+    assert top["kind"] == "measured" and top["bound"] is False and top["reason"] == "fell"
+    assert top["past"] == [{"offered_rate": 40_000, "achieved_rate": 31_800}, {"offered_rate": 50_000, "achieved_rate": 30_100}]
+    said = analyse(points, unit="qps")["ceiling"]["statement"]
+    assert said.startswith("33,900 qps at 35,000 qps offered, measured") and "31,800 qps at 40,000 qps" in said
+    assert "lower bound" not in said
+
+
+def test_a_drop_within_the_repetitions_spread_leaves_a_kept_up_ceiling_a_lower_bound():
+    # 36k's mean (34,990) is 10 under 35k's (35,000), far within its repetitions' spread (±1,000), and it kept up (97 %)
+    rows = [(30_000, (29_990, 30_010, 30_000)), (35_000, (34_990, 35_010, 35_000)), (36_000, (35_990, 34_000, 34_980))]
+    points = [pt("saturation", o, a, 1.0, repeat=r) for o, values in rows for r, a in enumerate(values)]
+    top = ceiling(points)
+    assert top["offered_rate"] == 35_000 and top["kind"] == "lower_bound" and top["reason"] == "kept_up"
+    assert "achieved as much within their spread" in analyse(points)["ceiling"]["statement"]
+
+
+def test_a_top_load_still_climbing_is_a_lower_bound_and_a_flat_one_is_measured():
+    climbing = [pt("saturation", o, a, 1.0) for o, a in ((10_000, 10_000), (20_000, 19_000), (30_000, 26_000))]
+    flat = [pt("saturation", o, a, 1.0) for o, a in ((10_000, 10_000), (20_000, 19_000), (30_000, 19_500))]
+    assert ceiling(climbing)["reason"] == "rising" and ceiling(climbing)["bound"] is True  # +7,000 of +10,000 offered
+    assert ceiling(flat)["reason"] == "plateau" and ceiling(flat)["bound"] is False  # +500 of +10,000
+    assert "still gaining" in analyse(climbing)["ceiling"]["statement"]
+
+
+def test_zones_read_the_medians_and_the_first_sustained_crossing():
+    # one repetition stalled at 2,000 (9 ms): the median of three keeps the load green; 3,000 alone over 1 ms, then
+    # back under it, is no crossing
+    reps = {1000: (0.5, 0.5, 0.5), 2000: (0.6, 9.0, 0.6), 3000: (1.2, 1.2, 1.2), 4000: (0.8, 0.8, 0.8), 5000: (2.0, 2.0, 2.0)}
+    sweep = [pt("saturation", x, x, lat, repeat=r) for x, values in reps.items() for r, lat in enumerate(values)]
+    zones = sla_zones(sweep)
+    assert zones[0]["zone"] == "green" and zones[0]["to_rate"] == pytest.approx(4000 + 1000 * 0.2 / 1.2)
+
+
 def test_zones_edges():
     sweep = [pt("saturation", x, x, lat) for x, lat in ((1000, 0.5), (2000, 0.8), (3000, 2.0), (4000, 1.5), (5000, 2.5))]
     zones = sla_zones(sweep)

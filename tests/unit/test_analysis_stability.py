@@ -38,6 +38,20 @@ def test_growing_latency_is_drifting():
     assert abs(d["rate_drift_pct"]) < 1
 
 
+def test_the_statement_names_what_drifted_and_only_that():
+    # the latency drifted (+~60 %), the rate did not (< 1 %): the card says the latency, never the rate's 0.x %
+    lat = drift(samples(lambda i: 11_000.0, latency=lambda i: 1.0 + 0.02 * i))
+    assert [d["metric"] for d in lat["drifted"]] == ["latency_avg_ms"]
+    assert lat["statement"].startswith("drifting: mean latency +") and "achieved rate" not in lat["statement"]
+    rate = drift(samples(lambda i: 11_000.0 - 30.0 * i))
+    assert [d["metric"] for d in rate["drifted"]] == ["achieved_rate"] and "achieved rate −" in rate["statement"]
+    both = drift(samples(lambda i: 11_000.0 - 30.0 * i, latency=lambda i: 1.0 + 0.02 * i))
+    assert {d["metric"] for d in both["drifted"]} == {"achieved_rate", "latency_avg_ms"}
+    steady = drift(samples(lambda i: 11_000.0, latency=lambda i: 1.0))
+    assert steady["drifted"] == [] and steady["statement"] == "stable"
+    assert drift(None)["statement"].startswith("insufficient data")
+
+
 def test_too_few_samples():
     assert drift(samples(lambda i: 1.0, n=5))["verdict"] == "insufficient data"
     assert drift(None)["verdict"] == "insufficient data"

@@ -113,6 +113,26 @@ class Knee(BaseModel):
                                                                        "an analysis stored before the Kneedle rule")
     rule_text: str = "latency within k × the baseline latency at ≥ 95 % efficiency"
     why: str | None = None
+    metric: str = Field(default="latency_avg_ms", description="the latency the knee is read on (the mean, or the SLO's tail percentile)")
+    latency_ms: float | None = Field(default=None, description="that latency at the knee")
+    threshold_ms: float | None = Field(default=None, description="the latency rule's line: max(k × its baseline, its baseline + the floor)")
+    between: list[float | None] | None = Field(default=None, description="the last tested load within the rule and the first "
+                                               "past it (null before the lowest load): the knee is interpolated between them")
+
+
+class LoadRate(BaseModel):
+    """A tested load and what it achieved."""
+
+    offered_rate: float | None
+    achieved_rate: float | None
+
+
+class Drifted(BaseModel):
+    """A series of the long point that drifted past its tolerance (last third against first)."""
+
+    metric: str
+    drift_pct: float
+    tolerance_pct: float
 
 
 class Ceiling(BaseModel):
@@ -120,6 +140,11 @@ class Ceiling(BaseModel):
 
     achieved_rate: float | None
     bound: bool = False
+    kind: Literal["measured", "lower_bound"] | None = Field(default=None, description="measured: higher loads achieved less "
+                                                             "or no more; lower_bound: the limit lies above")
+    offered_rate: float | None = None
+    past: list[LoadRate] = Field(default_factory=list, description="the higher loads tested and what they achieved")
+    statement: str | None = Field(default=None, description="the ceiling as a reader should say it, with the loads past it")
 
 
 class RequestsInFlight(BaseModel):
@@ -171,6 +196,8 @@ class Stability(BaseModel):
     rate_drift_pct: float | None
     latency_drift_pct: float | None
     latency_metric: str | None = Field(default=None, description="the per-interval latency the drift is of (mean, else median)")
+    drifted: list[Drifted] = Field(default_factory=list, description="the series past their tolerance, the largest first")
+    statement: str | None = Field(default=None, description='the verdict with what drifted: "drifting: p50 latency −35.7 %"')
 
 
 

@@ -2438,6 +2438,23 @@ export interface components {
              * @default false
              */
             bound: boolean;
+            /**
+             * Kind
+             * @description measured: higher loads achieved less or no more; lower_bound: the limit lies above
+             */
+            kind?: ("measured" | "lower_bound") | null;
+            /** Offered Rate */
+            offered_rate?: number | null;
+            /**
+             * Past
+             * @description the higher loads tested and what they achieved
+             */
+            past?: components["schemas"]["LoadRate"][];
+            /**
+             * Statement
+             * @description the ceiling as a reader should say it, with the loads past it
+             */
+            statement?: string | null;
         };
         /**
          * ChangePointOut
@@ -2888,7 +2905,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -2956,7 +2973,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -3097,7 +3114,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -3165,7 +3182,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -3206,6 +3223,18 @@ export interface components {
             updated_at: string;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
+        };
+        /**
+         * Drifted
+         * @description A series of the long point that drifted past its tolerance (last third against first).
+         */
+        Drifted: {
+            /** Drift Pct */
+            drift_pct: number;
+            /** Metric */
+            metric: string;
+            /** Tolerance Pct */
+            tolerance_pct: number;
         };
         /**
          * DropRate
@@ -3730,7 +3759,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -3798,7 +3827,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -3939,7 +3968,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -4007,7 +4036,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -4057,16 +4086,32 @@ export interface components {
         Knee: {
             /** Achieved Rate */
             achieved_rate: number | null;
+            /**
+             * Between
+             * @description the last tested load within the rule and the first past it (null before the lowest load): the knee is interpolated between them
+             */
+            between?: (number | null)[] | null;
             /** Concurrency */
             concurrency?: number | null;
             /** Latency Avg Ms */
             latency_avg_ms: number | null;
+            /**
+             * Latency Ms
+             * @description that latency at the knee
+             */
+            latency_ms?: number | null;
             /**
              * Load Axis
              * @default offered
              * @enum {string}
              */
             load_axis: "offered" | "achieved";
+            /**
+             * Metric
+             * @description the latency the knee is read on (the mean, or the SLO's tail percentile)
+             * @default latency_avg_ms
+             */
+            metric: string;
             /**
              * Offered Rate
              * @description the load axis: the offered rate, or the achieved rate of a closed-loop sweep
@@ -4084,6 +4129,11 @@ export interface components {
              * @default latency within k × the baseline latency at ≥ 95 % efficiency
              */
             rule_text: string;
+            /**
+             * Threshold Ms
+             * @description the latency rule's line: max(k × its baseline, its baseline + the floor)
+             */
+            threshold_ms?: number | null;
             /** Why */
             why?: string | null;
         };
@@ -4169,6 +4219,16 @@ export interface components {
         LiveSamples: {
             /** Samples */
             samples: components["schemas"]["LiveSample"][];
+        };
+        /**
+         * LoadRate
+         * @description A tested load and what it achieved.
+         */
+        LoadRate: {
+            /** Achieved Rate */
+            achieved_rate: number | null;
+            /** Offered Rate */
+            offered_rate: number | null;
         };
         /**
          * LoginBody
@@ -4797,6 +4857,27 @@ export interface components {
             updated_at?: string | null;
             /** Updated By */
             updated_by?: string | null;
+        };
+        /**
+         * Server process monitor parameters
+         * @description Server process CPU (/proc)
+         */
+        ProcessMonitor: {
+            /**
+             * Interval (s)
+             * @default 1
+             */
+            interval_s: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "process";
+            /**
+             * Command name
+             * @description the server's command name (comm, as cpu_profile.process): every process of that name is counted; none: the target's `process`
+             */
+            process?: string | null;
         };
         /**
          * ProfileCreate
@@ -5765,6 +5846,11 @@ export interface components {
          * @description Drift across the long point.
          */
         Stability: {
+            /**
+             * Drifted
+             * @description the series past their tolerance, the largest first
+             */
+            drifted?: components["schemas"]["Drifted"][];
             /** Latency Drift Pct */
             latency_drift_pct: number | null;
             /**
@@ -5774,6 +5860,11 @@ export interface components {
             latency_metric?: string | null;
             /** Rate Drift Pct */
             rate_drift_pct: number | null;
+            /**
+             * Statement
+             * @description the verdict with what drifted: "drifting: p50 latency −35.7 %"
+             */
+            statement?: string | null;
             /** Verdict */
             verdict: string;
         };
@@ -5870,6 +5961,11 @@ export interface components {
             notes: string;
             /** Port */
             port: number;
+            /**
+             * Process
+             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target
+             */
+            process?: string | null;
             /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md) */
             prometheus?: components["schemas"]["PrometheusSource"] | null;
             /** Tags */
@@ -5913,6 +6009,11 @@ export interface components {
             notes: string;
             /** Port */
             port: number;
+            /**
+             * Process
+             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target
+             */
+            process?: string | null;
             /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md) */
             prometheus?: components["schemas"]["PrometheusSource"] | null;
             /** Tags */
@@ -5940,6 +6041,11 @@ export interface components {
             notes?: string | null;
             /** Port */
             port?: number | null;
+            /**
+             * Process
+             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target; null removes it
+             */
+            process?: string | null;
             /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md); null removes it */
             prometheus?: components["schemas"]["PrometheusSource"] | null;
             /** Tags */
@@ -6438,7 +6544,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**
@@ -6506,7 +6612,7 @@ export interface components {
              */
             margin_pct: number;
             /** Monitors */
-            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"])[];
+            monitors?: (components["schemas"]["MpstatMonitor"] | components["schemas"]["PingMonitor"] | components["schemas"]["NodeMonitor"] | components["schemas"]["ExporterMonitor"] | components["schemas"]["ProcessMonitor"])[];
             /** Name */
             name: string;
             /**

@@ -124,7 +124,7 @@ export default function SummaryCards({ campaign, analysis, tool }: { campaign: C
       <Card
         label="Ceiling"
         value={ceiling?.bound && top != null ? `≥ ${fmtRate(top)}` : fmtRate(top)}
-        sub={ceiling?.bound ? "highest achieved rate (mean of repetitions); that load kept up, so the limit lies above" : "highest achieved rate (mean of repetitions)"}
+        sub={ceiling?.statement ?? (ceiling?.bound ? "highest achieved rate (mean of repetitions); that load kept up, so the limit lies above" : "highest achieved rate (mean of repetitions)")}
         testid="card-max-rate"
       />
       <Card label="Mean latency at low load" value={fmtMs(s.baseline_latency_ms)} sub="the baseline phase, else the lowest load" testid="card-low-load" />
@@ -159,7 +159,7 @@ export default function SummaryCards({ campaign, analysis, tool }: { campaign: C
         <Card
           label="Stability"
           value={analysis.stability.verdict}
-          sub={analysis.stability.rate_drift_pct != null ? `achieved rate drift ${fmtPct(analysis.stability.rate_drift_pct)}` : undefined}
+          sub={analysis.stability.statement ?? (analysis.stability.rate_drift_pct != null ? `achieved rate drift ${fmtPct(analysis.stability.rate_drift_pct)}` : undefined)}
         />
       )}
     </div>
