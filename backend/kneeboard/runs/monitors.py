@@ -190,4 +190,5 @@ def scraped_by(target: dict) -> dict:
     exporters by name and its PromQL source (handed to the monitors as documents, never taken from a plan)."""
     return {"metrics_url": target.get("metrics_url"),
             "exporters": {e["name"]: {"url": e["url"], "packs": list(e["packs"])} for e in target.get("exporters") or []},
-            "prometheus": target.get("prometheus")}
+            "prometheus": target.get("prometheus"),
+            "process": {"name": target.get("process"), "host": target.get("host"), "port": target.get("port")}}  # issue 46 item 2
