@@ -20,6 +20,7 @@ from kneeboard.exporters.packs import pack
 from kneeboard.tools.exporter import series
 from kneeboard.tools.exporter.adapter import SCRAPER
 from kneeboard.tools.exporter.scrape import scrape_once
+from kneeboard.tools.process.adapter import is_local
 from kneeboard.tools.registry import adapter
 
 EXPORTER = "exporter"
@@ -48,7 +49,7 @@ class MonitorSet:
         documents = {k: v for k, v in (scraped or {}).items() if v}  # the stored target's endpoints, never the plan's
         self.prometheus = documents.get("prometheus")  # read by PromQL after the point (kneeboard.promql)
         exporters: dict[str, list[str]] = {}  # label → the scraper's arguments for it
-        for monitor in monitors:
+        for monitor in with_process(monitors, documents):
             if (built := self._build(monitor, duration_s, workdir, documents)) is None:
                 continue
             if monitor["kind"] == EXPORTER:
@@ -178,6 +179,15 @@ def _lines_of(outcome: runner.RunOutcome, name: str) -> runner.RunOutcome:
         except (ValueError, AttributeError):
             return False
     return dataclasses.replace(outcome, stdout="\n".join(line for line in outcome.stdout.splitlines() if mine(line)))
+
+
+def with_process(monitors: list[dict], documents: dict) -> list[dict]:
+    """The plan's monitors and, when the target names its server's process and the plan does not read it already, the
+    process monitor: every point of a server Kneeboard can reach gets its CPU from /proc."""
+    server = documents.get("process") or {}
+    if not server.get("name") or not is_local(server.get("host") or "") or any(m.get("kind") == "process" for m in monitors):
+        return monitors  # a remote server's /proc is its observer's to read
+    return [*monitors, {"kind": "process"}]
 
 
 def label_of(monitor: dict) -> str:
