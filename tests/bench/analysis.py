@@ -31,6 +31,7 @@ def main() -> int:
     misses, alarms, mix, broken, by_tag = Counter(), Counter(), Counter(), Counter(), Counter()
     started = time.monotonic()
     continuous = [0, 0]
+    nothing_near = [0, 0]  # saturated campaigns, and those whose report says "nothing near saturation" (evidence/, not scored here)
     for _ in range(args.n):
         c = campaign(rng)
         result = analyse(c.points, c.samples, **c.options)
@@ -51,6 +52,9 @@ def main() -> int:
         mix["knee on p99 (SLO on it)"] += c.tags["metric"] != "latency_avg_ms"
         mix["with a stability point"] += c.truth["drift"] is not None
         mix["with a server exporter"] += c.tags["exporter"]
+        if c.truth["saturated"]:
+            nothing_near[0] += 1
+            nothing_near[1] += "nothing near saturation" in result["conclusion"]
         if c.truth["knee_continuous"] is not None and result.get("knee"):
             continuous[0] += 1
             continuous[1] += abs(result["knee"]["offered_rate"] - c.truth["knee_continuous"]) <= 0.1 * c.truth["knee_continuous"]
@@ -70,6 +74,8 @@ def main() -> int:
     if continuous[0]:
         print(f"knee within 10 % of the continuous model's crossing (not a target: a sweep reads only its own loads): "
               f"{continuous[1] / continuous[0]:.1%} of {continuous[0]:,}")
+    print(f'"nothing near saturation" said of a saturated campaign (the bottleneck statement, evidence/): '
+          f"{nothing_near[1]:,} of {nothing_near[0]:,}")
     print("invariants broken: " + (", ".join(f"{k}: {v}" for k, v in broken.items()) if broken else "none"))
     if by_tag:
         print("wrong, by statement / sweep / top / repeated: " + ", ".join(f"{k}: {v}" for k, v in by_tag.most_common(8)))

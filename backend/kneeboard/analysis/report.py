@@ -118,7 +118,7 @@ def analyse(
         "stability": stability,
         "oscillation": oscillation(points),
         "generator_limited": generator_limited,
-        "evidence": assess(every, work=work, knee_rate=finite(knee["offered_rate"]) if knee else None, host_shared=host_shared),
+        "evidence": assess(every, work=work, knee_rate=_knee_load(knee), host_shared=host_shared),
     }
     result = json_safe(result)
     result["conclusion"] = conclusion(
@@ -134,6 +134,14 @@ def analyse(
         load_axis="offered" if any(finite(p.get("offered_rate")) is not None for p in sweep) else "achieved",
     )
     return result
+
+
+def _knee_load(knee: dict | None) -> float | None:
+    """The tested load the server is read at for the knee: the first one past its rule (the knee itself is interpolated)."""
+    if not knee:
+        return None
+    between = knee.get("between") or [None, None]
+    return finite(between[1]) if between[1] is not None else finite(knee["offered_rate"])
 
 
 def _with_source(capacity: dict | None, source: str) -> dict | None:
