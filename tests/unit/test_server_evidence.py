@@ -78,7 +78,11 @@ def test_without_an_exporter_nothing_is_guessed():
     point = {**coredns_point("minimal"), "monitors": {"mpstat": {"cpu_max_busy_pct": 99.0}}}
     evidence = point_evidence(point, WORK)
     assert evidence["agreement"] is None and evidence["cost"] is None
-    assert evidence["bottleneck"]["kind"] == "none" and "no exporter gave" in evidence["bottleneck"]["text"]
+    said = evidence["bottleneck"]
+    assert said["kind"] == "none" and said["resource"] is None
+    # the busiest CPU alone is read and said, not judged (one CPU at 99 % of two may be one thread, or all of them)
+    assert said["text"].startswith("no rule could judge what was read (the busiest CPU of the load generator's host at 99 %")
+    assert any(line.startswith("the server process's own CPU") for line in said["not_read"])
     assert assess([{**point, "monitors": {}}], work=WORK) is None
 
 
@@ -103,4 +107,10 @@ def test_the_analysis_leads_its_conclusion_with_the_bottleneck_and_keeps_the_cos
     assert evidence["cost"]["points"] == 2 and evidence["cost"]["unit"] == "CPU-s per 1,000 queries"
     assert "host CPU includes the load generator's" in evidence["notes"][0]
     at = evidence["at"]
-    assert result["conclusion"].startswith(f"Bottleneck ({at['where']}, {at['offered_rate']:,.0f} qps offered): nothing near saturation")
+    # the second point was offered 30,000 q/s and achieved under 20,000: saturation seen, which nothing read explains
+    assert at == {"point_id": 8, "offered_rate": 30_000.0, "where": "where the client first saw saturation"}
+    assert result["conclusion"].startswith(f"Bottleneck ({at['where']}, 30,000 qps offered): saturation seen at 30,000 offered (")
+    assert "none of the resources read (GC pauses stop the server" in result["conclusion"]
+    assert "nothing near saturation" not in result["conclusion"]
+    calm = analyse(points[:1], unit="qps", work=WORK)  # one point that kept up: nothing seen, the closest resource said
+    assert calm["conclusion"].startswith("Bottleneck (at the highest load judged, 20,000 qps offered): nothing near saturation")

@@ -17,6 +17,9 @@ from .readings import Readings, number, read
 Point = dict[str, Any]
 
 AGREE_PCT = 2.0  # the server's count and the client's agree within this
+MIN_EFFICIENCY = 0.95  # the client saw saturation where it achieved less than this share of the offered load…
+FALL_PCT = 5.0  # …or this much less than a lower load achieved…
+LATENCY_FAR = 10.0  # …or a mean latency this many times the lowest load's
 
 
 def client_rates(point: Point) -> dict[str, float | None]:
@@ -86,59 +89,182 @@ def figures(point: Point, work: tuple[str, float]) -> dict[str, float | None]:
     return {"server_rate": r.requests.value if r.requests else None, "server_cost": found["value"] if found else None}
 
 
-def point_evidence(point: Point, work: tuple[str, float]) -> dict:
-    """One point's evidence: agreement, cost and bottleneck (each None / "none" where its data are missing)."""
+def sources(r: Readings) -> list[str]:
+    """Where one point's readings came from (the exporters, the node, mpstat and process monitors)."""
+    found = [f"exporter {name}" for name in r.exporters]
+    if r.cpus_source and not r.cpus_source.startswith("exporter"):
+        found.append(r.cpus_source)
+    if r.host is not None:
+        found.append(r.host.source)
+    if r.process_cpu is not None and not r.process_cpu.source.startswith("exporter"):
+        found.append(r.process_cpu.source)
+    return found
+
+
+def point_evidence(point: Point, work: tuple[str, float], *, shared: str | None = None,
+                   saturation: str | None = None) -> dict:
+    """One point's evidence: agreement, cost and bottleneck (each None / "none" where its data are missing); `shared`
+    where the load generator shares the server's host, `saturation` the signs of saturation the client saw at it."""
     r = read(point.get("monitors"))
     return {"point_id": point.get("id"), "phase": point.get("phase"), "offered_rate": number(point.get("offered_rate")),
             "concurrency": point.get("concurrency"), "repeat": point.get("repeat"), "variant": point.get("variant"),
             "agreement": agreement(point, r), "cost": cost(point, r, work),
-            "bottleneck": bottleneck.name(r, client_rates(point)["sent_rate"]), "exporters": r.exporters}
+            "bottleneck": bottleneck.name(r, client_rates(point)["sent_rate"], shared=shared, saturation=saturation),
+            "exporters": r.exporters, "sources": sources(r)}
+
+
+def client_saturation(points: list[Point], min_efficiency: float = MIN_EFFICIENCY) -> list[str | None]:
+    """For each point (in the order given), the signs of saturation the client saw at it, in words, else None: it
+    achieved under `min_efficiency` of its offered load, less than a lower load achieved (by FALL_PCT), or a mean latency
+    LATENCY_FAR times the lowest load's (the median of that load's points)."""
+    loads = [_load(p) for p in points]
+    lowest = [number(p.get("latency_avg_ms")) for p, load in zip(points, loads) if load == min(loads, default=None)]
+    baseline = _median([v for v in lowest if v is not None and v > 0])
+    signs: list[str | None] = []
+    for point, load in zip(points, loads):
+        achieved, offered = number(point.get("achieved_rate")), number(point.get("offered_rate"))
+        latency = number(point.get("latency_avg_ms"))
+        said = []
+        if achieved is not None and offered:
+            if achieved / offered < min_efficiency:
+                said.append(f"{achieved:,.0f}/s achieved of {offered:,.0f}/s offered ({100 * achieved / offered:.0f} %)")
+        below = [number(p.get("achieved_rate")) or 0.0 for p, other in zip(points, loads) if other < load]
+        if achieved is not None and below and achieved < (1 - FALL_PCT / 100) * max(below):
+            said.append(f"{achieved:,.0f}/s achieved, less than the {max(below):,.0f}/s of a lower load")
+        if latency is not None and baseline and latency >= LATENCY_FAR * baseline:
+            said.append(f"mean latency {latency:.2f} ms, {latency / baseline:.0f}× the lowest load's {baseline:.2f} ms")
+        signs.append("; ".join(said) or None)
+    return signs
+
+
+def _load(point: Point) -> float:
+    """A point's load: the offered rate, else its concurrency, else what it achieved (closed-loop tools offer none)."""
+    for key in ("offered_rate", "concurrency", "achieved_rate"):
+        if (value := number(point.get(key))) is not None:
+            return value
+    return 0.0
+
+
+def _median(values: list[float]) -> float | None:
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def sustained_from(flags: dict[float, bool]) -> float | None:
+    """The lowest load from which every higher load is flagged (None when the highest is not)."""
+    start = None
+    for load in sorted(flags, reverse=True):
+        if not flags[load]:
+            break
+        start = load
+    return start
+
+
+def _by_load(entries: list[dict]) -> dict[float, list[dict]]:
+    groups: dict[float, list[dict]] = {}
+    for e in entries:
+        groups.setdefault(e["load"], []).append(e)
+    return groups
+
+
+def _flags(groups: dict[float, list[dict]], test) -> dict[float, bool]:  # noqa: ANN001 - a predicate on an entry
+    """Per load, whether at least half of its points pass `test` (repetitions outvote a single noisy one)."""
+    return {load: 2 * sum(1 for e in group if test(e)) >= len(group) for load, group in groups.items()}
 
 
 def assess(points: list[Point], *, work: tuple[str, float], knee_rate: float | None = None,
-           host_shared: str | None = None) -> dict | None:
+           host_shared: str | None = None, min_efficiency: float = MIN_EFFICIENCY, unit: str | None = None) -> dict | None:
     """A campaign's (one variant's) evidence: every completed point's (a generator-limited one too, marked: what the
     server counted is still set against what was sent), and the bottleneck the conclusion leads with, judged on the
-    points the generator sent, at the knee's load, else at the highest load the server was judged on, with the lowest load from which
-    the same resource was over its threshold; "cost": the mean of the points' costs (what a comparison's and a trend's
-    server_cost reads). None when no point was watched by any monitor."""
-    watched = [p for p in points if p.get("monitors") and p.get("status") == PointStatus.COMPLETED]
+    points the generator sent: the resource over its threshold at the knee's load, else the one over it at every load from
+    the lowest such load up (at least half of each load's repetitions); else, when the client saw saturation, that
+    saturation with what was read and what was not; else the resource closest to its threshold. "cost": the mean of the
+    points' costs (what a comparison's and a trend's server_cost reads). None when no point was watched by any monitor."""
+    watched = sorted((p for p in points if p.get("monitors") and p.get("status") == PointStatus.COMPLETED), key=_load_order)
     if not watched:
         return None
-    per_point = [{**point_evidence(p, work), "generator_limited": bool(p.get("generator_limited"))}
-                 for p in sorted(watched, key=_load_order)]
+    signs = client_saturation(watched, min_efficiency)
+    per_point = [{**point_evidence(p, work, shared=host_shared, saturation=f"at this load ({seen})" if seen else None),
+                  "generator_limited": bool(p.get("generator_limited"))} for p, seen in zip(watched, signs)]
     notes = []
     if host_shared:
         notes.append(f"host CPU includes the load generator's: it shares this host ({host_shared}); the server process's "
-                     "own CPU (its exporter's process pack) does not")
+                     "own CPU (the process monitor's, else its exporter's process pack) does not")
     costs = [e["cost"]["value"] for e in per_point if e["cost"]]
     mean_cost = {"value": sum(costs) / len(costs), "unit": f"CPU-s per {work[0]}", "points": len(costs)} if costs else None
-    judged = [e for e in per_point if not e["generator_limited"]
-              and (e["bottleneck"]["kind"] != "none" or e["bottleneck"]["value"] is not None)]
-    if not judged:
+    read_from = sorted({s for e in per_point for s in e["sources"]})
+    entries = [{"e": e, "load": _load(p), "seen": seen} for e, p, seen in zip(per_point, watched, signs)
+               if not e["generator_limited"]]
+    found = _named(entries, knee_rate) or _saturation(entries, unit) or _closest(entries, knee_rate)
+    if found is None:
+        missing = per_point[-1]["bottleneck"]["text"] if read_from else \
+            "nothing server-side was read: no exporter, node, mpstat or process monitor gave a figure for these points"
         return {"bottleneck": None, "at": None, "points": per_point, "notes": notes, "cost": mean_cost,
-                "missing": per_point[-1]["bottleneck"]["text"]}
-    at = _at(judged, knee_rate)
-    found = dict(at["bottleneck"])
-    if found["resource"]:
-        first = next(e for e in judged if e["bottleneck"]["resource"] == found["resource"])
-        if first["offered_rate"] is not None and first["offered_rate"] < (at["offered_rate"] or 0):
-            found["text"] = f"from {first['offered_rate']:,.0f} offered, {found['text']}"
-    where = "at the knee" if knee_rate is not None and at["offered_rate"] == knee_rate else "at the highest load judged"
-    return {"bottleneck": found, "at": {"point_id": at["point_id"], "offered_rate": at["offered_rate"], "where": where},
-            "points": per_point, "notes": notes, "cost": mean_cost, "missing": None}
+                "missing": missing, "read": read_from}
+    return {**found, "points": per_point, "notes": notes, "cost": mean_cost, "missing": None, "read": read_from}
+
+
+def _at(entry: dict, where: str) -> dict:
+    e = entry["e"]
+    return {"point_id": e["point_id"], "offered_rate": e["offered_rate"], "where": where}
+
+
+def _named(entries: list[dict], knee_rate: float | None) -> dict | None:
+    """The resource over its threshold at the knee's load (at least half its points), else the one over it at every load
+    from the lowest such load up, the earliest first; said from the lowest load it holds from."""
+    groups = _by_load(entries)
+    resources = {e["e"]["bottleneck"]["resource"] for e in entries} - {None}
+    held = {r: _flags(groups, lambda e, r=r: e["e"]["bottleneck"]["resource"] == r) for r in resources}
+    chosen, where = None, "at the highest load judged"
+    if knee_rate is not None and knee_rate in groups:
+        chosen = next((r for r in sorted(resources) if held[r][knee_rate]), None)
+        where = "at the knee"
+    if chosen is None:
+        lasting = {r: start for r in resources if (start := sustained_from(held[r])) is not None}
+        if not lasting:
+            return None
+        chosen = min(lasting, key=lambda r: (lasting[r], r))
+        where = "at the highest load judged"
+    naming = [e for e in entries if e["e"]["bottleneck"]["resource"] == chosen]
+    at = [e for e in naming if e["load"] == knee_rate][-1] if where == "at the knee" else naming[-1]
+    start = sustained_from(held[chosen]) or naming[0]["load"]
+    found = dict(at["e"]["bottleneck"])
+    if start < at["load"]:
+        found["text"] = f"from {start:,.0f} offered, {found['text']}" if at["e"]["offered_rate"] is not None else \
+            f"from a load of {start:,.0f}, {found['text']}"
+    return {"bottleneck": found, "at": _at(at, where)}
+
+
+def _saturation(entries: list[dict], unit: str | None) -> dict | None:
+    """The client saw saturation (at least half the points of a load, from that load up, else at the lowest such load)
+    and no resource read is over its threshold there: said as such, with the figures read at that load's last point."""
+    groups = _by_load(entries)
+    flags = _flags(groups, lambda e: bool(e["seen"]))
+    start = sustained_from(flags) or min((load for load, flagged in flags.items() if flagged), default=None)
+    if start is None:
+        return None
+    at = [e for e in groups[start] if e["seen"]][-1]
+    point = at["e"]["bottleneck"]
+    per = f" {unit}" if unit else (" offered" if at["e"]["offered_rate"] is not None else "")
+    text = bottleneck.saturated(f"at {start:,.0f}{per} ({at['seen']})", point.get("read") or [], point.get("not_read") or [])
+    found = {"resource": None, "kind": "none", "value": None, "threshold": None, "evidence": [], "text": text,
+             "read": point.get("read") or [], "not_read": point.get("not_read") or []}
+    return {"bottleneck": found, "at": _at(at, "where the client first saw saturation")}
+
+
+def _closest(entries: list[dict], knee_rate: float | None) -> dict | None:
+    """No saturation seen and nothing over its threshold: the closest resource, at the knee's load, else the highest."""
+    judged = [e for e in entries if e["e"]["bottleneck"]["value"] is not None]
+    if not judged:
+        return None
+    at_knee = [e for e in judged if knee_rate is not None and e["load"] == knee_rate]
+    at = (at_knee or judged)[-1]
+    return {"bottleneck": dict(at["e"]["bottleneck"]), "at": _at(at, "at the knee" if at_knee else "at the highest load judged")}
 
 
 def _load_order(point: Point) -> tuple[float, int]:
-    """Points by load (offered, else achieved: closed-loop tools offer none), then repetition."""
-    load = number(point.get("offered_rate"))
-    return (load if load is not None else number(point.get("achieved_rate")) or 0.0, point.get("repeat") or 0)
-
-
-def _at(judged: list[dict[str, Any]], knee_rate: float | None) -> dict:
-    """The point the campaign's bottleneck is read at: the knee's load (its last repetition), else the highest."""
-    if knee_rate is not None:
-        at_knee = [e for e in judged if e["offered_rate"] == knee_rate]
-        if at_knee:
-            return at_knee[-1]
-    return judged[-1]
+    """Points by load (_load), then repetition."""
+    return (_load(point), point.get("repeat") or 0)

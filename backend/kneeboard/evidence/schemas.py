@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field
 
 
 class Bottleneck(BaseModel):
-    """The resource closest to saturation by the USE rules (evidence/bottleneck.py), or kind "none" saying why none."""
+    """The resource over its threshold by the USE rules (evidence/bottleneck.py), or kind "none" saying why none: the
+    saturation the client saw that no resource read explains, the closest resource, or that nothing was read."""
 
     resource: str | None
     kind: Literal["utilisation", "saturation", "errors", "none"]
@@ -16,6 +17,8 @@ class Bottleneck(BaseModel):
     evidence: list[str] = Field(default_factory=list, description="the other rules over their thresholds, or the closest one")
     value: float | None = None
     threshold: float | None = None
+    read: list[str] = Field(default_factory=list, description="every resource the rules judged, with its figures")
+    not_read: list[str] = Field(default_factory=list, description="what the rules would judge that no monitor read")
 
 
 class DropRate(BaseModel):
@@ -62,6 +65,7 @@ class EvidencePoint(BaseModel):
     cost: Cost | None
     bottleneck: Bottleneck
     exporters: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list, description="the exporters and monitors its figures came from")
     generator_limited: bool = Field(default=False, description="the generator did not send this load: no bottleneck is judged on it")
 
 
@@ -70,7 +74,7 @@ class JudgedAt(BaseModel):
 
     point_id: int | None
     offered_rate: float | None
-    where: str = Field(description='"at the knee" or "at the highest load judged"')
+    where: str = Field(description='"at the knee", "at the highest load judged" or "where the client first saw saturation"')
 
 
 class MeanCost(BaseModel):
@@ -90,3 +94,5 @@ class Evidence(BaseModel):
     notes: list[str] = Field(default_factory=list)
     cost: MeanCost | None = None
     missing: str | None = Field(default=None, description="why no bottleneck is named")
+    read: list[str] = Field(default_factory=list, description="the exporters and monitors any point's figures came from "
+                            "(empty: nothing server-side was read, the per-point table has nothing to show)")

@@ -59,7 +59,8 @@ def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
 
 
 def summarise(samples: list[Sample]) -> dict[str, float | None]:
-    """Peaks over single CPUs (cpu_max_soft_pct…) and means of the all-CPU line (all_avg_…)."""
+    """Peaks over single CPUs (cpu_max_soft_pct…), means of the all-CPU line (all_avg_…) and each CPU's means
+    (mean_pct_by_cpu: {CPU: {field: %}})."""
     per_cpu = [s.values for s in samples if s.series != "mpstat.all"]
     overall = [s.values for s in samples if s.series == "mpstat.all"]
     summary: dict[str, float | None] = {}
@@ -68,7 +69,16 @@ def summarise(samples: list[Sample]) -> dict[str, float | None]:
         summary[f"all_avg_{field}_pct"] = _mean(v.get(field) for v in overall)
     summary["cpu_max_busy_pct"] = _peak(_busy(v) for v in per_cpu)
     summary["all_avg_busy_pct"] = _mean(_busy(v) for v in overall)
+    summary["mean_pct_by_cpu"] = _by_cpu(s for s in samples if s.series != "mpstat.all")
     return summary
+
+
+def _by_cpu(samples: Any) -> dict[str, dict[str, float | None]]:
+    """Each CPU's mean % per field over its intervals (the server evidence's per-CPU rules read them)."""
+    by_cpu: dict[str, list[dict[str, float | None]]] = {}
+    for s in samples:
+        by_cpu.setdefault(s.series.removeprefix("mpstat.cpu"), []).append(s.values)
+    return {cpu: {field: _mean(v.get(field) for v in values) for field in FIELDS} for cpu, values in by_cpu.items()}
 
 
 def _read_host(stdout: str) -> tuple[dict[str, Any], bool]:

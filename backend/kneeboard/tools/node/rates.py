@@ -83,17 +83,23 @@ def all_samples(scrapes: list[dict[str, Any]]) -> list[Sample]:
 
 
 def summarise(samples: list[Sample], since: float) -> dict[str, Any]:
-    """Mean %soft per CPU and softnet drops/squeezes over the samples stamped after `since` (the steady window)."""
+    """Mean % per CPU of every mode (mean_pct_by_cpu; %soft alone as soft_mean_pct_by_cpu) and softnet drops/squeezes
+    over the samples stamped after `since` (the steady window)."""
     steady = [s for s in samples if s.t > since] or samples
-    soft: dict[str, list[float]] = {}
+    modes: dict[str, dict[str, list[float]]] = {}
     for s in steady:
-        if s.series.startswith("node.cpu") and s.values.get("soft") is not None:
-            soft.setdefault(s.series.removeprefix("node.cpu"), []).append(s.values["soft"])
-    means = {cpu: sum(v) / len(v) for cpu, v in sorted(soft.items(), key=lambda kv: _cpu_order(kv[0]))}
+        if s.series.startswith("node.cpu"):
+            cpu = modes.setdefault(s.series.removeprefix("node.cpu"), {})
+            for field, value in s.values.items():
+                if value is not None:
+                    cpu.setdefault(field, []).append(value)
+    by_cpu = {cpu: {f: sum(v) / len(v) for f, v in fields.items()} for cpu, fields in sorted(modes.items(), key=lambda kv: _cpu_order(kv[0]))}
+    means = {cpu: fields["soft"] for cpu, fields in by_cpu.items() if "soft" in fields}
     softnet = [s.values for s in steady if s.series.startswith("node.softnet.")]
     intervals = len({s.t for s in steady})
     return {
         "soft_mean_pct_by_cpu": means,
+        "mean_pct_by_cpu": by_cpu,
         "busiest_cpu_soft_mean_pct": max(means.values()) if means else None,
         "softnet_dropped_ps_mean": _mean_of_sums(softnet, "dropped_ps", intervals),
         "softnet_squeezed_ps_mean": _mean_of_sums(softnet, "squeezed_ps", intervals),
