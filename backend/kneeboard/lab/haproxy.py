@@ -1,7 +1,7 @@
 """HAProxy (Debian's 2.6) in the lab: HTTP on the lab address in front of the three nginx backends (lab.backends), with
 health checks every 500 ms (fall 2, rise 2), `retries 0` and no redispatch, so a dead backend's failures reach the
 client; its stats socket in its folder of the lab's workdir, mode 0600 and owned by root (Kneeboard reads it, no one
-else). Its named configurations (balancing policies) are switched by a variant (`lab.haproxy_config`)."""
+else); its built-in Prometheus exporter on the lab address at :METRICS_PORT/metrics (its own frontend). Its named configurations (balancing policies) are switched by a variant (`lab.haproxy_config`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from kneeboard.lab import backends, processes
 SERVICE = "lab-haproxy"
 PACKAGE = "haproxy"  # Debian's, and its binary
 PORT = 8080
+METRICS_PORT = 8405  # its built-in Prometheus exporter (http-request use-service prometheus-exporter), at /metrics
 STATS_SOCKET = "stats.sock"
 SERVER_LOG = "haproxy.log"
 CHECK = "check inter 500 fall 2 rise 2"
@@ -56,6 +57,10 @@ def config_text(host: str, workdir: Path, config: str) -> str:
         "    timeout server 30s",
         f"    retries {retries}",
         "    option redispatch" if redispatch else "    no option redispatch",
+        "frontend prometheus",  # HAProxy's own figures (the haproxy pack): its own frontend, not counted as lb's
+        f"    bind {host}:{METRICS_PORT}",
+        "    http-request use-service prometheus-exporter if { path /metrics }",
+        "    no log",
         "frontend lb",
         f"    bind {host}:{PORT}",
         "    default_backend servers",

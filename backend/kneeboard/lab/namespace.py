@@ -19,7 +19,7 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kneeboard.lab import adguard, backends, balancers, bind, coredns, dns, nginx, processes
+from kneeboard.lab import adguard, backends, balancers, bind, coredns, dns, haproxy, nginx, processes
 from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ SERVER_NAMES = ("unbound", "coredns", "AdGuardHome", "named", "nginx", "iperf3",
 METRICS_SERVICE = "lab-node-exporter"
 COREDNS_METRICS_URL = f"http://{LAB_ADDR}:{coredns.METRICS_PORT}/metrics"
 SHIPPED_METRICS_URL = f"http://{LAB_ADDR}:{coredns.SHIPPED_METRICS_PORT}/metrics"
+HAPROXY_METRICS_URL = f"http://{LAB_ADDR}:{haproxy.METRICS_PORT}/metrics"
 
 
 class LabError(RuntimeError):
@@ -76,15 +77,20 @@ def missing_prerequisite() -> str | None:
 def targets() -> list[dict]:
     """The targets the lab offers (to register, tagged `lab`): kind, name, host, port, tags, notes, the server's command
     name (`process`, read from /proc by the process monitor)."""
-    node = {"name": "node", "url": METRICS_URL, "packs": ["node"]}
-    exporters = {coredns.SERVICE: [{"name": "coredns", "url": COREDNS_METRICS_URL, "packs": ["coredns", "process", "go"]}, node],
-                 coredns.SHIPPED_SERVICE: [{"name": "coredns", "url": SHIPPED_METRICS_URL, "packs": ["coredns", "process", "go"]},
-                                           node]}
     return [
         {"kind": kind, "name": name, "host": LAB_ADDR, "port": port, "tags": ["lab"], "notes": notes, "metrics_url": METRICS_URL,
-         "process": SERVER_PROCESS[name], **({"exporters": exporters[name]} if name in exporters else {})}
+         "process": SERVER_PROCESS[name], "exporters": exporters(name)}
         for kind, name, port, notes in _SERVICE_TABLE
     ]
+
+
+def exporters(name: str) -> list[dict]:
+    """The exporters a lab target lists: the server's own where it has one (CoreDNS's prometheus plugin, HAProxy's
+    built-in exporter), and the lab's node_exporter (the host's CPUs, NIC, softnet and the kernel's drop counters)."""
+    own = {coredns.SERVICE: {"name": "coredns", "url": COREDNS_METRICS_URL, "packs": ["coredns", "process", "go"]},
+           coredns.SHIPPED_SERVICE: {"name": "coredns", "url": SHIPPED_METRICS_URL, "packs": ["coredns", "process", "go"]},
+           haproxy.SERVICE: {"name": "haproxy", "url": HAPROXY_METRICS_URL, "packs": ["haproxy"]}}
+    return [*([own[name]] if name in own else []), {"name": "node", "url": METRICS_URL, "packs": ["node"]}]
 
 
 _SERVICE_TABLE = (
