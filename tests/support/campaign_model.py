@@ -342,19 +342,22 @@ def _knee_verdict(truth: dict, knee: dict | None) -> tuple[bool, bool]:
 
 
 def score(c: Campaign, result: dict) -> dict[str, tuple[bool, bool]]:
-    """Per statement of an analysis of a generated campaign: (missed, false alarm) against the campaign's truth."""
+    """Per statement that applies to this campaign: (missed, false alarm) against the campaign's truth. The ceiling's
+    class is scored only where the sweep decides it, the USL note only with a scalability phase, the stability card
+    only with a stability point."""
     truth = c.truth
     out = {"knee": _knee_verdict(truth, result.get("knee"))}
     kind = (result.get("ceiling") or {}).get("kind")
-    out["ceiling class"] = (truth["ceiling_kind"] == "measured" and kind != "measured",  # a class-less truth scores neither
-                            truth["ceiling_kind"] == "lower_bound" and kind != "lower_bound")
+    if truth["ceiling_kind"] is not None:
+        out["ceiling class"] = (truth["ceiling_kind"] == "measured" and kind != "measured",
+                                truth["ceiling_kind"] == "lower_bound" and kind != "lower_bound")
     said = bool(result.get("generator_limited"))
     out["generator-limited"] = (truth["generator_limited"] and not said, said and not truth["generator_limited"])
-    note = ((result.get("usl") or {}).get("note") or "")
-    out["USL note's reason"] = (False, "generator" in note.lower() and not truth["scalability_generator_limited"])
-    if truth["drift"] is None:
-        out["stability's drifted metric"] = (False, False)
-    else:
+    if result.get("usl"):
+        note = (result["usl"].get("note") or "").lower()
+        out["USL note's reason"] = (truth["scalability_generator_limited"] and "generator" not in note,
+                                    "generator" in note and not truth["scalability_generator_limited"])
+    if truth["drift"] is not None:
         named = {d["metric"] for d in (result.get("stability") or {}).get("drifted") or []}
         want = {"none": set(), "rate": {"achieved_rate"}, "latency": {"latency_p50_ms"}, "both": {"achieved_rate", "latency_p50_ms"}}[truth["drift"]]
         out["stability's drifted metric"] = (bool(want - named), bool(named - want))

@@ -4,8 +4,10 @@ queueing models with their truth known by construction (tests/support/campaign_m
 
 The targets are the issue's: the knee within one step of the truth in ≥ 95 % of campaigns, the ceiling's class right in
 ≥ 99 % (of those where the sweep decides it), "generator-limited" missed and falsely said in ≤ 2 % each, and the
-analysis's own invariants never broken. Measured with this seed: the knee 97.6 %, the ceiling class 99.8 %, the
-generator-limited statement and the stability's drifted metric 100 % (10,000 campaigns: see the report of issue 47)."""
+analysis's own invariants never broken. Measured on these 2,000 (seed 2047): the knee 97.2 %, the ceiling class
+99.6 % of the 1,804 where the sweep decides it (a coarse sweep that stepped over the peak with no load near it decides
+neither), generator-limited, the USL note's reason and the stability's drifted metric 100 %. The knee's misses are all at noise CV over 10 %: a latency that crosses its line
+within the noise of the loads around it."""
 
 from __future__ import annotations
 
@@ -29,12 +31,14 @@ def outcomes():
 
 @pytest.fixture(scope="module")
 def tally(outcomes):
-    misses, alarms = Counter(), Counter()
+    """Per statement: misses, false alarms and how many campaigns it was scored on."""
+    misses, alarms, scored = Counter(), Counter(), Counter()
     for c, result in outcomes:
         for name, (missed, false) in score(c, result).items():
+            scored[name] += 1
             misses[name] += missed
             alarms[name] += false
-    return misses, alarms
+    return misses, alarms, scored
 
 
 def test_the_mix_has_what_the_issue_asks_for(outcomes):
@@ -50,23 +54,29 @@ def test_the_mix_has_what_the_issue_asks_for(outcomes):
 
 
 def test_the_knee_is_within_one_step_of_the_truth(tally):
-    misses, alarms = tally
-    assert 1 - (misses["knee"] + alarms["knee"]) / N >= 0.95
+    misses, alarms, scored = tally
+    assert scored["knee"] == N and 1 - (misses["knee"] + alarms["knee"]) / N >= 0.95
 
 
 def test_the_ceiling_class_is_right(tally):
-    misses, alarms = tally
-    assert 1 - (misses["ceiling class"] + alarms["ceiling class"]) / N >= 0.99
+    misses, alarms, scored = tally
+    assert scored["ceiling class"] >= 0.8 * N  # where the sweep decides the class
+    assert 1 - (misses["ceiling class"] + alarms["ceiling class"]) / scored["ceiling class"] >= 0.99
 
 
 def test_generator_limited_is_neither_missed_nor_falsely_said(tally):
-    misses, alarms = tally
+    misses, alarms, _ = tally
     assert misses["generator-limited"] / N <= 0.02 and alarms["generator-limited"] / N <= 0.02
-    assert alarms["USL note's reason"] == 0  # a USL note names the generator only when it limited a scalability point
+
+
+def test_the_usl_note_names_the_generator_only_when_it_limited(tally):
+    misses, alarms, scored = tally
+    assert scored["USL note's reason"] >= 200 and misses["USL note's reason"] == alarms["USL note's reason"] == 0
 
 
 def test_the_stability_card_names_what_drifted(tally):
-    misses, alarms = tally
+    misses, alarms, scored = tally
+    assert scored["stability's drifted metric"] >= 400
     assert misses["stability's drifted metric"] == alarms["stability's drifted metric"] == 0
 
 

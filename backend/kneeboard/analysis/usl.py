@@ -152,10 +152,15 @@ def _not_reached(saturated: int, total: int, generator_limited: int) -> str:
     note = (f"USL not fitted: only {saturated} of {total} scalability point(s) fell short of their offered rate; the other "
             f"{kept} kept up with the pace the plan set (concurrency × unit rate), so the sweep stayed below the system's "
             "capacity (raise the unit rate or the concurrency).")
-    if generator_limited:
-        note += (f" {generator_limited} more point(s) were left out: the load generator did not send their load "
-                 "(see the points it did not send).")
-    return note
+    return note + _left_out(generator_limited)
+
+
+def _left_out(generator_limited: int) -> str:
+    """The sentence for scalability points the generator did not send (left out of the fit), or nothing."""
+    if not generator_limited:
+        return ""
+    return (f" {generator_limited} more point(s) were left out: the load generator did not send their load "
+            "(see the points it did not send).")
 
 
 def fit_usl(points: Iterable[Point], *, censor: bool = True, generator_limited: int = 0) -> dict | None:
@@ -178,13 +183,13 @@ def fit_usl(points: Iterable[Point], *, censor: bool = True, generator_limited: 
     if n.size == 0:
         return None
     if np.unique(n).size < 3:
-        return _empty("USL not fitted: fewer than 3 distinct concurrency levels.")
+        return _empty("USL not fitted: fewer than 3 distinct concurrency levels." + _left_out(generator_limited))
     saturated = int(np.sum(x < SATURATED_BELOW * cap))
     if censor and saturated < MIN_SATURATED_POINTS:
         return _empty(_not_reached(saturated, int(n.size), generator_limited))
     fitted = _fit(n, x, cap, with_kappa=True, censor=censor)
     if fitted is None:
-        return _empty("USL not fitted: the least-squares fit did not converge.")
+        return _empty("USL not fitted: the least-squares fit did not converge." + _left_out(generator_limited))
     (sigma, kappa, lambda_), pred = fitted
     sigma, kappa, lambda_ = float(sigma), float(kappa), float(lambda_)
     if kappa <= KAPPA_ZERO:
@@ -213,6 +218,7 @@ def fit_usl(points: Iterable[Point], *, censor: bool = True, generator_limited: 
         note += " κ ≈ 0: no retrograde region; the peak rate is the asymptote λ/σ."
     if lambda_ >= 0.999 * 1000.0 * float(np.max(x / n)):
         note += " λ hit its upper bound: the data do not pin it down."
+    note += _left_out(generator_limited)
     return {
         "sigma": sigma,
         "kappa": kappa,
