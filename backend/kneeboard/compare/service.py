@@ -46,7 +46,7 @@ HEADLINES = (
     ("max_achieved_rate", "Ceiling: highest achieved rate (mean of repetitions)", "rate", "higher", "achieved_rate"),
     ("baseline_latency_ms", "Mean latency at low load", "ms", "lower", "latency_avg_ms"),
     ("loss_pct", "Loss (all points)", "%", "lower", "loss_pct"),
-    ("knee_rate", "Knee (offered load; Kneedle, see the report)", "rate", "higher", None),
+    ("knee_rate", "Knee (offered load; its rule: see the report)", "rate", "higher", None),
     ("usl_peak_rate", "USL predicted peak throughput", "rate", "higher", None),
     ("server_cost", "Server CPU per {work} (its process counter; mean of points)", "CPU-s per {work}", "lower", "server_cost"),
 )
