@@ -1,9 +1,9 @@
 """The three real campaigns of tests/fixtures/real-campaigns (AdGuard Home and CoreDNS as their authors ship them, on
 the load generator's own 2-core host) imported from their export.json and read as their README says (issue 47).
 
-The path is the product's: the importer's from_export makes the points, campaigns.analysis.analyse_campaign analyses
-them; only the stability point's interval samples, which a stored campaign reads from the database, are read here from
-the point's own dnsperf output through the dnsperf adapter's interval reader (what the worker stores them from)."""
+The path is the product's, without a database: the importer's from_export makes the points and
+campaigns.analysis.analyse_campaign analyses them (an imported stability point's interval samples are read again from
+its stored dnsperf output by the dnsperf adapter's interval reader, as the worker read them live)."""
 
 from __future__ import annotations
 
@@ -11,32 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from kneeboard.campaigns import analysis as campaign_analysis
+from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.importer import ImportFile, from_export
 from kneeboard.campaigns.models import Campaign
-from kneeboard.states import PointStatus
-from kneeboard.tools.registry import adapter
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "real-campaigns"
 
 
-def _samples_from_output(points) -> list[dict] | None:
-    """The stability point's interval samples, read from its stored dnsperf output as the worker reads them live."""
-    stable = [p for p in points if p.phase == "stability" and p.status == PointStatus.COMPLETED]
-    if not stable:
-        return None
-    reader = adapter("dnsperf").interval_reader(0.0)
-    return [{"t": s.t, **s.values} for line in (stable[-1].stdout or "").splitlines() if (s := reader(line)) is not None]
-
-
-def analysed(name: str, monkeypatch) -> dict:
+def analysed(name: str) -> dict:
     """The product's analysis of one exported campaign, imported without a database."""
     text = (FIXTURES / name).read_text()
     points, plan, head = from_export(ImportFile(name=name, text=text))
     campaign = Campaign(name=head["name"], tool=head["tool"], plan=plan, environment=head.get("environment") or {}, target=head.get("target"))
     campaign.points = points
-    monkeypatch.setattr(campaign_analysis, "_stability_samples", _samples_from_output)
-    return campaign_analysis.analyse_campaign(campaign)
+    return analyse_campaign(campaign)
 
 
 def red_from(result: dict) -> float | None:
@@ -50,14 +38,12 @@ def says_generator_limited(result: dict) -> bool:
 
 @pytest.fixture(scope="module")
 def adguard():
-    with pytest.MonkeyPatch.context() as mp:
-        yield analysed("adguard-seed000-template.json", mp)
+    return analysed("adguard-seed000-template.json")
 
 
 @pytest.fixture(scope="module")
 def coredns():
-    with pytest.MonkeyPatch.context() as mp:
-        yield {name: analysed(f"coredns-{name}-untuned.json", mp) for name in ("minimal", "log")}
+    return {name: analysed(f"coredns-{name}-untuned.json") for name in ("minimal", "log")}
 
 
 def test_adguard_knee_lies_where_latency_leaves_its_plateau(adguard):

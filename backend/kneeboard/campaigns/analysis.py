@@ -76,12 +76,26 @@ def point_dict(point: Point) -> dict[str, Any]:
 
 
 def _stability_samples(points: list[Point]) -> list[dict] | None:
+    """The long point's interval samples: those stored as it ran, else (an imported point stores none) read again from
+    its stored output by its tool's own interval reader, as the worker read them live."""
     stable = [p for p in points if p.phase == "stability" and p.status == PointStatus.COMPLETED]
     if not stable:
         return None
-    session = object_session(stable[-1])
-    rows = session.scalars(select(SampleRow).where(SampleRow.point_id == stable[-1].id, SampleRow.series == "point").order_by(SampleRow.t))
-    return [{"t": r.t, "achieved_rate": r.values.get("achieved_rate"), **{k: r.values.get(k) for k in INTERVAL_LATENCY}} for r in rows]
+    point, session = stable[-1], object_session(stable[-1])
+    rows = [] if session is None or point.id is None else list(session.scalars(
+        select(SampleRow).where(SampleRow.point_id == point.id, SampleRow.series == "point").order_by(SampleRow.t)))
+    values = [(r.t, r.values) for r in rows] or _samples_from_output(point)
+    return [{"t": t, "achieved_rate": v.get("achieved_rate"), **{k: v.get(k) for k in INTERVAL_LATENCY}} for t, v in values]
+
+
+def _samples_from_output(point: Point) -> list[tuple[float, dict]]:
+    """(t, values) of the point's stored output read line by line by its tool's interval reader; [] without either."""
+    try:
+        read = adapter(point.campaign.tool).interval_reader(0.0)
+    except KeyError:
+        return []
+    samples = (read(line) for line in (point.stdout or "").splitlines())
+    return [(s.t, s.values) for s in samples if s is not None and s.series == "point"]
 
 
 def _rate_unit(tool: str) -> str:
