@@ -100,3 +100,108 @@ def test_each_rule_fires_only_over_its_threshold():
     assert bottleneck.name(calm, None)["text"] == "nothing near saturation: the closest is CPU0 softirq at 44 % of its threshold"
     hot = Readings(cpus={"0": {"softirq": 91.0, "idle": 0.0}, "1": {"softirq": 2.0, "idle": 70.0}})
     assert bottleneck.name(hot, None)["resource"] == "CPU0 softirq"
+
+
+# ---- every figure read is used (issues 46 and 47): the rules on the mpstat, node and process monitors' readings
+
+from kneeboard.evidence.assess import assess, client_saturation, sustained_from  # noqa: E402
+from kneeboard.evidence.readings import HostCpus, Reading  # noqa: E402
+
+SHARED = "yes (loopback)"
+
+
+def host(mean: float, peak: float, cpus: int = 2) -> Readings:
+    return Readings(host=HostCpus(cpus=cpus, mean_busy=mean, busiest=peak))
+
+
+def test_a_full_shared_host_is_named_with_who_held_it_when_that_was_read():
+    named = bottleneck.name(host(89.0, 100.0), None, shared=SHARED)  # the other CPU 78 % busy: none has a quarter idle
+    assert named["resource"] == bottleneck.SHARED_HOST and named["kind"] == "utilisation"
+    assert named["text"] == ("the host's CPUs, shared by the server and the load generator, are full (the busiest at "
+                             "100 %, all 89 % busy on average, by mpstat); which process held them was not read")
+    held = host(89.0, 100.0)
+    held.process_cpu = Reading(110.0, "process monitor: coredns's CPU from /proc")
+    assert named["value"] == pytest.approx(78.0) and named["threshold"] == bottleneck.FULL_OTHERS_PCT
+    assert bottleneck.name(held, None, shared=SHARED)["text"].endswith("the server process held 1.10 of them")
+
+
+def test_a_host_with_room_on_another_cpu_is_not_full_and_its_figures_carry_no_label():
+    named = bottleneck.name(host(80.0, 95.0), None, shared=SHARED)  # the other CPU 65 % busy: room left
+    assert named["kind"] == "none" and named["resource"] is None
+    assert named["evidence"] == ["the host's CPUs: the busiest at 95 %, all 80 % busy on average, by mpstat"]
+    assert "full" not in named["evidence"][0] and named["text"].startswith("nothing near saturation")
+
+
+def test_the_generators_own_host_full_is_not_said_to_be_the_servers():
+    named = bottleneck.name(host(97.0, 100.0), None)  # a remote server: mpstat read the generator's host alone
+    assert named["resource"] == bottleneck.GENERATOR_HOST and "may be what limits" in named["text"]
+    assert any(line.startswith("the server host's CPUs") for line in named["not_read"])
+
+
+def test_every_cpu_full_fires_and_one_with_a_quarter_idle_is_one_thread_instead():
+    full = Readings(cpus={"0": {"idle": 2.0}, "1": {"idle": 20.0}})  # 98 % and 80 %: mean 89, under CPU-bound's 95
+    named = bottleneck.name(full, None)
+    assert named["resource"] == "CPU" and named["text"] == "CPU0 is 98 % busy and the least busy, CPU1, 80 %: the CPUs are full"
+    room = Readings(cpus={"0": {"idle": 2.0}, "1": {"idle": 30.0}})
+    assert bottleneck.cpus_full(room).fired is False
+    assert bottleneck.name(room, None)["text"].endswith("one thread (or one queue) limits")
+
+
+def test_a_rules_label_is_said_only_when_it_fired():
+    half = Readings(cpus={"0": {"idle": 50.0}, "1": {"idle": 54.0}})
+    said = bottleneck.name(half, None)
+    assert said["kind"] == "none" and not any("CPU-bound" in line or "full" in line for line in said["evidence"] + said["read"])
+    assert "the 2 CPUs are 48 % busy on average (the least busy, CPU1, 46 %)" in said["read"]
+
+
+def test_the_server_process_is_judged_on_its_usable_cpus_without_any_per_cpu_figure():
+    pinned = Readings(process_cpu=Reading(98.0, "process monitor: coredns's CPU from /proc"), usable_cpus=1.0)
+    named = bottleneck.name(pinned, None)
+    assert named["resource"] == "server process CPU"
+    assert named["text"] == "the server process uses 0.98 of its 1 usable CPU: the server process is CPU-bound"
+    idle = Readings(process_cpu=Reading(60.0, "process monitor: coredns's CPU from /proc"), usable_cpus=1.0)
+    assert bottleneck.name(idle, None)["kind"] == "none"
+    shared_host = host(70.0, 90.0)  # no usable count: the shared host's CPUs are the process's to use
+    shared_host.process_cpu = Reading(190.0, "exporter coredns: process_cpu_seconds_total")
+    assert bottleneck.name(shared_host, None, shared=SHARED)["text"].startswith("the server process uses 1.90 of the host's 2 CPUs")
+    alone = Readings(process_cpu=Reading(73.0, "exporter coredns: process_cpu_seconds_total"))
+    assert bottleneck.name(alone, None)["read"] == ["the server process uses 0.73 of one CPU (how many it may use was not read)"]
+
+
+def test_saturation_seen_with_nothing_over_its_threshold_is_said_as_such():
+    said = bottleneck.name(host(80.0, 95.0), None, shared=SHARED, saturation="at this load (mean latency 3.2 ms)")
+    assert said["text"] == ("saturation seen at this load (mean latency 3.2 ms); none of the resources read (the host's "
+                            "CPUs: the busiest at 95 %, all 80 % busy on average, by mpstat) is over its threshold; not read: "
+                            + "; ".join(said["not_read"]))
+    assert any(line.startswith("the server process's own CPU") for line in said["not_read"])
+    nothing = bottleneck.name(Readings(), None)
+    assert nothing["text"].startswith("nothing server-side was read; not read: the server host's CPUs")
+
+
+def test_the_client_sees_saturation_in_efficiency_a_fall_or_latency_far_above_the_lowest_loads():
+    points = [{"offered_rate": 1000.0, "achieved_rate": 1000.0, "latency_avg_ms": 0.2},
+              {"offered_rate": 2000.0, "achieved_rate": 1990.0, "latency_avg_ms": 0.5},  # kept up, 2.5×: nothing
+              {"offered_rate": 3000.0, "achieved_rate": 2990.0, "latency_avg_ms": 2.5},  # 12.5× the lowest load's
+              {"offered_rate": 4000.0, "achieved_rate": 3000.0, "latency_avg_ms": 1.0},  # 75 % of the offered load
+              {"offered_rate": 5000.0, "achieved_rate": 2700.0, "latency_avg_ms": 1.0}]  # less than 3,000 achieved below
+    signs = client_saturation(points)
+    assert signs[:2] == [None, None]
+    assert signs[2] == "mean latency 2.50 ms, 12× the lowest load's 0.20 ms"
+    assert signs[3] == "3,000/s achieved of 4,000/s offered (75 %)"
+    assert "2,700/s achieved, less than the 3,000/s of a lower load" in signs[4]
+
+
+def test_a_resource_over_its_threshold_in_one_repetition_of_three_is_not_the_campaigns():
+    assert sustained_from({1.0: False, 2.0: True, 3.0: True}) == 2.0 and sustained_from({1.0: True, 2.0: False}) is None
+
+    def point(i: int, load: float, mean_busy: float) -> dict:
+        return {"id": i, "offered_rate": load, "achieved_rate": load, "latency_avg_ms": 0.2, "repeat": i % 3,
+                "status": "completed", "monitors": {"mpstat": {"cpus": 2, "all_avg_busy_pct": mean_busy, "cpu_max_busy_pct": 100.0}}}
+
+    once = [point(i, load, 89.0 if (load, i % 3) == (2000.0, 1) else 70.0) for i, load in enumerate([1000.0] * 3 + [2000.0] * 3)]
+    evidence = assess(once, work=("1,000 queries", 1000.0), host_shared=SHARED)
+    assert [e["bottleneck"]["resource"] for e in evidence["points"]].count(bottleneck.SHARED_HOST) == 1
+    assert evidence["bottleneck"]["resource"] is None and evidence["bottleneck"]["text"].startswith("nothing near saturation")
+    twice = [point(i, load, 89.0 if load == 2000.0 and i % 3 else 70.0) for i, load in enumerate([1000.0] * 3 + [2000.0] * 3)]
+    evidence = assess(twice, work=("1,000 queries", 1000.0), host_shared=SHARED)
+    assert evidence["bottleneck"]["resource"] == bottleneck.SHARED_HOST

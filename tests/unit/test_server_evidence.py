@@ -114,3 +114,30 @@ def test_the_analysis_leads_its_conclusion_with_the_bottleneck_and_keeps_the_cos
     assert "nothing near saturation" not in result["conclusion"]
     calm = analyse(points[:1], unit="qps", work=WORK)  # one point that kept up: nothing seen, the closest resource said
     assert calm["conclusion"].startswith("Bottleneck (at the highest load judged, 20,000 qps offered): nothing near saturation")
+
+
+def test_every_monitor_reading_is_read_mpstat_node_and_process_from_their_real_output():
+    """mpstat's JSON, the node monitor's scrapes and the process monitor's /proc readings, parsed by their adapters:
+    mpstat as the load generator's host (each CPU's modes too), the node monitor's every mode (not softirq alone), the
+    process monitor's CPU kept over an exporter's process pack."""
+    from kneeboard.tools import mpstat
+    from kneeboard.tools.node import parse as node_parse
+    from kneeboard.tools.process.adapter import parse as process_parse
+
+    on_host = mpstat.parse((FIXTURES / "mpstat-12.6-json-veth-q1-threaded-napi.json").read_text(), "", 0).extra
+    scraped = node_parse((FIXTURES / "node-scrape-1s.jsonl").read_text(), "", 0).extra
+    burn = process_parse((FIXTURES.parent / "process" / "kb-burn.jsonl").read_text(), "", 0).extra
+    exporter = coredns_point("minimal")["monitors"]["exporter.coredns"]
+    found = read({"mpstat": on_host, "node": scraped, "process": burn, "exporter.coredns": exporter})
+    assert found.host.source == "mpstat on the load generator's host" and found.host.cpus == 2
+    # each CPU's mean busy, averaged, is the all-CPU line mpstat printed itself (its own rounding: 0.01 % per field)
+    per_cpu = [bottleneck.busy(modes) for modes in found.host.by_cpu.values()]
+    assert sum(per_cpu) / len(per_cpu) == pytest.approx(on_host["all_avg_busy_pct"], abs=0.1)
+    assert found.host.busiest == on_host["cpu_max_busy_pct"] and set(found.host.by_cpu["1"]) >= {"user", "system", "softirq", "idle"}
+    assert found.cpus_source == "node monitor" and set(found.cpus["0"]) >= {"user", "system", "softirq", "idle", "iowait"}
+    assert sum(found.cpus["1"].values()) == pytest.approx(100.0)  # every mode of the CPU's time, not softirq alone
+    assert found.process_cpu.source == "process monitor: kb-burn's CPU from /proc"
+    assert found.process_cpu.value == burn["cpu_pct_of_one"] and found.usable_cpus == burn["usable_cpus"]
+    assert found.requests.source.startswith("exporter coredns")  # the exporter still counts the requests
+    older = read({"node": {"soft_mean_pct_by_cpu": scraped["soft_mean_pct_by_cpu"]}})
+    assert older.cpus_source == "node monitor (softirq only)" and set(older.cpus["0"]) == {"softirq"}
