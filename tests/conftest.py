@@ -19,6 +19,9 @@ sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
 FIXTURES = ROOT / "tests" / "fixtures" / "tool-output"
 
 from tests.support import services  # noqa: E402
+from kneeboard.extensions import register_all  # noqa: E402
+
+register_all()  # the events catalogue and the after-settle hooks, filled as at every process's start
 
 
 @dataclass

@@ -18,6 +18,7 @@ from kneeboard.streams.router import router as streams_router
 from kneeboard.compare.router import router as compare_router
 from kneeboard.config import get_settings
 from kneeboard.exports.router import router as exports_router
+from kneeboard.extensions import register_all
 from kneeboard.failover.router import router as failover_router
 from kneeboard.api_errors import install_handlers
 from kneeboard.health import router as health_router
@@ -46,6 +47,7 @@ from kneeboard.worker.tasks import enqueue
 
 def create_app() -> FastAPI:
     """Build the application."""
+    register_all()
     app = FastAPI(title="Kneeboard", version=__version__, description="Capacity-test campaigns: plans, sweeps, reports, comparisons.",
                   lifespan=with_delivery(harness_cpu.with_api_pid(reaper.lifespan)))
     install_handlers(app)

@@ -1,5 +1,6 @@
-"""A plan's events against what exists: lab actions need a lab target, host actions an observer's credential, a
-webhook action a webhook subscribed to "action". Each refusal is a 422 naming the event's field."""
+"""A plan's events against what exists: an observer's action needs an observer credential, and each provider's action
+what its registration admits (a lab action a lab target, a webhook action a webhook subscribed to "action"). Each
+refusal is a 422 naming the event's field."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ from sqlalchemy.orm import Session
 from kneeboard.agentlink.models import OBSERVE, AgentCredential
 from kneeboard.errors import invalid
 from kneeboard.events.actions import ACTIONS
-from kneeboard.lab.namespace import LAB_ADDR
-from kneeboard.webhooks.models import Webhook
 
 
 def check_events(body, host: str, *, session: Session) -> None:
@@ -24,14 +23,10 @@ def check_events(body, host: str, *, session: Session) -> None:
 
 def _refusal(event, host: str, session: Session) -> tuple[str, str] | None:
     action = ACTIONS[event.action]
-    if event.action.startswith("lab.") and host != LAB_ADDR:
-        return "action", f"{event.action} acts on the lab's servers: the target must be a lab target ({LAB_ADDR}), not {host}"
+    if action.admits is not None and (why := action.admits(event, host, session)) is not None:
+        return why
     if action.runs_on == "observer":
         held = session.scalar(select(AgentCredential.id).where(AgentCredential.agent == event.observer, AgentCredential.role == OBSERVE))
         if held is None:
             return "observer", f"no observer credential is named {event.observer!r} (an admin makes one with role observe)"
-    if event.action == "webhook.send":
-        hook = session.get(Webhook, int(event.value))
-        if hook is None or not hook.enabled or "action" not in (hook.events or []):
-            return "value", f"webhook {event.value} does not exist, is disabled, or is not subscribed to \"action\""
     return None

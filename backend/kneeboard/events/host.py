@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import stat
@@ -23,13 +24,14 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kneeboard.events.actions import ACTIONS, HOST_NAME, EventFailed
+from kneeboard.events.actions import ACTIONS, EventFailed
 from kneeboard.lab import haproxy as haproxy_socket
 from kneeboard.lab import impair
 from kneeboard.lab.system import CommandFailed, run, which
 
 TABLE = "kneeboard_observer"  # our nftables table on this host (the lab's is kneeboard_impair)
 STOP_WAIT_S = 5.0
+HOST_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,39}$")  # what a host action names (a service, a backend/server)
 Name = Annotated[str, Field(pattern=HOST_NAME.pattern)]
 
 

@@ -10,12 +10,17 @@ from kneeboard.events.actions import ACTIONS
 MAX_EVENTS = 10
 
 
+def _catalogue() -> str:
+    """The registered actions, said in the API's schema (built after the providers registered at start)."""
+    return "a registered point event: " + ", ".join(f"{a.name} ({a.description})" for a in ACTIONS.values())
+
+
 class PointEvent(BaseModel):
     """At `at_s` seconds into each point of its phase, the registered `action` on `value` (e.g. lab.backend_stop b2)."""
 
     model_config = ConfigDict(extra="forbid")
     at_s: float = Field(ge=0, le=3600, description="seconds after the point's load starts")
-    action: str = Field(description="a registered point event: " + ", ".join(f"{a.name} ({a.description})" for a in ACTIONS.values()))
+    action: str = Field(json_schema_extra=lambda schema: schema.update(description=_catalogue()))
     value: str = Field(max_length=40, description="what it acts on (a lab backend: b1, b2, b3; a service or backend/server "
                        "its observer's configuration names; a webhook's id), or an impairment's value (lab.loss_permille: 10)")
     observer: str | None = Field(default=None, pattern=AGENT_NAME, description="the observer (`kneeboard agent --observe "

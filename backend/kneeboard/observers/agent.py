@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from kneeboard.events.actions import EventFailed
 from kneeboard.events.host import HostActions, InForce, load_config
 from kneeboard.fanout.link import LinkRefused
+from kneeboard.observers.actions import register_events
 from kneeboard.fanout.share import AgentContext
 from kneeboard.observers.link import ObserverLink
 from kneeboard.profiling import perf
@@ -52,7 +53,9 @@ class HostSide:
     @classmethod
     def from_file(cls, path: str | None) -> HostSide:
         """The actions `path` enables (ConfigRefused when it is unsafe or malformed), with what a previous run of this
-        observer left in force put back now; nothing without a file."""
+        observer left in force put back now; nothing without a file. The host actions join the events catalogue here
+        (the observer's start: it registers nothing else)."""
+        register_events()
         if path is None:
             return cls(None, None)
         config_path = Path(path)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from kneeboard.events.actions import HOST_ACTIONS
+from kneeboard.events.actions import host_actions
 from kneeboard.events.schemas import MAX_EVENTS
 from kneeboard.profiling.folding import FULL, LEAF_ONLY, MAX_FOLDED_BYTES
 from kneeboard.profiling.schemas import COMM
@@ -101,7 +101,7 @@ class HostEventRecord(BaseModel):
     @field_validator("action")
     @classmethod
     def _host_action(cls, action: str) -> str:
-        if action not in HOST_ACTIONS:
+        if action not in host_actions():
             raise ValueError(f"{action!r} is not a host action")
         return action
 

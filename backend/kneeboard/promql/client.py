@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from kneeboard.webhooks.delivery import pinned_target
+from kneeboard.outbound.allowlist import pinned_target
 
 MAX_ANSWER_BYTES = 8 * 1_048_576  # 200 series × 10,000 steps of ~30 bytes each fit
 TIMEOUT_S = 10.0

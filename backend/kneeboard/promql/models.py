@@ -8,7 +8,7 @@ from sqlalchemy import DateTime, Float, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from kneeboard.db import Base, utcnow
-from kneeboard.webhooks.models import AllowListColumns
+from kneeboard.outbound.models import AllowListColumns
 
 
 class PrometheusServer(Base):

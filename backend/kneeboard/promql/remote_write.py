@@ -28,7 +28,7 @@ from kneeboard.promql import service
 from kneeboard.promql.client import TIMEOUT_S
 from kneeboard.promql.models import PrometheusServer
 from kneeboard.states import PointStatus
-from kneeboard.webhooks.delivery import pinned_target
+from kneeboard.outbound.allowlist import pinned_target
 
 log = logging.getLogger(__name__)
 MAX_SERIES = 20_000  # a campaign's series per destination; the rest are not sent (said in the audit entry)

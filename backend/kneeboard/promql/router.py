@@ -10,7 +10,7 @@ from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.deps import SessionDep
 from kneeboard.promql import service
 from kneeboard.promql.schemas import ServerCreate, ServerOut, ServerUpdate
-from kneeboard.webhooks.schemas import AllowList, AllowListOut
+from kneeboard.outbound.schemas import AllowList, AllowListOut
 
 router = APIRouter(tags=["prometheus"])
 ADMIN = [Depends(require("admin"))]

@@ -1,6 +1,6 @@
 """Registered Prometheus servers and their allow-list. Services never commit: the caller owns the transaction.
 
-The allow-list has the webhooks' shape and rules (networks and host names, empty by default: nowhere) in a table of
+The allow-list (outbound/allowlist.py) has the webhooks' shape and rules (networks and host names, empty by default: nowhere) in a table of
 its own: a Prometheus is never a load target, and a load target is never a Prometheus by the target policy's leave.
 A credential comes in once (create or update) and is kept in its row; it leaves only as a request header.
 """
@@ -13,10 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.errors import Conflict, NotFound, invalid
+from kneeboard.outbound import allowlist
+from kneeboard.outbound.schemas import AllowList, AllowListOut
 from kneeboard.promql.models import PrometheusAllowList, PrometheusServer
 from kneeboard.promql.schemas import PrometheusSource, ServerCreate, ServerUpdate, _Credential
-from kneeboard.webhooks import service as webhooks
-from kneeboard.webhooks.schemas import AllowList, AllowListOut
 
 ALLOWLIST_URL = "/api/v1/policy/prometheus"
 ALLOWLIST = f"the Prometheus allow-list (see {ALLOWLIST_URL})"
@@ -24,17 +24,17 @@ ALLOWLIST = f"the Prometheus allow-list (see {ALLOWLIST_URL})"
 
 def get_allowlist(*, session: Session) -> AllowListOut:
     """Where a Prometheus may be (empty until an admin sets one)."""
-    return webhooks.get_allowlist(session=session, model=PrometheusAllowList)
+    return allowlist.get_allowlist(session=session, model=PrometheusAllowList)
 
 
 def put_allowlist(body: AllowList, *, actor: str | None, session: Session) -> AllowListOut:
     """Replace the allow-list (servers already registered are checked again before each query)."""
-    return webhooks.put_allowlist(body, actor=actor, session=session, model=PrometheusAllowList)
+    return allowlist.put_allowlist(body, actor=actor, session=session, model=PrometheusAllowList)
 
 
 def check_url(url: str, *, session: Session, loc: tuple = ("url",)) -> list[str]:
     """The addresses the URL's host resolves to, every one on the Prometheus allow-list; a 422 naming `loc` otherwise."""
-    return webhooks.check_destination(url, session=session, loc=loc, model=PrometheusAllowList, named=ALLOWLIST)
+    return allowlist.check_destination(url, session=session, model=PrometheusAllowList, named=ALLOWLIST, loc=loc)
 
 
 def list_all(*, session: Session) -> list[PrometheusServer]:

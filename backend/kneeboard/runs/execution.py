@@ -31,6 +31,7 @@ from kneeboard.runs.pinning import pin
 from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, release
 from kneeboard.runs.monitors import MonitorSet, scraped_by
 from kneeboard.runs.retry import is_outage, retrying
+from kneeboard.runs.settled import settled
 from kneeboard.runs.store import Run, store_point
 from kneeboard.search import driver as search
 from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
@@ -39,7 +40,6 @@ from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.registry import adapter
-from kneeboard.trends.settle import settled
 
 _PLAN = TypeAdapter(PlanBody)
 log = logging.getLogger(__name__)

@@ -8,9 +8,11 @@ import logging
 from celery import Celery
 
 from kneeboard.config import get_settings
+from kneeboard.extensions import register_all
 from kneeboard.models import import_all
 
 import_all()
+register_all()  # a launch checks its plan's events against the catalogue
 QUEUE = "kneeboard.schedules"
 log = logging.getLogger(__name__)
 

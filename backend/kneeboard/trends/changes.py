@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import Row, delete, select
 from sqlalchemy.orm import Session
@@ -13,9 +14,10 @@ from kneeboard.analysis.changepoints import Change, e_divisive
 from kneeboard.campaigns.models import Campaign
 from kneeboard.compare.service import build, differences
 from kneeboard.db import utcnow
+from kneeboard.plans.service import get_plan
 from kneeboard.trends.headline import METRICS
 from kneeboard.trends.models import ChangePoint
-from kneeboard.trends.service import Scope, series
+from kneeboard.trends.service import Scope, point_out, series
 
 DETECT_LAST = 200  # change points are looked for in the newest 200 campaigns of a series
 ON_READ_LAST = 100  # for a target or a tag (not stored), the newest 100
@@ -122,3 +124,12 @@ def _out(row: ChangePoint) -> dict:
     keys = ("metric", "before_campaign_id", "after_campaign_id", "mean_before", "mean_after", "diff", "ci_low", "ci_high",
             "change_pct", "pvalue", "direction", "differences", "detected_at")  # fmt: skip
     return {**{k: getattr(row, k) for k in keys}, "compare_url": f"/compare?c={row.before_campaign_id}&c={row.after_campaign_id}"}
+
+
+def describe(scope: Scope, *, metric: str, since: datetime | None, limit: int, session: Session) -> dict:
+    """The trend as the API shows it: the rows, the plan's pinned baseline, the change points of `metric`."""
+    baseline = get_plan(scope.plan_id, session=session).baseline_campaign_id if scope.plan_id is not None else None
+    entries = series(scope, session=session, since=since, limit=limit)
+    changes = [c for c in of_scope(scope, entries, session=session) if c["metric"] == metric]
+    return {"scope": {"key": scope.key, "plan_id": scope.plan_id, "target_id": scope.target_id, "tool": scope.tool, "tag": scope.tag},
+            "metric": metric, "baseline_campaign_id": baseline, "points": [point_out(e) for e in entries], "change_points": changes}  # fmt: skip

@@ -105,15 +105,3 @@ def point_out(entry: Row) -> dict:
                          "bound": e["capacity_bound"]},
             "max_achieved_rate": e["max_achieved_rate"], "latency_p50_ms": e["latency_p50_ms"], "latency_p99_ms": e["latency_p99_ms"],
             "loss_pct": e["loss_pct"], "server_cost": e["server_cost"]}  # fmt: skip
-
-
-def describe(scope: Scope, *, metric: str, since: datetime | None, limit: int, session: Session) -> dict:
-    """The trend as the API shows it: the rows, the plan's pinned baseline, the change points of `metric`."""
-    from kneeboard.plans.service import get_plan
-    from kneeboard.trends.changes import of_scope
-
-    baseline = get_plan(scope.plan_id, session=session).baseline_campaign_id if scope.plan_id is not None else None
-    entries = series(scope, session=session, since=since, limit=limit)
-    changes = [c for c in of_scope(scope, entries, session=session) if c["metric"] == metric]
-    return {"scope": {"key": scope.key, "plan_id": scope.plan_id, "target_id": scope.target_id, "tool": scope.tool, "tag": scope.tag},
-            "metric": metric, "baseline_campaign_id": baseline, "points": [point_out(e) for e in entries], "change_points": changes}  # fmt: skip

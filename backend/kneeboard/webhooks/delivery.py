@@ -17,7 +17,6 @@ import logging
 import threading
 import time
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from sqlalchemy import or_, select
@@ -26,6 +25,7 @@ from kneeboard.audit.service import record
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope, utcnow
 from kneeboard.errors import PolicyRefused
+from kneeboard.outbound.allowlist import pinned_target
 from kneeboard.webhooks.models import Webhook, WebhookDelivery
 from kneeboard.webhooks.service import check_destination
 
@@ -59,15 +59,6 @@ def _claim(limit: int) -> list[int]:
         for row in rows:
             row.status, row.next_attempt_at = "sending", now + timedelta(seconds=LEASE_S)
         return [row.id for row in rows]
-
-
-def pinned_target(url: str, address: str) -> tuple[str, dict, dict]:
-    """The URL with the checked address in place of the host, the Host header, and the TLS name to verify."""
-    parts = urlsplit(url)
-    host = f"[{address}]" if ":" in address else address
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    extensions = {"sni_hostname": parts.hostname} if parts.scheme == "https" else {}
-    return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")), {"Host": parts.netloc}, extensions
 
 
 def _post(webhook: Webhook, delivery: WebhookDelivery, address: str) -> tuple[int | None, str | None]:

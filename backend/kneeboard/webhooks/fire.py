@@ -1,6 +1,7 @@
 """A webhook as a point event (`webhook.send`): one POST at the event's time, from the worker, never through the
 outbox (whose retry would fire a second failure). The destination is checked against the webhook allow-list just
-before, and the connection pinned to the checked address."""
+before, and the connection pinned to the checked address. Registered into the events catalogue at start
+(kneeboard/extensions.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 
 from kneeboard.db import session_scope
 from kneeboard.errors import PolicyRefused
-from kneeboard.events.actions import EventFailed
+from kneeboard.events.actions import EventAction, EventFailed, register
 from kneeboard.webhooks.delivery import post
 from kneeboard.webhooks.models import Webhook
 from kneeboard.webhooks.service import check_destination
@@ -33,3 +34,25 @@ def fire(webhook_id: int, payload: dict | None = None) -> dict:
     if error:
         raise EventFailed(f"webhook {webhook_id} answered {error} (sent once, not retried)")
     return {"http_status": status}
+
+
+def _webhook_id(value: str) -> str | None:
+    return None if value.isdigit() and 0 < int(value) < 2**31 else f"{value!r} is not a webhook's id"
+
+
+def _send(value: str, about: dict | None = None) -> dict:
+    return fire(int(value), about)
+
+
+def _subscribed(event, host: str, session) -> tuple[str, str] | None:  # noqa: ANN001
+    """The event's webhook exists, is enabled and subscribed to "action"."""
+    hook = session.get(Webhook, int(event.value))
+    if hook is None or not hook.enabled or EVENT not in (hook.events or []):
+        return "value", f"webhook {event.value} does not exist, is disabled, or is not subscribed to \"action\""
+    return None
+
+
+def register_events() -> None:
+    """Put `webhook.send` in the events catalogue."""
+    register(EventAction("webhook.send", "POST once to a webhook subscribed to \"action\" (value: its id), never retried", (),
+                         _send, check=_webhook_id, admits=_subscribed))

@@ -9,6 +9,7 @@ from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from kneeboard.db import Base, utcnow
+from kneeboard.outbound.models import AllowListColumns
 
 
 class Webhook(Base):
@@ -45,15 +46,6 @@ class WebhookDelivery(Base):
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class AllowListColumns:
-    """An allow-list's row (id 1): its document ({networks, hosts}), who changed it last and when."""
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    document: Mapped[dict[str, Any]] = mapped_column(JSON)
-    updated_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
 
 class WebhookAllowList(AllowListColumns, Base):

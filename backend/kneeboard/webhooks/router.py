@@ -9,7 +9,8 @@ from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.deps import SessionDep
 from kneeboard.inputs import MAX_ID
 from kneeboard.webhooks import service
-from kneeboard.webhooks.schemas import AllowList, AllowListOut, DeliveryOut, WebhookCreate, WebhookCreated, WebhookOut
+from kneeboard.outbound.schemas import AllowList, AllowListOut
+from kneeboard.webhooks.schemas import DeliveryOut, WebhookCreate, WebhookCreated, WebhookOut
 
 router = APIRouter(tags=["webhooks"])
 

@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from kneeboard.inputs import MAX_ID
-from kneeboard.policy.schemas import HostPattern, Network
 from kneeboard.validators import check_host
 
 Event = Literal["regression", "change_point", "action"]  # action: a point event that POSTs once (events/actions.py)
@@ -66,22 +65,6 @@ class WebhookCreated(WebhookOut):
     """A new webhook with its signing secret: keep it, it is not shown again."""
 
     secret: str
-
-
-class AllowList(BaseModel):
-    """Where webhooks may go: networks (CIDR) and host names (or `*.suffix`); empty by default (nowhere)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    networks: list[Network] = Field(default_factory=list, max_length=256)
-    hosts: list[HostPattern] = Field(default_factory=list, max_length=256)
-
-
-class AllowListOut(AllowList):
-    """The allow-list in force."""
-
-    updated_by: str | None = None
-    updated_at: datetime | None = None
 
 
 class DeliveryOut(BaseModel):

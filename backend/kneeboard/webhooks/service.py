@@ -1,4 +1,4 @@
-"""Webhooks: destinations, their allow-list, and the messages a settled campaign puts in the outbox.
+"""Webhooks: destinations, their allow-list (outbound/allowlist.py), and the messages a settled campaign puts in the outbox.
 
 Messages are written in the transaction that decided them, under a unique key (webhook, event, campaign or
 change), so a campaign settled twice, or a change found again, is told once. Services never commit.
@@ -7,8 +7,6 @@ change), so a campaign settled twice, or a change found again, is told once. Ser
 from __future__ import annotations
 
 import secrets
-from urllib.parse import urlsplit
-
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -16,47 +14,34 @@ from sqlalchemy.orm import Session
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.service import pinned_baseline
 from kneeboard.config import get_settings
-from kneeboard.errors import DomainError, NotFound, PolicyRefused, invalid
+from kneeboard.errors import DomainError, NotFound, invalid
 from kneeboard.gate import baseline_outcome
 from kneeboard.plans.service import get_plan
-from kneeboard.policy.check import check_address
-from kneeboard.policy.schemas import Policy
+from kneeboard.outbound import allowlist
+from kneeboard.outbound.schemas import AllowList, AllowListOut
 from kneeboard.schedules import service as schedules
 from kneeboard.trends.models import ChangePoint
 from kneeboard.webhooks.models import Webhook, WebhookAllowList, WebhookDelivery
-from kneeboard.webhooks.schemas import AllowList, AllowListOut, WebhookCreate
+from kneeboard.webhooks.schemas import WebhookCreate
 
-ROW_ID = 1
 ALLOWLIST_URL = "/api/v1/policy/webhooks"
+ALLOWLIST = f"the webhook allow-list (see {ALLOWLIST_URL})"
 MAX_TEXT = 3000  # Slack shows a message's text up to about 4,000 characters
 
 
-def get_allowlist(*, session: Session, model: type = WebhookAllowList) -> AllowListOut:
-    """The webhook allow-list in force (empty until an admin sets one: webhooks go nowhere by default); `model`: another
-    allow-list table of the same shape (the Prometheus servers')."""
-    row = session.get(model, ROW_ID)
-    return AllowListOut(**row.document, updated_by=row.updated_by, updated_at=row.updated_at) if row else AllowListOut()
+def get_allowlist(*, session: Session) -> AllowListOut:
+    """The webhook allow-list in force (empty until an admin sets one: webhooks go nowhere by default)."""
+    return allowlist.get_allowlist(session=session, model=WebhookAllowList)
 
 
-def put_allowlist(body: AllowList, *, actor: str | None, session: Session, model: type = WebhookAllowList) -> AllowListOut:
-    """Replace the allow-list (webhooks already made are checked again before each delivery)."""
-    row = session.get(model, ROW_ID) or model(id=ROW_ID, document={})
-    row.document, row.updated_by = body.model_dump(mode="json"), actor
-    session.add(row)
-    session.flush()
-    return get_allowlist(session=session, model=model)
+def put_allowlist(body: AllowList, *, actor: str | None, session: Session) -> AllowListOut:
+    """Replace the webhook allow-list (webhooks already made are checked again before each delivery)."""
+    return allowlist.put_allowlist(body, actor=actor, session=session, model=WebhookAllowList)
 
 
-def check_destination(url: str, *, session: Session, loc: tuple = ("url",), model: type = WebhookAllowList,
-                      named: str = f"the webhook allow-list (see {ALLOWLIST_URL})") -> list[str]:
-    """The addresses `url`'s host resolves to, all inside the webhook allow-list (or `model`'s, `named`); PolicyRefused
-    naming `loc` otherwise."""
-    allow = get_allowlist(session=session, model=model)
-    try:
-        return check_address(urlsplit(url).hostname or "", Policy(networks=allow.networks, hosts=allow.hosts), loc=loc)
-    except PolicyRefused as exc:
-        reason = str(exc).split(": not allowed by the", 1)[0]
-        raise PolicyRefused(loc, f"{reason}: not in {named}") from None
+def check_destination(url: str, *, session: Session, loc: tuple = ("url",)) -> list[str]:
+    """The addresses `url`'s host resolves to, all inside the webhook allow-list; PolicyRefused naming `loc` otherwise."""
+    return allowlist.check_destination(url, session=session, model=WebhookAllowList, named=ALLOWLIST, loc=loc)
 
 
 def create(body: WebhookCreate, *, creator: str, session: Session) -> Webhook:
@@ -159,6 +144,11 @@ def notify(campaign: Campaign, changes: list[ChangePoint], *, session: Session) 
                        "url": link}  # fmt: skip
             queued.append(enqueue(webhook, "change_point", f"{change.metric}:{change.after_campaign_id}", payload, session=session))
     return [q for q in queued if q is not None]
+
+
+def settled(campaign: Campaign, found: dict, session: Session) -> None:
+    """After a campaign settles (a hook of runs/settled.py, after trends'): its messages in the outbox."""
+    notify(campaign, found.get("change_points", []), session=session)
 
 
 def require_known(webhook_id: int | None, *, session: Session) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from celery import Celery
 
 from kneeboard.config import get_settings
+from kneeboard.extensions import register_all
 from kneeboard.models import import_all
 
 import_all()
+register_all()
 
 settings = get_settings()
 app = Celery("kneeboard", broker=settings.redis_url, include=["kneeboard.worker.tasks"])

@@ -11,8 +11,7 @@ from celery.signals import worker_ready, worker_shutdown
 from kneeboard.agents import service as agents
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
-from kneeboard.events import orphans
-from kneeboard.lab import impair
+from kneeboard.lab import impair, orphans
 from kneeboard.runs.execution import run_campaign
 from kneeboard.runs import spool
 from kneeboard.runs.leases import instance_id, renew

@@ -8,12 +8,14 @@ from __future__ import annotations
 import os
 import threading
 
-from kneeboard.events.actions import ACTIONS, BACKENDS, UNDO, EventFailed
-from kneeboard.lab import processes
+from kneeboard.events.actions import ACTIONS, EventFailed
+from kneeboard.lab import backends, processes
 from kneeboard.lab.namespace import STATE_FILE
 
+BACKENDS = tuple(backends.name(i) for i in backends.indexes())  # b1, b2, b3
+UNDO = {"lab.haproxy_disable": "lab.haproxy_enable", "lab.caddy_disable": "lab.caddy_enable", "lab.nginx_down": "lab.nginx_up"}  # else a stop's undo is a start
 FILE = STATE_FILE.with_name("kneeboard-lab-taken-out.json")
-_lock = threading.Lock()
+_lock = threading.RLock()  # a registered lab action notes itself (lab/events.py), also when put_back_orphaned runs it
 
 
 def _undo(action: str) -> str:
@@ -45,8 +47,7 @@ def restore(fired: list[dict]) -> list[str]:
             continue
         back = _undo(last["action"])
         try:
-            ACTIONS[back].apply(value)
-            note(back, value)
+            ACTIONS[back].apply(value)  # noted by the action itself (lab/events.py)
             said.append(f"event {last['action']} {value} was not undone during the point: {back} {value} after it")
         except EventFailed as exc:
             said.append(f"could not bring {value} back after the point ({back}): {exc}")

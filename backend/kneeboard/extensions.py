@@ -1,0 +1,24 @@
+"""Where the core's extensions are registered, one line each, at the start of every process that needs them (the API
+in main.py, the worker in worker/celery_app.py, the scheduler in schedules/beat.py; an observer registers its host
+actions itself, observers/agent.py). The core imports none of them: the events catalogue (events/actions.py) and the
+after-settle hooks (runs/settled.py) are filled here. docs/architecture.md, "Where does it go", says what goes where."""
+
+from __future__ import annotations
+
+from kneeboard.lab import events as lab_events
+from kneeboard.observers import actions as host_actions
+from kneeboard.promql import remote_write
+from kneeboard.runs.settled import after_settle
+from kneeboard.trends import settle as trends
+from kneeboard.webhooks import fire as webhook_action
+from kneeboard.webhooks import service as webhooks
+
+
+def register_all() -> None:
+    """Fill the catalogue and the hook lists (again: nothing changes); the order is the catalogue's and the hooks'."""
+    lab_events.register_events()  # lab.* point events, run by the worker
+    host_actions.register_events()  # host.* point events, run by an observer
+    webhook_action.register_events()  # webhook.send, run by the worker
+    after_settle(trends.settled)  # a completed campaign's trend row and its plan's new change points…
+    after_settle(webhooks.settled)  # …which webhooks then tell
+    after_settle(after=remote_write.after_campaign)  # results out to remote-write Prometheus servers
