@@ -2120,7 +2120,8 @@ export interface components {
         };
         /**
          * Bottleneck
-         * @description The resource closest to saturation by the USE rules (evidence/bottleneck.py), or kind "none" saying why none.
+         * @description The resource over its threshold by the USE rules (evidence/bottleneck.py), or kind "none" saying why none: the
+         *     saturation the client saw that no resource read explains, the closest resource, or that nothing was read.
          */
         Bottleneck: {
             /**
@@ -2133,6 +2134,16 @@ export interface components {
              * @enum {string}
              */
             kind: "utilisation" | "saturation" | "errors" | "none";
+            /**
+             * Not Read
+             * @description what the rules would judge that no monitor read
+             */
+            not_read?: string[];
+            /**
+             * Read
+             * @description every resource the rules judged, with its figures
+             */
+            read?: string[];
             /** Resource */
             resource: string | null;
             /** Text */
@@ -3271,6 +3282,11 @@ export interface components {
             notes?: string[];
             /** Points */
             points: components["schemas"]["EvidencePoint"][];
+            /**
+             * Read
+             * @description the exporters and monitors any point's figures came from (empty: nothing server-side was read, the per-point table has nothing to show)
+             */
+            read?: string[];
         };
         /**
          * EvidencePoint
@@ -3298,6 +3314,11 @@ export interface components {
             point_id: number | null;
             /** Repeat */
             repeat: number | null;
+            /**
+             * Sources
+             * @description the exporters and monitors its figures came from
+             */
+            sources?: string[];
             /** Variant */
             variant: string | null;
         };
@@ -3880,7 +3901,7 @@ export interface components {
             point_id: number | null;
             /**
              * Where
-             * @description "at the knee" or "at the highest load judged"
+             * @description "at the knee", "at the highest load judged" or "where the client first saw saturation"
              */
             where: string;
         };
