@@ -5,58 +5,25 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, Path, Query, Response
 
 from kneeboard.agentlink import credentials, service
 from kneeboard.agentlink.schemas import (Beat, CredentialCreate, CredentialIssued, CredentialOut, Hello, LiveSamples, OutcomeIn,
                                          ServerClock, ShareState, Welcome)
-from kneeboard.audit.service import record_by, record_refusal
+from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser, require
-from kneeboard.auth.errors import Forbidden
 from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
 from kneeboard.deps import SessionDep
-from kneeboard.errors import DomainError
+from kneeboard.routes import AgentCaller, audited, only, registered_instance
 
 link = APIRouter(prefix="/agent", tags=["agent link"])
 admin = APIRouter(prefix="/agent-credentials", tags=["agent link"], dependencies=[Depends(require("admin"))])
 RUN = Path(pattern=r"^[0-9a-f]{32}$", description="the fanned run the share belongs to")
 
 
-def _agent(user: CurrentUser) -> Principal:
-    if user.agent is None:
-        raise Forbidden("the agent link needs an agent credential (an admin makes one with POST /api/v1/agent-credentials)")
-    return user
-
-
-AgentCaller = Annotated[Principal, Depends(_agent)]
-
-
-def only(role: Role, kind: str, why: str):
-    """A dependency taking the agent link's callers in `role` only; any other is refused (403), audited (who, what)."""
-
-    def check(user: AgentCaller, request: Request) -> Principal:
-        if user.role != role.value:
-            obj = next(iter(request.path_params.values()), "-")
-            record_refusal(user.actor, kind, obj, request.url.path[:200], user.source, {"why": why})
-            raise Forbidden(why)
-        return user
-
-    return check
-
-
 LoadAgent = Annotated[Principal, Depends(only(Role.agent, "share", "an observer's credential takes no load work: only its own observe "
                                                                     "assignments (/api/v1/agent/observe/…)"))]
-
-
-def audited(caller: Principal, obj: object, what: str, work, kind: str = "share"):
-    """Run `work`; a refusal (403/409) is audited in a transaction of its own before it is answered."""
-    try:
-        return work()
-    except (DomainError, Forbidden) as exc:
-        record_refusal(caller.actor, kind, obj, what, caller.source, {"why": str(exc)})
-        raise
 
 
 @link.post("/hello", response_model=Welcome)
@@ -77,7 +44,7 @@ def heartbeat(body: Beat, caller: AgentCaller, session: SessionDep):
 async def take_work(caller: LoadAgent, instance: str = Query(pattern=r"^[A-Za-z0-9_-]{8,64}$"),
                     wait_s: float = Query(default=service.POLL_S, ge=0, le=30)):  # fmt: skip
     """Long-poll: the next share assigned to this agent, or 204 after `wait_s`."""
-    await run_in_threadpool(service.check_instance, caller.agent, instance)
+    await registered_instance(caller.agent, instance)
     job = await service.take_work(caller.agent, wait_s)
     return job if job is not None else Response(status_code=204)
 

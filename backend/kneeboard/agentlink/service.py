@@ -20,7 +20,7 @@ from kneeboard.auth.errors import Forbidden
 from kneeboard.campaigns.live import channel
 from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
-from kneeboard.db import session_scope, utcnow
+from kneeboard.db import utcnow
 from kneeboard.errors import Conflict
 from kneeboard.fanout.keys import ALIVE_MS, KEEP_S, RunKeys, polling, work
 from kneeboard.fanout.outcome import ShareOutcome
@@ -71,12 +71,6 @@ def current_instance(agent: str, instance: str, *, session: Session) -> None:
     row = session.get(Agent, agent)
     if row is None or (row.facts or {}).get("instance") != instance:
         raise Conflict(f"this process is not agent {agent}'s registered one (restarted elsewhere, or never said hello); register again")
-
-
-def check_instance(agent: str, instance: str) -> None:
-    """current_instance() in a transaction of its own (before a long-poll, which holds no session while it waits)."""
-    with session_scope() as session:
-        current_instance(agent, instance, session=session)
 
 
 def beat(agent: str, body: Beat, *, session: Session) -> float:

@@ -19,7 +19,7 @@ from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
 from kneeboard.inputs import MAX_ID
-from kneeboard.policy import service as policy
+from kneeboard.routes import launch as launch_path
 
 router = APIRouter(tags=["campaigns"])
 
@@ -27,11 +27,8 @@ router = APIRouter(tags=["campaigns"])
 @router.post("/campaigns", response_model=CampaignOut, status_code=202)
 def launch(session: SessionDep, body: CampaignCreate, user: CurrentUser, enqueue: DispatcherDep):
     """Launch a plan: a queued campaign, enqueued on its agent."""
-    campaign = service.launch(body.plan_id, name=body.name, tags=body.tags, session=session, agent=body.agent)
-    policy.check_launch(campaign.plan, role=user.role, session=session)
-    record_by(session, user, "launch", "campaign", campaign.id, campaign.name, {"plan_id": body.plan_id})
-    session.commit()
-    enqueue(campaign.id, campaign.agent)
+    campaign = launch_path(lambda: service.launch(body.plan_id, name=body.name, tags=body.tags, session=session, agent=body.agent),
+                           user=user, action="launch", details=lambda _c: {"plan_id": body.plan_id}, session=session, enqueue=enqueue)
     return service.describe(campaign, session=session)
 
 

@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from kneeboard.deps import SessionDep
 from kneeboard.failover import service
 from kneeboard.failover.schemas import PointOutcomes
-from kneeboard.shares.router import Token
+from kneeboard.routes import Token
 from kneeboard.shares.service import shared_point
 
 router = APIRouter(tags=["failover"])

@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
-from fastapi.concurrency import run_in_threadpool
 
 from kneeboard.agentlink import service as link_service
-from kneeboard.agentlink.router import audited, only
 from kneeboard.agentlink.schemas import INSTANCE
 from kneeboard.audit.service import record_by
 from kneeboard.auth.principal import Principal
@@ -17,6 +15,7 @@ from kneeboard.auth.roles import Role
 from kneeboard.deps import SessionDep
 from kneeboard.observers import service
 from kneeboard.observers.schemas import HostEventRecord, ObserveAck, ObservedProfile, ObserveAssignmentOut, ObserveState
+from kneeboard.routes import audited, only, registered_instance
 
 router = APIRouter(prefix="/agent/observe", tags=["observers"])
 KIND = "observe_assignment"  # what the audit log calls an assignment
@@ -28,7 +27,7 @@ ObserverCaller = Annotated[Principal, Depends(only(Role.observer, KIND, "observe
 async def take_assignment(caller: ObserverCaller, instance: str = Query(pattern=INSTANCE),
                           wait_s: float = Query(default=link_service.POLL_S, ge=0, le=30)):  # fmt: skip
     """Long-poll: this observer's next observe assignment, or 204 after `wait_s`."""
-    await run_in_threadpool(link_service.check_instance, caller.agent, instance)
+    await registered_instance(caller.agent, instance)
     found = await service.take(caller.agent, wait_s)
     return found if found is not None else Response(status_code=204)
 

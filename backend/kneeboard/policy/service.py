@@ -1,6 +1,6 @@
 """Target policy operations: read and replace the policy, check hosts and plans against it.
 
-Called by the API (targets, plans, launch) and by the worker (`recheck`, just before a tool starts).
+Called by the API (targets, plans, launch) and by the worker (runs/pinning.py, just before a tool starts).
 Services never commit: the caller owns the transaction.
 """
 
@@ -10,7 +10,6 @@ import ipaddress
 
 from sqlalchemy.orm import Session
 
-from kneeboard.db import session_scope
 from kneeboard.errors import PolicyRefused, invalid
 from kneeboard.plans.schemas import AnyPlan
 from kneeboard.policy.caps import check_caps
@@ -55,18 +54,6 @@ def put_policy(body: Policy, *, actor: str | None, session: Session) -> PolicyOu
 def check_host(host: str, *, loc: tuple, session: Session) -> list[str]:
     """The addresses of `host`; PolicyRefused (422 naming `loc` and the policy) when any is not allowed."""
     return check_address(host, get_policy(session=session), loc=loc)
-
-
-def recheck(session: Session | None, host: str) -> str | None:
-    """For the worker, right before a tool or monitor starts: re-resolve `host`; a refusal message, or None if allowed."""
-    if session is None:
-        with session_scope() as own:
-            return recheck(own, host)
-    try:
-        check_host(host, loc=("host",), session=session)
-    except PolicyRefused as exc:
-        return f"refused before start: {exc}"
-    return None
 
 
 def check_plan(body: AnyPlan, *, role: str | None, session: Session) -> None:

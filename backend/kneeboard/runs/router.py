@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.campaigns import live, service
 from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.schemas import CampaignOut
 from kneeboard.deps import SessionDep
-from kneeboard.policy import service as policy
+from kneeboard.routes import launch
 from kneeboard.runs.rerun import rerun
 from kneeboard.runs.resume import resume
 
@@ -21,11 +20,8 @@ router = APIRouter(tags=["campaigns"])
 def resume_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, enqueue: DispatcherDep):
     """Run the points of a crashed or cancelled campaign that did not complete, on the same campaign, within the
     caller's caps and the policy in force now (whoever launched it first)."""
-    campaign = resume(campaign_id, session=session)
-    policy.check_launch(campaign.plan, role=user.role, session=session)
-    record_by(session, user, "resume", "campaign", campaign.id, campaign.name, {"attempt": campaign.attempt})
-    session.commit()
-    enqueue(campaign.id, campaign.agent)
+    campaign = launch(lambda: resume(campaign_id, session=session), user=user, action="resume",
+                      details=lambda made: {"attempt": made.attempt}, session=session, enqueue=enqueue)
     live.publish(campaign_id, "status", {"status": campaign.status})
     return service.describe(campaign, session=session)
 
@@ -33,9 +29,6 @@ def resume_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, en
 @router.post("/campaigns/{campaign_id}/rerun", response_model=CampaignOut, status_code=202)
 def rerun_campaign(session: SessionDep, campaign_id: int, user: CurrentUser, enqueue: DispatcherDep):
     """Run a campaign again as a new campaign (same frozen plan and target), to compare with the original."""
-    campaign = rerun(campaign_id, session=session)
-    policy.check_launch(campaign.plan, role=user.role, session=session)
-    record_by(session, user, "rerun", "campaign", campaign.id, campaign.name, {"from": campaign_id})
-    session.commit()
-    enqueue(campaign.id, campaign.agent)
+    campaign = launch(lambda: rerun(campaign_id, session=session), user=user, action="rerun",
+                      details=lambda _made: {"from": campaign_id}, session=session, enqueue=enqueue)
     return service.describe(campaign, session=session)

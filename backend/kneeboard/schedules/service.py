@@ -13,6 +13,7 @@ from kneeboard.auth.models import User
 from kneeboard.auth.principal import ENV_ADMIN
 from kneeboard.auth.roles import Role, allows
 from kneeboard.campaigns import service as campaigns
+from kneeboard.campaigns.launch import admit
 from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE, CAMPAIGN_TERMINAL
 from kneeboard.config import get_settings
@@ -156,15 +157,14 @@ def _launch(schedule: Schedule, now: datetime, *, session: Session) -> Campaign 
     try:
         with session.begin_nested():
             role = owner_role(schedule, session=session)
-            campaign = campaigns.launch(schedule.plan_id, name=None, tags=[schedule_tag(schedule.id)], session=session)
-            policy.check_launch(campaign.plan, role=role, session=session)
+            campaign = admit(lambda: campaigns.launch(schedule.plan_id, name=None, tags=[schedule_tag(schedule.id)], session=session),
+                             role=role, actor=f"schedule:{schedule.id}", source=None, action="launch", session=session,
+                             details=lambda _made: {"schedule": schedule.id, "owner": schedule.created_by, "role": role})
     except DomainError as exc:
         schedule.last_run_at, schedule.last_gate = now, f"not launched: {exc}"
         record(session, f"schedule:{schedule.id}", "skip", "schedule", schedule.id, schedule.cron, None,
                {"owner": schedule.created_by, "reason": str(exc)})
         return None
-    record(session, f"schedule:{schedule.id}", "launch", "campaign", campaign.id, campaign.name, None,
-           {"schedule": schedule.id, "owner": schedule.created_by, "role": role})
     schedule.last_run_at, schedule.last_campaign_id, schedule.last_gate = now, campaign.id, None
     return campaign
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
@@ -13,14 +13,13 @@ from kneeboard.deps import SessionDep
 from kneeboard.analysis.hdr import MAX_BUCKETS
 from kneeboard.inputs import MAX_ID
 from kneeboard.latency.schemas import Histogram, Window
-from kneeboard.profiling.router import Limit
 from kneeboard.profiling.schemas import FoldedProfile, TopFunctions
+from kneeboard.routes import Limit, Token
 from kneeboard.shares import service
 from kneeboard.shares.models import Share
 from kneeboard.shares.schemas import ComparisonShareCreate, SharedReport, ShareCreate, ShareCreated, ShareOut
 
 router = APIRouter(tags=["shares"])
-Token = Path(min_length=1, max_length=200, description="the token a share link's URL holds")
 
 
 def _created(request: Request, session, user, share: Share, token: str) -> dict:  # noqa: ANN001

@@ -1,0 +1,25 @@
+"""The one launch path: a campaign made by its service (launch, rerun, resume), checked against the policy in force
+now with the launcher's role, and audited — in the caller's transaction. The caller then commits and hands the campaign
+to its agent: a route through routes.launch, the scheduler's task (schedules/beat.py) after its tick."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from sqlalchemy.orm import Session
+
+from kneeboard.audit.service import record
+from kneeboard.campaigns.models import Campaign
+from kneeboard.policy import service as policy
+
+Details = Callable[[Campaign], dict]  # what the audit entry says, from the campaign made
+
+
+def admit(make: Callable[[], Campaign], *, role: str | None, actor: str, source: str | None, action: str,
+          details: Details, session: Session) -> Campaign:
+    """`make()` a queued campaign, refuse it (PolicyRefused) when the policy or `role`'s caps do not allow it now, and
+    put `action` in the audit log by `actor`; never commits."""
+    campaign = make()
+    policy.check_launch(campaign.plan, role=role, session=session)
+    record(session, actor, action, "campaign", campaign.id, campaign.name, source, details(campaign))
+    return campaign
