@@ -30,7 +30,7 @@ def test_top_functions_by_self_with_shares_and_per_thousand():
 
 def test_the_differential_names_what_grew_per_thousand_requests_and_as_a_share():
     d = analysis.differential(A, 10_000, B, 10_000, limit=10)
-    first = d["functions"][0]  # main and serve grew by the same 8 samples as log: the tie goes by name
+    first = d["functions_by_total"][0]  # main and serve grew by the same 8 samples as log: the tie goes by name
     grown = {f["function"]: f for f in d["functions"]}
     assert grown["log"]["total_per_1k_change"] == pytest.approx(0.8) and grown["log"]["total_pct_a"] == 0
     assert grown["write_[k]"]["self_per_1k_change"] == pytest.approx(0.5) and first["total_per_1k_change"] == pytest.approx(0.8)
@@ -54,5 +54,29 @@ def test_on_real_coredns_profiles_the_log_handler_grew_most(fixtures_dir):
     minimal, log_file = (fold(open(fixtures_dir / f"perf-6.1-script-coredns-{n}-Q10000.txt"), "coredns").stacks
                          for n in ("minimal", "log_file"))  # fmt: skip
     d = analysis.differential(minimal, 20_000, log_file, 20_000)
-    assert "plugin/log." in d["functions"][0]["function"] and d["functions"][0]["total_per_1k_change"] == pytest.approx(1.9)
+    by_total = d["functions_by_total"][0]
+    assert "plugin/log." in by_total["function"] and by_total["total_per_1k_change"] == pytest.approx(1.9)
     assert d["frames"][0]["frame"].startswith("github.com/coredns/coredns/plugin/log.")
+
+
+def test_the_default_view_ranks_what_grew_in_itself_first():
+    """The hot function's self time grows; its callers (and the root) grow as much in total but not in themselves. By
+    self change (the default, as perf diff ranks) the hot function is first; by total change the root is."""
+    reference = Counter({"main;serve;handle;hot": 50, "main;serve;handle;parse": 30, "main;serve;accept": 20})
+    costlier = Counter({"main;serve;handle;hot": 110, "main;serve;handle;parse": 31, "main;serve;accept": 19})
+    d = analysis.differential(reference, 10_000, costlier, 10_000)
+    assert d["ranked_by"] == "self" and d["sign"] == "B − A per 1,000 requests, A the reference"
+    first = d["functions"][0]
+    assert first["function"] == "hot" and first["self_per_1k_change"] == pytest.approx(6.0)  # (110 − 50) / 10,000 × 1,000
+    callers = {f["function"]: f for f in d["functions"]}
+    for caller in ("main", "serve", "handle"):
+        assert callers[caller]["self_per_1k_change"] == 0 and callers[caller]["total_per_1k_change"] >= first["total_per_1k_change"]
+    assert d["functions_by_total"][0]["function"] == "handle"  # +6.1 in total (hot's +6.0 and parse's +0.1), nothing in itself
+
+
+def test_a_shrinking_function_ranks_by_the_size_of_its_change_and_keeps_its_sign():
+    """B − A: what B does less of is negative, ranked by its size as perf diff does."""
+    reference = Counter({"main;a": 100, "main;b": 10})
+    cheaper = Counter({"main;a": 40, "main;b": 15})
+    d = analysis.differential(reference, 1_000, cheaper, 1_000)
+    assert [f["function"] for f in d["functions"][:2]] == ["a", "b"] and d["functions"][0]["self_per_1k_change"] == pytest.approx(-60.0)

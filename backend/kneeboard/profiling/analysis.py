@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 PER = 1000.0  # samples per this many requests
+SIGN = "B − A per 1,000 requests, A the reference"  # how every change of the differential is signed
+RANKS = ("self", "total")  # the differential's views: what grew in itself (the default, as perf diff and pprof rank), or beneath it
 
 
 def parse_folded(text: str) -> Counter:
@@ -72,20 +74,22 @@ def _change(kind: str, a: Counter, a_samples: int, a_requests: float, b: Counter
 
 
 def differential(a: Counter, a_requests: float, b: Counter, b_requests: float, limit: int = 30) -> dict:
-    """What changed from point A to point B, per 1,000 requests (both need a request count) and as a share of each
-    point's samples.
+    """What changed from point A (the reference) to point B, per 1,000 requests (both need a request count) and as a
+    share of each point's samples; every change is B − A (`sign`).
 
-    `functions`: the `limit` functions whose total samples per 1,000 requests changed most (either way), largest
-    first, with their self figures too. `frames`: the flame graph's frames (a stack prefix: one function reached by
-    one path) that grew or shrank most, largest change first: where in the graph the change is. `stacks`: every stack
-    of either point with its samples per 1,000 requests in A and B (what a differential flame graph draws)."""
+    `functions`: the `limit` functions whose self samples per 1,000 requests changed most (either way), largest first:
+    what grew or shrank in itself, as `perf diff` and pprof's diff rank (a caller whose callee grew only grows in total).
+    `functions_by_total`: the same ranked by the change of their total samples (the second view: where beneath a
+    function the cost went). `frames`: the flame graph's frames (a stack prefix: one function reached by one path) that
+    grew or shrank most, largest change first. `stacks`: every stack of either point with its samples per 1,000 requests
+    in A and B (what a differential flame graph draws)."""
     ca, cb = costs(a), costs(b)
     names = set(ca.total) | set(cb.total)
     functions = [{"function": name,
                   **_change("total", ca.total, ca.samples, a_requests, cb.total, cb.samples, b_requests, name),
                   **_change("self", ca.self_, ca.samples, a_requests, cb.self_, cb.samples, b_requests, name)}
                  for name in names]  # fmt: skip
-    functions.sort(key=lambda f: (-abs(f["total_per_1k_change"]), f["function"]))
+    ranked = {by: sorted(functions, key=lambda f, by=by: (-abs(f[f"{by}_per_1k_change"]), f["function"]))[:limit] for by in RANKS}
     pa, pb = _prefixes(a), _prefixes(b)
     frames = [{"frame": path.rsplit(";", 1)[-1], "path": path,
                **_change("total", pa, ca.samples, a_requests, pb, cb.samples, b_requests, path)}
@@ -94,8 +98,8 @@ def differential(a: Counter, a_requests: float, b: Counter, b_requests: float, l
     stacks = [{"stack": s, "per_1k_a": _per(a[s], a_requests), "per_1k_b": _per(b[s], b_requests)}
               for s in sorted(set(a) | set(b))]  # fmt: skip
     return {"samples_a": ca.samples, "samples_b": cb.samples,
-            "per_1k_a": _per(ca.samples, a_requests), "per_1k_b": _per(cb.samples, b_requests),
-            "functions": functions[:limit], "frames": frames[:limit], "stacks": stacks}  # fmt: skip
+            "per_1k_a": _per(ca.samples, a_requests), "per_1k_b": _per(cb.samples, b_requests), "sign": SIGN, "ranked_by": RANKS[0],
+            "functions": ranked["self"], "functions_by_total": ranked["total"], "frames": frames[:limit], "stacks": stacks}  # fmt: skip
 
 
 def _prefixes(stacks: Counter) -> Counter:

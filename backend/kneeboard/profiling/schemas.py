@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.agents.schemas import AGENT_NAME
@@ -110,6 +112,11 @@ class CpuProfileDiff(BaseModel):
 
     a: CpuProfileSummary
     b: CpuProfileSummary
-    functions: list[FunctionChange] = Field(description="largest change of total samples per 1,000 requests first")
+    sign: str = Field(default="B − A per 1,000 requests, A the reference", description="how every change is signed")
+    ranked_by: Literal["self", "total"] = Field(default="self", description="what `functions` is ranked by")
+    functions: list[FunctionChange] = Field(description="largest change of self samples per 1,000 requests first (what grew in "
+                                            "itself, as perf diff and pprof rank)")
+    functions_by_total: list[FunctionChange] = Field(default_factory=list, description="the second view: largest change of total "
+                                                     "samples per 1,000 requests first")
     frames: list[FrameChange] = Field(description="largest change per 1,000 requests first")
     stacks: list[StackPair]

@@ -76,5 +76,5 @@ def diff(a_id: int, b_id: int, *, session: Session, limit: int) -> dict:
     (_, pa), (_, pb) = loaded
     changed = analysis.differential(analysis.parse_folded(pa.folded), summaries[0]["requests"],
                                     analysis.parse_folded(pb.folded), summaries[1]["requests"], limit)
-    return {"a": summaries[0], "b": summaries[1], "functions": changed["functions"], "frames": changed["frames"],
-            "stacks": changed["stacks"]}
+    return {"a": summaries[0], "b": summaries[1], **{k: changed[k] for k in ("sign", "ranked_by", "functions", "functions_by_total",
+                                                                            "frames", "stacks")}}
