@@ -51,7 +51,7 @@ def test_a_ceiling_with_higher_loads_achieving_less_is_measured_and_says_them():
     points = [pt("saturation", o, a, 1.0) for o, a in ((30_000, 29_900), (35_000, 33_900), (40_000, 31_800), (50_000, 30_100))]
     top = ceiling(points)
     assert top["kind"] == "measured" and top["bound"] is False and top["reason"] == "fell"
-    assert top["past"] == [{"offered_rate": 40_000, "achieved_rate": 31_800}, {"offered_rate": 50_000, "achieved_rate": 30_100}]
+    assert [(p["offered_rate"], p["achieved_rate"]) for p in top["past"]] == [(40_000, 31_800), (50_000, 30_100)]
     said = analyse(points, unit="qps")["ceiling"]["statement"]
     assert said.startswith("33,900 qps at 35,000 qps offered, measured") and "31,800 qps at 40,000 qps" in said
     assert "lower bound" not in said
@@ -72,6 +72,13 @@ def test_a_top_load_still_climbing_is_a_lower_bound_and_a_flat_one_is_measured()
     assert ceiling(climbing)["reason"] == "rising" and ceiling(climbing)["bound"] is True  # +7,000 of +10,000 offered
     assert ceiling(flat)["reason"] == "plateau" and ceiling(flat)["bound"] is False  # +500 of +10,000
     assert "still gaining" in analyse(climbing)["ceiling"]["statement"]
+
+
+def test_a_closed_loop_ceiling_names_concurrencies():
+    points = [pt("scalability", None, a, 1.0, c=c) for c, a in ((1, 1000.0), (2, 1900.0), (4, 2500.0), (8, 2200.0))]
+    top = analyse(points, unit="req/s")["ceiling"]
+    assert top["kind"] == "measured" and top["concurrency"] == 4
+    assert top["statement"] == "2,500 req/s at concurrency 4, measured: the higher loads achieved less (2,200 req/s at concurrency 8)"
 
 
 def test_zones_read_the_medians_and_the_first_sustained_crossing():

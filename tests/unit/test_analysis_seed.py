@@ -30,7 +30,7 @@ def test_result_has_exactly_the_documented_keys(result):
     }
     assert set(result["knee"]) == {"offered_rate", "achieved_rate", "latency_avg_ms", "latency_ms", "metric", "threshold_ms",
                                    "concurrency", "load_axis", "between", "rule", "rule_text", "why"}
-    assert set(result["ceiling"]) == {"achieved_rate", "bound", "kind", "offered_rate", "past", "statement"}
+    assert set(result["ceiling"]) == {"achieved_rate", "bound", "kind", "offered_rate", "concurrency", "past", "statement"}
     assert set(result["usl"]) == {
         "sigma", "kappa", "lambda_", "peak_concurrency", "peak_rate", "r2", "amdahl_p", "note",
     }

@@ -220,7 +220,7 @@ def ceiling(points: Iterable[Point], *, min_efficiency: float = 0.95) -> dict | 
     *lower bound* ("lower_bound", "bound" True: the limit lies above) only when no higher load was tested or every
     higher one achieved as much, and it kept up ("kept_up") or was still climbing ("rising"). Closed-loop sweeps (no
     offered rate) read concurrency as their load. Returns {"achieved_rate", "phase", "concurrency", "offered_rate",
-    "bound", "kind", "reason", "past" (the higher loads: [{"offered_rate", "achieved_rate"}])} or None.
+    "bound", "kind", "reason", "past" (the higher loads: [{"offered_rate", "achieved_rate", "concurrency"}])} or None.
     """
     every = [p for p in aggregate(completed(points)) if p["achieved_rate"] is not None]
     best = max(every, key=lambda p: p["achieved_rate"], default=None)
@@ -256,7 +256,8 @@ def ceiling(points: Iterable[Point], *, min_efficiency: float = 0.95) -> dict | 
         "bound": bound,
         "kind": "lower_bound" if bound else "measured",
         "reason": reason,
-        "past": [{"offered_rate": load_of(p), "achieved_rate": p["achieved_rate"]} for p in higher],
+        "past": [{"offered_rate": finite(p.get("offered_rate")), "achieved_rate": p["achieved_rate"], "concurrency": p.get("concurrency")}
+                 for p in higher],
     }
 
 
@@ -264,9 +265,12 @@ def ceiling_statement(top: dict, unit: str) -> str:
     """The ceiling as a reader should say it, with the loads past it and what they achieved."""
     from .conclusion import rate_text
 
-    at = f" at {rate_text(top['offered_rate'], unit)} offered" if top.get("offered_rate") is not None else ""
+    def load(p: dict) -> str:
+        return rate_text(p["offered_rate"], unit) if p.get("offered_rate") is not None else f"concurrency {p.get('concurrency')}"
+
+    at = f" at {load(top)}{' offered' if top.get('offered_rate') is not None else ''}" if top.get("offered_rate") is not None or top.get("concurrency") is not None else ""
     figure = rate_text(top["achieved_rate"], unit)
-    higher = "; ".join(f"{rate_text(p['achieved_rate'], unit)} at {rate_text(p['offered_rate'], unit)}" for p in top.get("past") or [])
+    higher = "; ".join(f"{rate_text(p['achieved_rate'], unit)} at {load(p)}" for p in top.get("past") or [])
     if top.get("reason") == "fell":
         return f"{figure}{at}, measured: the higher loads achieved less ({higher})"
     if top.get("reason") == "plateau":

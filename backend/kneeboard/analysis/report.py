@@ -100,7 +100,7 @@ def analyse(
             if knee
             else None
         ),
-        "ceiling": ({key: top[key] for key in ("achieved_rate", "bound", "kind", "offered_rate", "past")}
+        "ceiling": ({key: top[key] for key in ("achieved_rate", "bound", "kind", "offered_rate", "concurrency", "past")}
                     | {"statement": ceiling_statement(top, unit)}) if top else None,
         "requests_in_flight": _in_flight(top, knee, base),
         "usl": (

@@ -125,6 +125,7 @@ class LoadRate(BaseModel):
 
     offered_rate: float | None
     achieved_rate: float | None
+    concurrency: int | None = None
 
 
 class Drifted(BaseModel):
@@ -143,6 +144,7 @@ class Ceiling(BaseModel):
     kind: Literal["measured", "lower_bound"] | None = Field(default=None, description="measured: higher loads achieved less "
                                                              "or no more; lower_bound: the limit lies above")
     offered_rate: float | None = None
+    concurrency: int | None = None
     past: list[LoadRate] = Field(default_factory=list, description="the higher loads tested and what they achieved")
     statement: str | None = Field(default=None, description="the ceiling as a reader should say it, with the loads past it")
 
