@@ -2449,6 +2449,8 @@ export interface components {
              * @default false
              */
             bound: boolean;
+            /** Concurrency */
+            concurrency?: number | null;
             /**
              * Kind
              * @description measured: higher loads achieved less or no more; lower_bound: the limit lies above
@@ -4248,6 +4250,8 @@ export interface components {
         LoadRate: {
             /** Achieved Rate */
             achieved_rate: number | null;
+            /** Concurrency */
+            concurrency?: number | null;
             /** Offered Rate */
             offered_rate: number | null;
         };
