@@ -1,5 +1,5 @@
 """Where the core's extensions are registered, one line each, at the start of every process that needs them (the API
-in main.py, the worker in worker/celery_app.py, the scheduler in schedules/beat.py; an observer registers its host
+in main.py, the worker in worker/celery_app.py, the scheduler in worker/beat.py; an observer registers its host
 actions itself, observers/agent.py). The core imports none of them: the events catalogue (events/actions.py) and the
 after-settle hooks (runs/settled.py) are filled here. docs/architecture.md, "Where does it go", says what goes where."""
 

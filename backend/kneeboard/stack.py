@@ -92,7 +92,7 @@ def start_worker(env: dict[str, str], rundir: Path) -> subprocess.Popen:
 
 def start_beat(env: dict[str, str], rundir: Path) -> subprocess.Popen:
     """The scheduler: Celery beat embedded in a one-task worker on its own queue (it launches due schedules)."""
-    argv = [sys.executable, "-m", "celery", "-A", "kneeboard.schedules.beat", "worker", "-B", "-Q", "kneeboard.schedules",
+    argv = [sys.executable, "-m", "celery", "-A", "kneeboard.worker.beat", "worker", "-B", "-Q", "kneeboard.schedules",
             "-c", "1", "--pool=solo", "--loglevel=INFO", "-n", "schedules@%h", "-s", str(rundir / "celerybeat-schedule")]  # fmt: skip
     return _spawn(argv, rundir / "beat.log", env)
 

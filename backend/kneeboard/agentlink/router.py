@@ -15,7 +15,7 @@ from kneeboard.auth.deps import CurrentUser, require
 from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
 from kneeboard.deps import SessionDep
-from kneeboard.routes import AgentCaller, audited, only, registered_instance
+from kneeboard.agentlink.deps import AgentCaller, audited, only, registered_instance
 
 link = APIRouter(prefix="/agent", tags=["agent link"])
 admin = APIRouter(prefix="/agent-credentials", tags=["agent link"], dependencies=[Depends(require("admin"))])

@@ -19,7 +19,7 @@ from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
 from kneeboard.inputs import MAX_ID
-from kneeboard.routes import launch as launch_path
+from kneeboard.campaigns.launch import start
 
 router = APIRouter(tags=["campaigns"])
 
@@ -27,8 +27,8 @@ router = APIRouter(tags=["campaigns"])
 @router.post("/campaigns", response_model=CampaignOut, status_code=202)
 def launch(session: SessionDep, body: CampaignCreate, user: CurrentUser, enqueue: DispatcherDep):
     """Launch a plan: a queued campaign, enqueued on its agent."""
-    campaign = launch_path(lambda: service.launch(body.plan_id, name=body.name, tags=body.tags, session=session, agent=body.agent),
-                           user=user, action="launch", details=lambda _c: {"plan_id": body.plan_id}, session=session, enqueue=enqueue)
+    campaign = start(lambda: service.launch(body.plan_id, name=body.name, tags=body.tags, session=session, agent=body.agent),
+                      user=user, action="launch", details=lambda _c: {"plan_id": body.plan_id}, session=session, enqueue=enqueue)
     return service.describe(campaign, session=session)
 
 

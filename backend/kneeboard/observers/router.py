@@ -15,7 +15,7 @@ from kneeboard.auth.roles import Role
 from kneeboard.deps import SessionDep
 from kneeboard.observers import service
 from kneeboard.observers.schemas import HostEventRecord, ObserveAck, ObservedProfile, ObserveAssignmentOut, ObserveState
-from kneeboard.routes import audited, only, registered_instance
+from kneeboard.agentlink.deps import audited, only, registered_instance
 
 router = APIRouter(prefix="/agent/observe", tags=["observers"])
 KIND = "observe_assignment"  # what the audit log calls an assignment
