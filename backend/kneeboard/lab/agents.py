@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from kneeboard.lab import processes
-from kneeboard.lab.namespace import HOST_IF, HOST_ADDR, NETNS, PREFIX_LEN
+from kneeboard.lab.link import HOST_ADDR, HOST_IF, NETNS, PREFIX_LEN
 from kneeboard.lab.system import run
 
 BRIDGE = "kbbr0"

@@ -19,17 +19,12 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from kneeboard.lab import adguard, backends, balancers, bind, coredns, dns, haproxy, nginx, processes
+from kneeboard.lab import adguard, agents, backends, balancers, bind, coredns, dns, haproxy, impair, nginx, processes
+from kneeboard.lab.link import HOST_ADDR, HOST_IF, LAB_ADDR, LAB_IF, NETNS, PREFIX_LEN, STATE_FILE  # noqa: F401 - the lab's names, said here too
 from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
 
 log = logging.getLogger(__name__)
 
-NETNS = "kblab"
-HOST_IF = "kbh0"
-LAB_IF = "kbl0"
-HOST_ADDR = "10.77.0.1"
-LAB_ADDR = "10.77.0.2"
-PREFIX_LEN = 24
 DNS_PORT = 53
 HTTP_PORT = 80
 HTTPS_PORT = 443  # the same nginx, over TLS (a certificate generated at `lab up`)
@@ -39,7 +34,6 @@ DEVSIM_PROCS = 8  # SO_REUSEPORT listeners: 100,000 devices at 12,500 connection
 METRICS_PORT = 9100
 METRICS_URL = f"http://{LAB_ADDR}:{METRICS_PORT}/metrics"
 DEFAULT_WORKDIR = Path(os.environ.get("KNEEBOARD_LAB_DIR", "/var/lib/kneeboard-lab"))  # on disk: /run is a tmpfs, query logs would fill memory
-STATE_FILE = Path(os.environ.get("KNEEBOARD_LAB_STATE", "/run/kneeboard-lab.json"))
 SERVER_NAMES = ("unbound", "coredns", "AdGuardHome", "named", "nginx", "iperf3", "devsim", "prometheus-node", "haproxy", "caddy")  # comm names (15 chars) of processes the lab starts
 METRICS_SERVICE = "lab-node-exporter"
 COREDNS_METRICS_URL = f"http://{LAB_ADDR}:{coredns.METRICS_PORT}/metrics"
@@ -288,8 +282,6 @@ def up(workdir: Path | str = DEFAULT_WORKDIR, devsim_binary: str | None = None) 
         backends.ensure_network(NETNS, LAB_IF, HOST_IF, LAB_ADDR)
     except CommandFailed as exc:
         raise LabError(str(exc)) from exc
-    from kneeboard.lab import impair  # it reads this module's names
-
     impair.clear()  # a lab that starts has an unimpaired link
     state = processes.load_state(STATE_FILE)
     old = state.get("services", {})
@@ -420,8 +412,6 @@ def down() -> None:
             processes.stop(rec["pid"], rec.get("started"))
     if which("ip") is None:
         return
-    from kneeboard.lab import agents, impair
-
     impair.clear()  # the host's table outlives the namespace
     agents.remove()
     _end_strays(set())  # kblab's and the backends' namespaces
