@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .capacity import AT_LEAST, BELOW, BETWEEN
 from .conclusion import rate_text
-from .verdicts import BETTER, EQUIVALENT, FEW, MARGIN_PCT, MIN_REPEATS, SAME, WORSE, equivalence, power_text, welch
+from .verdicts import BETTER, EQUIVALENT, FEW, MARGIN_PCT, MIN_REPEATS, SAME, WORSE, equivalence, next_step, next_step_of, power_text, welch
 
 
 def _kinds(reps: list[dict]) -> set[str]:
@@ -30,9 +30,11 @@ def _bound(reps: list[dict], unit: str) -> str:
 
 def _untestable(a: list[dict], b: list[dict], margin_pct: float, unit: str) -> dict | None:
     """The verdict when no test can compare the sides (too few repetitions, both bounded alike), else None."""
-    out = {"verdict": FEW, "basis": None, "detail": None, "detectable_pct": None, "margin_pct": margin_pct}
+    out = {"verdict": FEW, "basis": None, "detail": None, "detectable_pct": None, "margin_pct": margin_pct, "next_step": None}
     if len(a) < MIN_REPEATS or len(b) < MIN_REPEATS:
         out["basis"] = out["detail"] = f"needs ≥ {MIN_REPEATS} repetitions a side (has {len(a)} and {len(b)})"
+        if a and b and _kinds(a) | _kinds(b) == {BETWEEN}:  # measured capacities: their spread sizes the next step
+            out["next_step"] = next_step_of([r["value"] for r in a], [r["value"] for r in b])
         return out
     ka, kb = _kinds(a), _kinds(b)
     if ka & kb & {AT_LEAST, BELOW} and ka - {BETWEEN} == kb - {BETWEEN}:
@@ -66,7 +68,7 @@ def capacity_verdict(a: list[dict] | None, b: list[dict] | None, *, confidence: 
     untestable = _untestable(a, b, margin_pct, unit)
     if untestable is not None:
         return untestable
-    out = {"verdict": FEW, "basis": None, "detail": None, "detectable_pct": None, "margin_pct": margin_pct}
+    out = {"verdict": FEW, "basis": None, "detail": None, "detectable_pct": None, "margin_pct": margin_pct, "next_step": None}
     ka, kb = _kinds(a), _kinds(b)
     tested = welch([r["value"] for r in a], [r["value"] for r in b], confidence=confidence)
     eq = equivalence(tested, sum(r["value"] for r in a) / len(a), margin_pct=margin_pct, confidence=confidence)
@@ -94,6 +96,7 @@ def capacity_verdict(a: list[dict] | None, b: list[dict] | None, *, confidence: 
         out["detail"] = f"equivalent within ±{margin_pct:g} %; {power}"
     elif out["verdict"] == SAME:
         out["detail"] = f"the interval is wider than ±{margin_pct:g} %; {power}"
+        out["next_step"] = next_step(tested, confidence=confidence)
     else:
         out["detail"] = power
     out["basis"] = basis

@@ -32,6 +32,7 @@ MIXED, EQUIVALENT = "mixed", "equivalent"
 MIN_REPEATS = 3
 MARGIN_PCT = 2.0  # the default practical margin: a plan's `margin_pct` overrides it
 POWER = 0.8  # the power the smallest detectable change is stated at
+CHANGE_PCT = 10.0  # the change an undecided verdict's next step is sized to detect (% of the reference's mean)
 COUNTS = (("better", BETTER), ("worse", WORSE), ("same", SAME), ("equivalent", EQUIVALENT), ("few", FEW))  # MetricVerdict's counts
 
 
@@ -63,7 +64,69 @@ def welch(a: Sequence[float], b: Sequence[float], *, confidence: float = 0.95) -
     """
     xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     tested = _welch(xa.mean(), xa.var(ddof=1), xa.size, xb.mean(), xb.var(ddof=1), xb.size, confidence)
-    return {k: float(v) for k, v in tested.items()}
+    return {**{k: float(v) for k, v in tested.items()}, **_spread(xa, xb)}
+
+
+def _spread(xa: np.ndarray, xb: np.ndarray) -> dict:
+    """Each side's size, mean and standard deviation (ddof 1; None with fewer than 2 values): what a next step is sized from."""
+    def sd(x: np.ndarray) -> float | None:
+        return float(x.std(ddof=1)) if x.size >= 2 else None
+    return {"n_a": int(xa.size), "n_b": int(xb.size), "mean_a": float(xa.mean()) if xa.size else None,
+            "mean_b": float(xb.mean()) if xb.size else None, "sd_a": sd(xa), "sd_b": sd(xb)}
+
+
+def repetitions_for(sd_a: float, sd_b: float, delta: float, *, confidence: float = 0.95, power: float = POWER) -> int | None:
+    """The repetitions a side a two-sided Welch test at α = 1 − confidence needs to detect a true difference `delta`
+    with probability `power`, the sides' spreads being sd_a and sd_b (at the same point length): the smallest n ≥
+    MIN_REPEATS with (t_{1−α/2, ν} + t_{power, ν}) · √((sd_a² + sd_b²) / n) ≤ |delta|, ν = Welch–Satterthwaite's
+    (n − 1)(sd_a² + sd_b²)² / (sd_a⁴ + sd_b⁴). It starts from the normal approximation n = 2((z_{1−α/2} + z_{power})
+    · sd / delta)², sd² = (sd_a² + sd_b²) / 2, which the t quantiles only raise. None when delta is 0."""
+    if not delta:
+        return None
+    va, vb = sd_a**2, sd_b**2
+    if va + vb == 0:
+        return MIN_REPEATS
+    z = stats.norm.ppf(0.5 + confidence / 2) + stats.norm.ppf(power)
+    n = max(MIN_REPEATS, math.ceil(2 * (z * math.sqrt((va + vb) / 2) / delta) ** 2))
+    while True:
+        df = (n - 1) * (va + vb) ** 2 / (va**2 + vb**2)
+        if (stats.t.ppf(0.5 + confidence / 2, df) + stats.t.ppf(power, df)) * math.sqrt((va + vb) / n) <= abs(delta):
+            return n
+        n += 1
+
+
+def next_step(spread: Mapping, *, confidence: float = 0.95, change_pct: float = CHANGE_PCT) -> dict | None:
+    """What would decide an undecided verdict, from the spread its test measured (`spread`: {"n_a", "n_b", "mean_a",
+    "sd_a", "sd_b"} of the values it tested, one a repetition): the repetitions a side, at the same point length, that
+    would detect a `change_pct` % change of A's mean (:func:`repetitions_for`, at α = 1 − confidence and POWER), and the
+    change these repetitions could detect. {"change_pct", "repetitions" (None: no spread measured yet), "now" (the
+    fewer repetitions of the two sides), "detectable_pct", "text"}. None without a reference mean to take % of."""
+    n_a, n_b, mean_a = spread.get("n_a") or 0, spread.get("n_b") or 0, spread.get("mean_a")
+    if not mean_a or not math.isfinite(mean_a):
+        return None
+    out = {"change_pct": change_pct, "repetitions": None, "now": min(n_a, n_b), "detectable_pct": None}
+    if spread.get("sd_a") is None or spread.get("sd_b") is None:
+        out["text"] = (f"no spread measured yet ({n_a} and {n_b} repetitions): repeat each point at least {MIN_REPEATS} times a side, "
+                       f"then the spread tells how many repetitions a {change_pct:g} % change needs")
+        return out
+    sd_a, sd_b = spread["sd_a"], spread["sd_b"]
+    measured = _welch(mean_a, sd_a**2, n_a, mean_a, sd_b**2, n_b, confidence)  # the spread's se and df as the test had them
+    out["detectable_pct"] = float(detectable(measured["se"], measured["df"], confidence=confidence)) / abs(mean_a) * 100.0
+    out["repetitions"] = need = repetitions_for(sd_a, sd_b, abs(mean_a) * change_pct / 100.0, confidence=confidence)
+    could = f"these could detect {pct_text(out['detectable_pct'])}"
+    stated = f"α = {1 - confidence:.2g}, power {POWER:g}"
+    if need <= out["now"]:
+        out["text"] = (f"the {out['now']} repetitions a side already detect a {change_pct:g} % change ({could}, {stated}): "
+                       f"a difference, if any, is smaller")
+    else:
+        out["text"] = (f"to detect a {change_pct:g} % change: {need} repetitions a side at the same point length (now {out['now']}; "
+                       f"{stated}); {could}")
+    return out
+
+
+def next_step_of(a: Sequence[float], b: Sequence[float], *, confidence: float = 0.95) -> dict | None:
+    """:func:`next_step` from each side's values (one a repetition)."""
+    return next_step(_spread(np.asarray(a, dtype=float), np.asarray(b, dtype=float)), confidence=confidence)
 
 
 def detectable(se, df, *, confidence: float = 0.95, power: float = POWER):  # noqa: ANN001, ANN201 (arrays or scalars)
@@ -154,10 +217,12 @@ def point_tests(pairs: Sequence[tuple[Sequence[float], Sequence[float]]], testab
     tested.update(_equivalence(tested, mean_a[run], margin_pct=margin_pct, confidence=confidence))
     tested = {k: [_plain(x) for x in v.tolist()] if isinstance(v, np.ndarray) else v for k, v in tested.items()}
     means_a, means_b = ([_plain(x) for x in m.tolist()] for m in (mean_a, mean_b))
+    sds_a, sds_b = ([_plain(x) for x in np.sqrt(v).tolist()] for v in (var_a, var_b))  # NaN (None) below 2 values
     rows, at = [], iter(range(int(run.sum())))
     for i in range(len(pairs)):
         ma, mb = means_a[i], means_b[i]
-        row = {"n_a": int(n_a[i]), "n_b": int(n_b[i]), "mean_a": ma, "mean_b": mb, "diff": None, "ci_low": None, "ci_high": None,
+        row = {"n_a": int(n_a[i]), "n_b": int(n_b[i]), "mean_a": ma, "mean_b": mb, "sd_a": sds_a[i], "sd_b": sds_b[i],
+               "diff": None, "ci_low": None, "ci_high": None,
                "change_pct": (mb - ma) / abs(ma) * 100.0 if ma and mb is not None else None, "p": None, "p_adjusted": None,
                "verdict": FEW, "equivalent": None, "detectable_pct": None, "margin_pct": margin_pct}  # fmt: skip
         if run[i]:
@@ -302,7 +367,19 @@ def overall(points: Sequence[dict], metric: str, better: int | None, *, at: Coll
     said = ", ".join(f"{counts[name]} {v}" for name, v in COUNTS if counts[name])
     basis = f"Welch's t-test at {len(rows)} matched point(s)" + (f": {said}" if said else "") if rows else "no matched point"
     return {"verdict": verdict, **counts, "basis": basis, "margin_pct": margin_pct, "detectable_pct": max(smallest) if smallest else None,
-            "effect": effect, "effect_pct": effect_pct, "detail": detail}  # fmt: skip
+            "effect": effect, "effect_pct": effect_pct, "detail": detail, "next_step": _points_next_step(rows, confidence)}  # fmt: skip
+
+
+def _points_next_step(rows: Sequence[dict], confidence: float) -> dict | None:
+    """The next step of a metric over its matched points: that of its least sensitive point (the most repetitions), so
+    that with them every point would detect the change; a point without a spread yet says so first."""
+    steps = [step for row in rows if (step := next_step(row, confidence=confidence)) is not None]
+    if not steps:
+        return None
+    chosen = max(steps, key=lambda step: math.inf if step["repetitions"] is None else step["repetitions"])
+    if len(steps) > 1 and chosen["repetitions"] is not None:
+        chosen = {**chosen, "text": chosen["text"] + f" (at the least sensitive of {len(steps)} matched points)"}
+    return chosen
 
 
 def _repeat_means(groups: Mapping[tuple, list[Point]], scale: Mapping[tuple, float], metric: str) -> list[float]:
@@ -343,7 +420,7 @@ def tested_verdict(tested: dict, p_adjusted: float | None, better: int | None, *
     power = power_text(tested["detectable_pct"], confidence)
     detail = {EQUIVALENT: f"equivalent within ±{margin:g} %; {power}", SAME: f"the interval is wider than ±{margin:g} %; {power}"}
     return {"verdict": verdict, "basis": basis, "detail": detail.get(verdict, power), "detectable_pct": tested["detectable_pct"],
-            "margin_pct": margin}
+            "margin_pct": margin, "next_step": next_step(tested, confidence=confidence)}
 
 
 def mean_verdict(tested: dict, p_adjusted: float | None, better: int | None, *, confidence: float = 0.95) -> dict:

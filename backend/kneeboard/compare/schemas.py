@@ -20,6 +20,17 @@ class Delta(BaseModel):
     pct: float | None
 
 
+class NextStep(BaseModel):
+    """What would decide an undecided verdict, from the spread its test measured (analysis/verdicts.next_step)."""
+
+    change_pct: float = Field(description="the change it is sized for, % of the reference's mean (10)")
+    repetitions: int | None = Field(description="repetitions a side, at the same point length, that would detect that change "
+                                    "(α = 1 − confidence, power 0.8); null: no spread measured yet")
+    now: int = Field(description="the repetitions the fewer side has")
+    detectable_pct: float | None = Field(description="the change these repetitions could detect, % (α, power 0.8)")
+    text: str
+
+
 class Headline(BaseModel):
     """One headline metric across the campaigns (keys are the selectors: "12" or "12@variant")."""
 
@@ -36,6 +47,8 @@ class Headline(BaseModel):
                                          "tested); the method common to every row is the comparison's `method`")
     details: dict[str, str | None] = Field(default_factory=dict, description="the line a reader sees under the verdict: the smallest "
                                            "detectable change (α, power), or what bounds allow (\"both ≥ 4,000 q/s; widen the range\")")
+    next_steps: dict[str, NextStep | None] = Field(default_factory=dict, description="per campaign whose verdict is undecided (no "
+                                                   "detectable difference, not enough data), the repetitions that would decide a 10 % change")
     kinds: dict[str, CapacityKind | None] | None = Field(default=None, description="capacity at SLO only: each value's kind (between: "
                                                          "measured; at_least: ≥ value; below: < value)")
 
@@ -56,6 +69,7 @@ class MetricVerdict(BaseModel):
     effect: float | None = Field(default=None, description="the mean of B − A over the points tested: a better or worse verdict "
                                  "follows its direction, else it is mixed")
     effect_pct: float | None = Field(default=None, description="the effect in % of the reference's mean over those points")
+    next_step: NextStep | None = Field(default=None, description="the repetitions that would detect a 10 % change at every point")
 
 
 class PointVerdicts(BaseModel):

@@ -16,7 +16,7 @@ from kneeboard.analysis.failover_events import event_table
 from kneeboard.analysis.failover_verdict import COMPARED as FAILOVER_ROWS, event_figures, figure_test, figure_verdict
 from kneeboard.analysis.link_cost_verdict import COMPARED as LINK_ROWS, repetition_figures
 from kneeboard.analysis.generator import server_judged
-from kneeboard.analysis.verdicts import MARGIN_PCT, MIN_REPEATS, follow, match_key, mean_over_points, mean_verdict, method_text, verdict_text
+from kneeboard.analysis.verdicts import FEW, MARGIN_PCT, MIN_REPEATS, SAME, follow, match_key, mean_over_points, mean_verdict, method_text, verdict_text
 from kneeboard.analysis.verdicts import overall as metric_overall
 from kneeboard.campaigns.analysis import point_dict
 from kneeboard.campaigns.models import Campaign
@@ -53,6 +53,7 @@ HEADLINES = (
 SHOWN_WHEN_MEASURED = {"server_cost"}  # rows left out when no campaign has the figure (no exporter read the server)
 MEAN_OF_POINTS = {"server_cost"}  # rows that are a mean over points: their verdict tests each repetition's mean over them
 LOW_LOAD = {"baseline_latency_ms"}  # rows read at low load, whose verdict is taken there too
+UNDECIDED = (SAME, FEW)  # verdicts whose row says what would decide them (verdicts.next_step)
 PERCENTILES = ("latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_p999_ms")  # a headline row each, when measured
 
 
@@ -151,6 +152,7 @@ def _row(metric: str, label: str, unit: str, better: str, values: dict[str, floa
         "deltas": {k: _delta(values[k], first) if k != keys[0] else None for k in keys},
         "verdicts": verdicts, "verdict_texts": {k: verdict_text(v, margin) for k, v in verdicts.items()},
         "basis": {k: (t or {}).get("basis") for k, t in tests.items()}, "details": details,
+        "next_steps": {k: (t or {}).get("next_step") if verdicts[k] in UNDECIDED else None for k, t in tests.items()},
         "kinds": kinds,
     }  # fmt: skip
 
