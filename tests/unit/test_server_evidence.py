@@ -141,3 +141,11 @@ def test_every_monitor_reading_is_read_mpstat_node_and_process_from_their_real_o
     assert found.requests.source.startswith("exporter coredns")  # the exporter still counts the requests
     older = read({"node": {"soft_mean_pct_by_cpu": scraped["soft_mean_pct_by_cpu"]}})
     assert older.cpus_source == "node monitor (softirq only)" and set(older.cpus["0"]) == {"softirq"}
+
+
+def test_a_process_monitor_that_found_no_process_leaves_the_exporters_process_cpu_standing():
+    """A lab CoreDNS restarted by a variant was not found by the process monitor (pids [], cpu 0.0, its warning): that
+    zero is not the server's CPU, the exporter's process pack gives it."""
+    missed = {"process": "coredns", "pids": [], "cpu_s": 0.0, "window_s": 3.07, "cpu_pct_of_one": 0.0, "usable_cpus": None}
+    found = read({"process": missed, **coredns_point("minimal")["monitors"]})
+    assert found.process_cpu.source == "exporter coredns: process_cpu_seconds_total" and found.process_cpu.value > 0

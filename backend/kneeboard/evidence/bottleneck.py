@@ -288,7 +288,8 @@ def name(r: Readings, sent_rate: float | None, *, shared: str | None = None, sat
         return {**over[0].as_dict([c.text for c in over[1:]]), **said}
     none = {"resource": None, "kind": "none", "value": None, "threshold": None, "evidence": [], **said}
     if saturation:
-        return {**none, "text": saturated(saturation, said["read"], missing)}
+        closest = {"value": found[0].value, "threshold": found[0].threshold} if found else {}
+        return {**none, **closest, "text": saturated(saturation, said["read"], missing)}
     if not found:
         words = (f"no rule could judge what was read ({'; '.join(said['read'])})" if said["read"] else
                  "no resource's use was read" if r.anything() else "nothing server-side was read")

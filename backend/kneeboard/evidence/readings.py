@@ -126,9 +126,10 @@ def _mpstat(summary: dict[str, Any]) -> HostCpus | None:
 
 
 def _process(found: Readings, summary: dict[str, Any]) -> None:
-    """The process monitor's reading: the server process's CPU from /proc over the load, and the CPUs it may use."""
+    """The process monitor's reading: the server process's CPU from /proc over the load, and the CPUs it may use (none
+    when it found no process of the name: its warning says so, and an exporter's process CPU may still stand)."""
     pct = number(summary.get("cpu_pct_of_one"))
-    if pct is None:
+    if pct is None or not summary.get("pids"):
         return
     name = summary.get("process") or "the server"
     found.process_cpu = Reading(pct, f"process monitor: {name}'s CPU from /proc", f"{name}'s CPU")
