@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .capacity import AT_LEAST, BELOW, BETWEEN
 from .conclusion import rate_text
-from .verdicts import BETTER, EQUIVALENT, FEW, MARGIN_PCT, MIN_REPEATS, SAME, WORSE, equivalence, next_step, next_step_of, power_text, welch
+from .verdicts import BETTER, CHANGE_PCT, EQUIVALENT, FEW, MARGIN_PCT, MIN_REPEATS, SAME, WORSE, equivalence, next_step, next_step_of, power_text, welch
 
 
 def _kinds(reps: list[dict]) -> set[str]:
@@ -26,6 +26,12 @@ def _bound(reps: list[dict], unit: str) -> str:
     if held:
         return f"≥ {rate_text(min(held), unit)}"
     return f"< {rate_text(max(r['value'] for r in reps if r['kind'] == BELOW), unit)}"
+
+
+def _range_step(detail: str, a: list[dict], b: list[dict]) -> dict:
+    """The next step when a bound, not the spread, keeps the verdict undecided: no repetitions decide it, the range does."""
+    return {"change_pct": CHANGE_PCT, "repetitions": None, "now": min(len(a), len(b)), "detectable_pct": None,
+            "text": f"no number of repetitions decides it: {detail}"}
 
 
 def _untestable(a: list[dict], b: list[dict], margin_pct: float, unit: str) -> dict | None:
@@ -42,6 +48,7 @@ def _untestable(a: list[dict], b: list[dict], margin_pct: float, unit: str) -> d
         out["detail"] = f"{both} the range tested ({_bound(a, unit)}, {_bound(b, unit)}); " + (
             "widen the range" if AT_LEAST in ka else "lower the range")
         out["basis"] = "capacity is a bound on both sides: no test can compare them"
+        out["next_step"] = _range_step(out["detail"], a, b)
         return out
     return None
 
@@ -89,6 +96,7 @@ def capacity_verdict(a: list[dict] | None, b: list[dict] | None, *, confidence: 
         side, reps = ("the reference's", a) if ka - {BETWEEN} else ("this one's", b)
         out["detail"] = f"{side} capacity is only a bound ({_bound(reps, unit)}): no difference can be shown; widen the range"
         out["basis"] = basis
+        out["next_step"] = _range_step(out["detail"], a, b)
         return out
     else:
         out["verdict"] = SAME

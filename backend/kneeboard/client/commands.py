@@ -110,6 +110,10 @@ def campaigns_command(args: argparse.Namespace, client: Client) -> int:
         rows = [[h["label"], h["values"].get(str(a)), h["values"].get(str(b)), (h["deltas"].get(str(b)) or {}).get("pct"),
                  h["verdicts"].get(str(b)) or "—"] for h in comparison["headline"]]  # fmt: skip
         output.table(rows, ["metric", f"#{a}", f"#{b}", "Δ %", "verdict"])
+        if steps := output.next_steps(comparison, str(b)):
+            print("undecided: what would decide a 10 % change")
+            for line in steps:
+                print(f"  {line}")
         outcome = baseline_outcome(comparison, str(b))
         print(f"{b} against {a}: {outcome.outcome}: {outcome.detail}")
         return exits.OK

@@ -128,3 +128,9 @@ def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
     conclusion = (campaign.get("analysis") or {}).get("conclusion")
     if conclusion:
         print(f"  {conclusion}", file=out)
+
+
+def next_steps(comparison: dict[str, Any], key: str) -> list[str]:
+    """Per headline row whose verdict for `key` is undecided, what would decide it: "<row>: to detect a 10 % change: 12
+    repetitions a side … (now 3 …); these could detect 24.3 %" (the comparison's next_steps, analysis/verdicts.next_step)."""
+    return [f"{row['label']}: {step['text']}" for row in comparison["headline"] if (step := (row.get("next_steps") or {}).get(key))]
