@@ -11,7 +11,7 @@ from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import store
 from kneeboard.db import session_scope
 from kneeboard.states import CampaignStatus, PointStatus
-from kneeboard.trends.settle import settled
+from kneeboard.runs.settled import settled
 
 RATES = [1000.0 * r for r in range(1, 11)]
 
