@@ -1,10 +1,16 @@
 """`perf record` over a point's steady window and `perf script` after it, at idle priority: argv from typed values
 (never a shell, never a path from a plan: the data file is one Kneeboard names in the point's workdir), each run in a
-process group of its own by the shared runner and stopped by its PID. Knows nothing of web or database."""
+process group of its own by the shared runner and stopped by its PID. Knows nothing of web or database.
+
+perf is stopped the way it asks to be: SIGINT, then STOP_WAIT_S of its own to finish writing its data file before any
+SIGKILL (issue 48: with the runner's 1 s, a busy host's perf was killed mid-write and `perf script` refused the cut
+file). A file perf did not finish (killed, a failing exit, or a header that says no data was written) is a warning
+naming why and is never handed to `perf script`."""
 
 from __future__ import annotations
 
 import signal
+import struct
 import threading
 import time
 from dataclasses import dataclass, field
@@ -22,15 +28,22 @@ END_MARGIN_S = 1.0  # the recording stops this long before the load's planned en
 MAX_DATA = "256M"  # perf's own bound on the data file (--max-size)
 LEAD_S = 1.0  # perf starts this long before the window (it reads every process's mappings before it samples)
 FOLD_TIMEOUT_S = 300.0
-STOP_WAIT_S = 15.0
+# After SIGINT perf flushes its buffers and writes its header; measured beside `stress-ng --cpu 2` and 300 idle processes
+# on 2 cores, 8 s at 99 Hz: 0.15-1.12 s with build-ids, 0.08-0.12 s with --no-buildid (256 MiB, MAX_DATA, written at
+# even 20 MB/s fits too). Long enough for a loaded host, short enough that a hung perf does not hold the point.
+STOP_WAIT_S = 20.0
+FINISHED = (0, -signal.SIGINT)  # perf record's exit once its file is written: it re-raises the SIGINT it was stopped by
+MAGIC = b"PERFILE2"
+_HEADER = struct.Struct("<8sQQ16sQQ")  # magic, header size, attr size, attrs section, data section (offset, size)
 _DENIED = ("perf_event_paranoid", "Access to performance monitoring", "No permission", "Permission denied", "CAP_PERFMON")
 
 
 def record_argv(settings: CpuProfileSettings, data: Path) -> list[str]:
     """`perf record` of every CPU's clock at the plan's frequency, with call graphs (frame pointers), into `data`;
-    samples stamped with the wall clock (-k realtime), so that the point's window selects them."""
+    samples stamped with the wall clock (-k realtime), so that the point's window selects them. No build-ids, neither in
+    the file nor in ~/.debug: `perf script` runs here, beside the binaries, and without them perf's exit is quick."""
     return ["perf", "record", "-e", "cpu-clock", "-F", str(int(settings.frequency_hz)), "-a", "-g", "-k", "realtime",
-            "--max-size", MAX_DATA, "-o", str(data)]  # fmt: skip
+            "--no-buildid", "--no-buildid-cache", "--max-size", MAX_DATA, "-o", str(data)]  # fmt: skip
 
 
 def script_argv(data: Path) -> list[str]:
@@ -55,6 +68,41 @@ def _failure(outcome: runner.RunOutcome) -> str:
         return outcome.error
     last = [line.strip() for line in (outcome.stderr or "").splitlines() if line.strip()]
     return f"perf exited with code {outcome.exit_code}" + (f": {last[-1]}" if last else "")
+
+
+def header_problem(data: Path) -> str | None:
+    """Why `data` is not a perf data file perf finished (perf writes its data section's size last, at its exit), or
+    None when its header is whole."""
+    try:
+        with data.open("rb") as stream:
+            head, size = stream.read(_HEADER.size), data.stat().st_size
+    except OSError as exc:
+        return f"no data file ({exc.strerror})"
+    if len(head) < _HEADER.size or head[:8] != MAGIC:
+        return "not a perf data file (no PERFILE2 header)"
+    _, _, _, _, offset, length = _HEADER.unpack(head)
+    if length == 0:
+        return "its header says no data was written (perf stopped before it finished the file)"
+    if offset + length > size:
+        return f"it is shorter ({size:,} bytes) than its header says ({offset + length:,})"
+    return None
+
+
+def unfinished(outcome: runner.RunOutcome, data: Path) -> str | None:
+    """Why perf did not finish `data` (so that it must not go to `perf script`), or None when it did."""
+    code = outcome.exit_code
+    if outcome.killed:
+        return f"perf was killed: it had not finished writing its data file {STOP_WAIT_S:g} s after SIGINT"
+    if code is not None and code < 0 and code not in FINISHED:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"perf was killed by {name} before it finished writing its data file"
+    if outcome.error or code not in FINISHED:
+        return _failure(outcome)
+    why = header_problem(data)
+    return f"perf's data file is unfinished: {why}" if why else None
 
 
 @dataclass
@@ -92,19 +140,18 @@ class Recording:
         deadline = time.monotonic() + (self.until - self.began)
         self.outcome = runner.run(record_argv(self.settings, self.data), timeout_s=self.length_s + lead + 30,
                                   should_cancel=lambda: self._stop.is_set() or time.monotonic() >= deadline,
-                                  cwd=self.workdir, stop_signal=signal.SIGINT, output_limit=65_536)  # fmt: skip
+                                  cwd=self.workdir, stop_signal=signal.SIGINT, stop_wait_s=STOP_WAIT_S,
+                                  output_limit=65_536)  # fmt: skip
 
     def stop(self) -> str | None:
-        """Stop perf (SIGINT to its group: it writes its data and exits) if it is still recording; why there is no
-        data, or None."""
+        """Stop perf (SIGINT to its group, then STOP_WAIT_S for it to write its data and exit) if it is still
+        recording; why there is no finished data file, or None."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=self.length_s + STOP_WAIT_S + 30)
+            self._thread.join(timeout=self.length_s + LEAD_S + STOP_WAIT_S + runner.KILL_WAIT_S + 30)
         if self.outcome is None:
             return "the point ended before its steady window began" if self.began is None else "perf did not stop"
-        if self.data.is_file() and self.data.stat().st_size > 0 and not self.outcome.error:
-            return None
-        return _failure(self.outcome)
+        return unfinished(self.outcome, self.data)
 
 
 @dataclass

@@ -4,6 +4,10 @@ A tool gets a process group of its own, never a session: with `kernel.sched_auto
 new CPU scheduling group, and a tool in a session of its own shares the CPUs with a server on the same host group
 against group instead of thread against thread (issue 34: dnsperf at 2.38 ms against 1.64 ms by hand). The group is
 enough to stop the tool with its filter and children at once.
+
+With RECORD_ENV (KB_RECORD_COMMANDS) naming a file, argv[0] of every process started here is appended to it, one a
+line (scripts/test-python.sh sets it so that scripts/check-commands.py can check the suite's commands against the
+install step).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 POLL_S = 0.1
 TERM_WAIT_S = 1.0
+KILL_WAIT_S = 5.0
+RECORD_ENV = "KB_RECORD_COMMANDS"
 FILTER_WAIT_S = 5.0
 
 
@@ -39,6 +45,7 @@ class RunOutcome:
     ended_at: datetime | None = None
     timed_out: bool = False
     cancelled: bool = False
+    killed: bool = False  # stopped, but still there after its stop wait: its group was sent SIGKILL
     error: str | None = None
 
 
@@ -78,18 +85,19 @@ def _pump(stream, sink: _BoundedText, on_line: Callable[[str], None] | None) -> 
     stream.close()
 
 
-def stop_group(proc: subprocess.Popen, first: signal.Signals = signal.SIGTERM, wait_s: float = TERM_WAIT_S) -> None:
-    """Signal the process group, then SIGKILL it if it is still there after `wait_s`."""
-    for sig, wait in ((first, wait_s), (signal.SIGKILL, 5.0)):
+def stop_group(proc: subprocess.Popen, first: signal.Signals = signal.SIGTERM, wait_s: float = TERM_WAIT_S) -> bool:
+    """Signal the process group, then SIGKILL it if it is still there after `wait_s`; whether SIGKILL was sent."""
+    for sig, wait in ((first, wait_s), (signal.SIGKILL, KILL_WAIT_S)):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            return
+            return sig == signal.SIGKILL
         try:
             proc.wait(timeout=wait)
-            return
+            return sig == signal.SIGKILL
         except subprocess.TimeoutExpired:
             continue
+    return True
 
 
 _PR_SET_PDEATHSIG = 1
@@ -115,6 +123,7 @@ def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] |
     `group` 0: a new process group of its own, in our session (no new session, so no new scheduling
     autogroup; a second process can join the group); a pid: join that process group.
     """
+    _record(argv)
     return subprocess.Popen(
         list(argv),
         stdin=stdin,
@@ -128,6 +137,21 @@ def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] |
         process_group=group,
         preexec_fn=_die_with_parent(os.getpid()),  # noqa: PLW1509 - only prctl and getppid run before exec
     )
+
+
+def _record(argv: Sequence[str]) -> None:
+    """Append argv[0] to the file RECORD_ENV names (when it is set): the commands a test run started."""
+    path = os.environ.get(RECORD_ENV)
+    if not path or not argv:
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)  # one write of one short line: whole lines
+        try:
+            os.write(fd, f"{argv[0]}\n".encode())
+        finally:
+            os.close(fd)
+    except OSError as exc:  # a record is the test run's evidence, never a reason not to run the tool
+        log.warning("argv[0] not recorded in %s: %s", path, exc)
 
 
 def _cannot_start(argv: Sequence[str], exc: OSError) -> str:
@@ -166,6 +190,7 @@ def run(
     stop_signal: signal.Signals = signal.SIGTERM,
     line_buffered: bool = False,
     pipe_through: Sequence[str] | None = None,
+    stop_wait_s: float = TERM_WAIT_S,
 ) -> RunOutcome:
     """Run argv to the end, a timeout, or a cancel; stdout lines go to `on_line` as they come.
 
@@ -174,7 +199,8 @@ def run(
     the argv of a filter fed the tool's stdout by a pipe (no shell): its stdout is what we read,
     both share one process group, both stderrs are kept, and the exit code is the tool's. The
     filter is ours and flushes its own lines, so `line_buffered` is not applied to the tool then
-    (dnsperf -v under -oL writes every answer on its own and loses half its top rate).
+    (dnsperf -v under -oL writes every answer on its own and loses half its top rate). `stop_wait_s`: how long a
+    cancelled or timed-out tool has after `stop_signal` before SIGKILL (outcome.killed says it came to that).
     """
     if line_buffered and not pipe_through and shutil.which(argv[0]) and shutil.which("stdbuf"):
         argv = ["stdbuf", "-oL", *argv]
@@ -195,9 +221,9 @@ def run(
     for pump in pumps:
         pump.start()
     try:
-        _watch(tool, outcome, timeout_s, should_cancel, stop_signal)
+        _watch(tool, outcome, timeout_s, should_cancel, stop_signal, stop_wait_s)
     except BaseException:  # a failing cancel check must not leave the tool running
-        stop_group(tool, stop_signal)
+        stop_group(tool, stop_signal, stop_wait_s)
         _finish_filters(procs[1:])
         raise
     tool.wait()
@@ -215,7 +241,8 @@ def run(
     return outcome
 
 
-def _watch(proc: subprocess.Popen, outcome: RunOutcome, timeout_s: float, should_cancel, stop_signal: signal.Signals) -> None:
+def _watch(proc: subprocess.Popen, outcome: RunOutcome, timeout_s: float, should_cancel, stop_signal: signal.Signals,
+           stop_wait_s: float) -> None:
     """Wait for the process; on a cancel or the timeout, stop its whole group (and say which)."""
     deadline = time.monotonic() + timeout_s
     while proc.poll() is None:
@@ -225,8 +252,9 @@ def _watch(proc: subprocess.Popen, outcome: RunOutcome, timeout_s: float, should
             outcome.timed_out = True
         if outcome.cancelled or outcome.timed_out:
             asked = time.monotonic()
-            stop_group(proc, stop_signal)
-            log.info("%s stopped (%s) in %.2f s", outcome.argv[0], "cancel" if outcome.cancelled else "timeout", time.monotonic() - asked)
+            outcome.killed = stop_group(proc, stop_signal, stop_wait_s)
+            log.info("%s stopped (%s%s) in %.2f s", outcome.argv[0], "cancel" if outcome.cancelled else "timeout",
+                     ", SIGKILL after its stop wait" if outcome.killed else "", time.monotonic() - asked)
             return
         time.sleep(POLL_S)
 
