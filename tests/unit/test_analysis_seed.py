@@ -26,7 +26,7 @@ def result():
 def test_result_has_exactly_the_documented_keys(result):
     assert set(result) == {
         "knee", "ceiling", "requests_in_flight", "usl", "zones", "zones_metric", "capacity", "stability", "oscillation",
-        "conclusion", "generator_limited", "evidence",
+        "conclusion", "headline", "sections", "generator_limited", "evidence",
     }
     assert set(result["knee"]) == {"offered_rate", "achieved_rate", "latency_avg_ms", "latency_ms", "metric", "threshold_ms",
                                    "concurrency", "load_axis", "between", "rule", "rule_text", "why"}

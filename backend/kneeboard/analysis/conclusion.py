@@ -1,9 +1,14 @@
-"""The plain-language summary of an analysis, filled in from a fixed template.
+"""The plain-language summary of an analysis, filled in from a fixed template, read at a glance: a headline of two or
+three sentences (where it is fine, where it breaks, what limits it, with the numbers) and the detail in sections.
 
 Every figure it quotes names its metric and the rule that produced it (capacity: its criterion and where the SLO came
-from; knee: its rule; zones: their latency statistic; ceiling: a bound when the top point kept up)."""
+from; knee: its rule; zones: their latency statistic; ceiling: a bound when the top point kept up). The statements
+themselves are the analyses' own (knee, ceiling, stability, evidence): this module only arranges them, and says no
+phrase twice in a row (:func:`dedupe`)."""
 
 from __future__ import annotations
+
+import re
 
 
 _LATENCY = {"latency_avg_ms": "mean latency", "latency_p50_ms": "p50 latency", "latency_p90_ms": "p90 latency",
@@ -63,6 +68,8 @@ def _capacity(capacity: dict) -> str:
 def _ceiling(ceiling: dict | None, unit: str) -> str:
     if not ceiling:
         return "No completed point measured an achieved rate, so there is no ceiling."
+    if ceiling.get("statement"):  # the ceiling's own reading: measured (with the loads past it) or a lower bound, and why
+        return f"Ceiling (highest mean achieved rate of any load): {ceiling['statement']}."
     if ceiling.get("bound"):
         return (f"Ceiling (highest mean achieved rate): ≥ {rate_text(ceiling['achieved_rate'], unit)}, a lower bound: "
                 "the point that achieved it still kept up with its offered load, so the system's limit lies above.")
@@ -136,6 +143,8 @@ def _in_flight(inflight: dict, ceiling: dict | None, unit: str) -> str | None:
 def _stability(st: dict, sp: dict | None, unit: str) -> str:
     if st["verdict"] == "insufficient data":
         s = "Stability over time could not be judged (fewer than 6 interval samples of the long point)"
+    elif st.get("statement"):  # the stability's own reading: the verdict with what drifted
+        s = f"The long stability run is {st['statement']}"
     else:
         s = f"The long stability run is {st['verdict']}"
         drifts = []
@@ -163,10 +172,113 @@ def _bottleneck(evidence: dict, unit: str) -> str:
     return f"Bottleneck ({where}{load}): {found['text']}.{also}"
 
 
-def conclusion(
+SECTIONS = {"generator": "Loads not sent", "bottleneck": "Bottleneck", "searched": "Capacity found by the search",
+            "capacity": "Capacity at SLO", "ceiling": "Ceiling", "knee": "Knee", "zones": "Operating ranges",
+            "usl": "Scalability (USL)", "in_flight": "Requests in flight", "stability": "Stability", "oscillation": "Oscillation"}
+_REPEATED = re.compile(r"(?i)\b([^\W\d][^:;,.()]{2,}?)(\s*[:;,]\s+)\1(?=\s*[:;,.]|\s*$)")
+
+
+def dedupe(text: str) -> str:
+    """A text without a phrase said twice in a row ("No bottleneck named: no bottleneck named: x" → "No bottleneck named: x"):
+    a phrase followed by a colon, semicolon or comma and then by itself again (case aside) is kept once."""
+    while (shorter := _REPEATED.sub(lambda m: m.group(1), text)) != text:
+        text = shorter
+    return text
+
+
+def split_outside_parentheses(text: str, sep: str) -> list[str]:
+    """`text` split at `sep` outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i])
+            start = i + len(sep)
+    return [*parts, text[start:]]
+
+
+def _bare(text: str) -> str:
+    """`text` without its parenthesised asides (the detail a section gives in full)."""
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "("
+        if depth == 0:
+            out.append(ch)
+        depth -= ch == ")" and depth > 0
+    return re.sub(r"\s+([,;:.])", r"\1", re.sub(r"\s{2,}", " ", "".join(out))).strip()
+
+
+def _short(text: str, keep: int = 1) -> str:
+    """A statement for the headline: its first `keep` clauses (split at top-level semicolons) as they are, the rest bare."""
+    clauses = [c.strip() for c in split_outside_parentheses(text.rstrip(". "), "; ")]
+    return "; ".join(clauses[:keep] + [_bare(c) for c in clauses[keep:] if _bare(c)])
+
+
+def _sentence(text: str) -> str:
+    text = dedupe(text.strip())
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else ""
+
+
+def _fine(result: dict, green_ms: float, unit: str, axis: str, searched: list[dict] | None) -> str | None:
+    """Where it is fine: below the green zone's end, and the capacity at the SLO (or the search's first criterion)."""
+    green = next((z for z in result.get("zones") or [] if z["zone"] == "green"), None)
+    others = [z for z in result.get("zones") or [] if z["zone"] != "green"]
+    parts = []
+    if green and not others:
+        parts.append(f"mean latency stays under {green_ms:g} ms across the sweep, up to {rate_text(green['to_rate'], unit)} {axis}")
+    elif green:
+        parts.append(f"mean latency stays under {green_ms:g} ms up to about {rate_text(green['to_rate'], unit)} {axis}")
+    if searched:
+        parts.append(f"capacity at {criterion_text(searched[0]['metric'], searched[0]['limit'])} (the search): {searched[0]['statement']}")
+    elif (capacity := result.get("capacity")) and capacity.get("statement"):
+        source = {"plan": "the plan's SLO", "settings": "the analysis settings' SLO"}.get(capacity.get("slo_source") or "", "a default SLO")
+        parts.append(f"capacity at {criterion_text(capacity['metric'], capacity['limit_ms'])} ({source}): {capacity['statement']}")
+    return "; ".join(parts) or None
+
+
+def _breaks(result: dict, unit: str, max_load: float | None, axis: str) -> str | None:
+    """Where it breaks: the knee (its rule's crossing, bare) and the ceiling (its statement, bare)."""
+    knee, top = result.get("knee"), result.get("ceiling")
+    parts = []
+    if knee:
+        why = f": {_bare(split_outside_parentheses(knee['why'], '; ')[0])}" if knee.get("why") else ""
+        parts.append(f"it breaks at the knee, {rate_text(knee['offered_rate'], unit)} {knee.get('load_axis') or axis}{why}")
+    elif max_load is not None:
+        parts.append(f"no knee up to {rate_text(max_load, unit)} {axis}, the top of the sweep")
+    if top:
+        said = top.get("statement") or (f"≥ {rate_text(top['achieved_rate'], unit)}, a lower bound" if top.get("bound")
+                                         else rate_text(top["achieved_rate"], unit))  # fmt: skip
+        parts.append(f"its ceiling (highest mean achieved rate) is {_bare(said)}")
+    return "; ".join(parts) or None
+
+
+def _limits(result: dict, unit: str) -> str | None:
+    """What limits it: the bottleneck's statement (its first clause in full, the rest bare), or why none is named; and
+    the loads the generator did not send."""
+    evidence, parts = result.get("evidence") or {}, []
+    found = evidence.get("bottleneck")
+    if found and found.get("resource"):
+        parts.append(f"what limits it: {_short(found['text'])}")
+    elif found or evidence.get("missing"):
+        parts.append(f"what limits it is not named: {_short(found['text'] if found else evidence['missing'])}")
+    if left_out := result.get("generator_limited") or []:
+        loads = ", ".join(rate_text(p["offered_rate"], unit) for p in left_out if p.get("offered_rate") is not None)
+        parts.append(f"the load generator did not send {len(left_out)} load(s){f' ({loads} offered)' if loads else ''}, "
+                     "left out of these figures")
+    return "; ".join(parts) or None
+
+
+def headline(result: dict, *, green_ms: float = 1.0, max_load: float | None = None, unit: str = "ops/s",
+             searched: list[dict] | None = None, load_axis: str = "offered") -> str:
+    """Two or three sentences with the numbers: where it is fine, where it breaks, what limits it (each left out when
+    the analysis has nothing to say of it)."""
+    said = [_fine(result, green_ms, unit, load_axis, searched), _breaks(result, unit, max_load, load_axis), _limits(result, unit)]
+    return " ".join(_sentence(s) for s in said if s)
+
+
+def sections(
     result: dict,
     *,
-    baseline_ms: float | None = None,
     min_efficiency: float = 0.95,
     green_ms: float = 1.0,
     yellow_ms: float = 3.0,
@@ -175,36 +287,47 @@ def conclusion(
     unit: str = "ops/s",
     searched: list[dict] | None = None,
     load_axis: str = "offered",
-) -> str:
-    """One English paragraph: the loads the generator did not send, the bottleneck the server's metrics name, the search's capacities when it ran one, then capacity at SLO, ceiling, knee, zones,
-    USL, requests in flight, stability and oscillation, each naming its metric and rule.
-
-    `result` has the keys of :func:`kneeboard.analysis.analyse` (without "conclusion"); `searched` the search's
-    capacities (:func:`kneeboard.analysis.searched.search_capacities`); `load_axis` what the sweep's loads are ("offered",
-    or "achieved" for a closed-loop sweep). A missing figure drops or replaces its sentence.
-    """
-    parts: list[str] = []
+) -> list[dict]:
+    """The detail, a section each: the loads the generator did not send, the bottleneck the server's metrics name, the
+    search's capacities when it ran one, then capacity at SLO, ceiling, knee, zones, USL, requests in flight, stability
+    and oscillation, each naming its metric and rule. [{"key", "title", "text"}]; a missing figure drops or replaces its section."""
+    found: list[tuple[str, str]] = []
     if left_out := result.get("generator_limited") or []:
-        parts.append(_not_sent(left_out, unit))
+        found.append(("generator", _not_sent(left_out, unit)))
     if evidence := result.get("evidence"):
-        parts.append(_bottleneck(evidence, unit))
+        found.append(("bottleneck", _bottleneck(evidence, unit)))
     if searched:
-        parts.append(_searched(searched, unit))
+        found.append(("searched", _searched(searched, unit)))
     capacity = result.get("capacity")
     if capacity and capacity.get("statement"):
-        parts.append(_capacity(capacity))
-    parts.append(_ceiling(result.get("ceiling"), unit))
+        found.append(("capacity", _capacity(capacity)))
+    found.append(("ceiling", _ceiling(result.get("ceiling"), unit)))
     if (knee := _knee(result.get("knee"), unit, max_load, load_axis)) is not None:
-        parts.append(knee)
+        found.append(("knee", knee))
     if zones := result.get("zones") or []:
-        parts.append(_zones(zones, green_ms, yellow_ms, unit, load_axis))
+        found.append(("zones", _zones(zones, green_ms, yellow_ms, unit, load_axis)))
     if usl := result.get("usl"):
-        parts.append(_usl(usl, unit))
+        found.append(("usl", _usl(usl, unit)))
     if (inflight := result.get("requests_in_flight")) and (text := _in_flight(inflight, result.get("ceiling"), unit)):
-        parts.append(text)
+        found.append(("in_flight", text))
     if st := result.get("stability"):
-        parts.append(_stability(st, stability_point, unit))
+        found.append(("stability", _stability(st, stability_point, unit)))
     if osc := result.get("oscillation") or []:
         rates = ", ".join(f"{r:,.0f}" for r in osc)
-        parts.append(f"The achieved rate dipped while the offered load rose at {rates} {unit} offered: oscillation near saturation.")
-    return " ".join(parts)
+        found.append(("oscillation", f"The achieved rate dipped while the offered load rose at {rates} {unit} offered: oscillation near saturation."))
+    return [{"key": key, "title": SECTIONS[key], "text": dedupe(text)} for key, text in found]
+
+
+def conclude(result: dict, *, baseline_ms: float | None = None, **how) -> dict:
+    """The analysis read at a glance: {"headline": :func:`headline`, "sections": :func:`sections`, "conclusion": the
+    sections' texts as one paragraph (the key analyses had before headlines)}. `how`: :func:`sections`' keywords."""
+    del baseline_ms  # the baseline is read from the analysis' own figures
+    parts = sections(result, **how)
+    lead = headline(result, **{k: how[k] for k in ("green_ms", "max_load", "unit", "searched", "load_axis") if k in how})
+    return {"headline": lead, "sections": parts, "conclusion": " ".join(p["text"] for p in parts)}
+
+
+def conclusion(result: dict, **how) -> str:
+    """One English paragraph: every section's text in order (:func:`sections`); `result` has the keys of
+    :func:`kneeboard.analysis.analyse` (without "conclusion"), `how` the keywords of :func:`conclude`."""
+    return conclude(result, **how)["conclusion"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from kneeboard.evidence.assess import assess
 
-from .conclusion import conclusion
+from .conclusion import conclude
 from .generator import server_judged
 from .knee import FLOOR_MS, ceiling, ceiling_statement, find_knee, knee_metric, requests_in_flight
 from .capacity import capacity_at_slo
@@ -66,7 +66,7 @@ def analyse(
     (:func:`kneeboard.analysis.points.split_by_variant`): mixing them raises ValueError.
 
     Returns {"knee", "ceiling", "requests_in_flight", "usl", "zones", "capacity", "stability",
-    "oscillation", "generator_limited", "evidence", "conclusion"} with None for what a missing phase cannot tell, and
+    "oscillation", "generator_limited", "evidence", "headline", "sections", "conclusion"} with None for what a missing phase cannot tell, and
     only JSON-safe values (no NaN or infinity).
     """
     every = list(points)
@@ -121,7 +121,7 @@ def analyse(
         "evidence": assess(every, work=work, knee_rate=_knee_load(knee), host_shared=host_shared),
     }
     result = json_safe(result)
-    result["conclusion"] = conclusion(
+    result |= conclude(  # "headline", "sections" and "conclusion" (the sections as one paragraph)
         result,
         baseline_ms=base,
         min_efficiency=min_efficiency,

@@ -24,7 +24,7 @@ from kneeboard.states import PointStatus
 
 
 
-ANALYSIS_VERSION = 4  # stored analyses of an older version are computed again when read (campaigns.service)
+ANALYSIS_VERSION = 5  # stored analyses of an older version are computed again when read (campaigns.service)
 
 
 class Thresholds(BaseModel):

@@ -254,6 +254,15 @@ class GeneratorLimited(BaseModel):
     suggestion: str | None = None
 
 
+class ConclusionSection(BaseModel):
+    """One section of the conclusion's detail (analysis/conclusion.sections): the bottleneck, the ceiling, the knee…"""
+
+    key: Literal["generator", "bottleneck", "searched", "capacity", "ceiling", "knee", "zones", "usl", "in_flight", "stability",
+                 "oscillation"]
+    title: str
+    text: str
+
+
 class VariantAnalysis(BaseModel):
     """The analysis of one variant's points (or of the whole campaign)."""
 
@@ -269,7 +278,10 @@ class VariantAnalysis(BaseModel):
     oscillation: list[float] = Field(default_factory=list)
     generator_limited: list[GeneratorLimited] = Field(default_factory=list, description="points left out: the generator did not send their load")
     evidence: Evidence | None = Field(default=None, description="the server's own metrics per point and the bottleneck (docs/exporters.md)")
-    conclusion: str = ""
+    conclusion: str = Field(default="", description="the sections' texts as one paragraph (kept for older readers)")
+    headline: str = Field(default="", description="two or three sentences with the numbers: where it is fine, where it breaks, "
+                          "what limits it (empty in an analysis stored before headlines)")
+    sections: list[ConclusionSection] = Field(default_factory=list, description="the conclusion's detail, a section each")
     error: str | None = None
 
 

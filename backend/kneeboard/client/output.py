@@ -125,9 +125,16 @@ def summary(campaign: dict[str, Any], out: TextIO = sys.stdout) -> None:
         print(f"  {line}", file=out)
     for search in (campaign.get("analysis") or {}).get("search") or []:
         print(f"  {search_line(search)}", file=out)
-    conclusion = (campaign.get("analysis") or {}).get("conclusion")
-    if conclusion:
-        print(f"  {conclusion}", file=out)
+    for line in conclusion_lines(campaign.get("analysis") or {}):
+        print(f"  {line}", file=out)
+
+
+def conclusion_lines(analysis: dict[str, Any]) -> list[str]:
+    """The conclusion as the report shows it: the headline, then a line per section of the detail; an analysis stored
+    before headlines gives its one paragraph."""
+    if not analysis.get("headline"):
+        return [analysis["conclusion"]] if analysis.get("conclusion") else []
+    return [analysis["headline"], *(f"· {section['text']}" for section in analysis.get("sections") or [])]
 
 
 def next_steps(comparison: dict[str, Any], key: str) -> list[str]:
