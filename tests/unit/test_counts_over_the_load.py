@@ -78,3 +78,24 @@ def test_a_series_born_during_the_load_counts_from_zero():
     before = {"t": 0.0, "values": {"process.cpu": {"value": 1.0}}}  # no request yet: CoreDNS has no such series
     summary = series.window_summary(before, reading(4.0, 40_000, 2.0), COREDNS, 4.0, [])
     assert summary["window"]["counted"]["coredns.requests"] == {"value": 40_000}
+
+
+def test_cost_is_cpu_seconds_over_requests_counted_both_over_the_whole_load():
+    from kneeboard.evidence.assess import agreement, cost
+    from kneeboard.evidence.readings import read
+
+    monitors = {
+        "exporter.coredns": {"packs": {"coredns": {"requests": {"value": 20_000.0}}},
+                             "window": {"before_t": 10.0, "after_t": 16.2, "load_s": 4.0,
+                                        "counted": {"coredns.requests": {"value": 80_000}}}},
+        # dnsperf waited 2 s for late answers: the process window is 6.2 s, the load 4 s
+        "process": {"process": "coredns", "pids": [7], "cpu_s": 3.2, "window_s": 6.2, "cpu_pct_of_one": 51.6,
+                    "load_s": 4.0, "load_cpu_pct": 80.0, "usable_cpus": 2},
+    }
+    point = {"achieved_rate": 19_990.0, "sent": 80_000, "completed": 79_960, "lost": 40}
+    r = read(monitors)
+    assert r.process_cpu.value == 80.0 and r.process_cpu.count == 3.2 and r.requests.count == 80_000
+    found = cost(point, r, ("1,000 queries", 1000))
+    assert found["value"] == pytest.approx(3.2 / 80_000 * 1000) and "whole load" in found["source"]
+    said = agreement(point, r)
+    assert said["agree"] and said["count"] == 80_000 and "right before the load and right after it (6.20 s apart)" in said["text"]

@@ -62,6 +62,7 @@ def point_dict(point: Point) -> dict[str, Any]:
         **(figures(found, _work_unit(point.campaign.tool)) if monitors else {}),
         "unsteady": bool(((point.extra or {}).get("steady") or {}).get("unsteady")),
         "generator_limited": bool(((point.extra or {}).get("generator") or {}).get("limited")), "generator": (point.extra or {}).get("generator"),
+        "harness_cpu": (point.extra or {}).get("harness_cpu"),
         "phase": point.phase,
         "concurrency": point.concurrency,
         "offered_rate": point.offered_rate,

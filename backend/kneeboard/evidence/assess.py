@@ -57,9 +57,13 @@ def agreement(point: Point, r: Readings) -> dict | None:
     elif any(d.what for d in r.drops):
         text = f"{said}; no drop counter read here explains it (" + ", ".join(d.what for d in r.drops) + " read 0)"
     else:
-        text = f"{said}; no exporter reads the kernel's drop counters (scrape a node_exporter on the server to see where they went)"
+        text = f"{said}; nothing read here says where the difference went (no drop counter was read)"
+    window = r.requests.window
+    if window and r.requests.count is not None:
+        text += (f" [the server's counter read right before the load and right after it ({window['after_t'] - window['before_t']:.2f} s "
+                 f"apart): {r.requests.count:,.0f} counted over the load's {window['load_s']:g} s]")
     return {"server_rate": server, **rates, "difference_pct": difference, "agree": agree, "source": r.requests.source,
-            "where": where, "text": text}
+            "where": where, "text": text, "count": r.requests.count, "window": window}
 
 
 def _share(pct: float | None) -> str:
@@ -73,13 +77,21 @@ def cost(point: Point, r: Readings, work: tuple[str, float]) -> dict | None:
     """The server process's CPU-seconds per unit of work (work: its words and size, ("1,000 queries", 1000)), from the
     process's own counter, over the requests the server counted (else those the client had answered)."""
     label, size = work
-    rate = r.requests.value if r.requests is not None else number(point.get("achieved_rate"))
-    if r.process_cpu is None or not rate:
+    if r.process_cpu is None:
         return None
-    cpu_s = r.process_cpu.value / 100.0
+    whole = {"value": None, "unit": f"CPU-s per {label}", "cpu_pct": r.process_cpu.value}
+    completed = number(point.get("completed"))
+    if r.process_cpu.count is not None and r.requests is not None and r.requests.count:
+        return {**whole, "value": r.process_cpu.count / r.requests.count * size, "cpu_s": r.process_cpu.count,
+                "source": f"{r.process_cpu.source}, over the requests the server counted (both over the whole load)"}
+    if r.process_cpu.count is not None and completed:
+        return {**whole, "value": r.process_cpu.count / completed * size, "cpu_s": r.process_cpu.count,
+                "source": f"{r.process_cpu.source}, over the requests the client had answered (both over the whole load)"}
+    rate = r.requests.value if r.requests is not None else number(point.get("achieved_rate"))
+    if not rate:
+        return None
     over = "the server's count" if r.requests is not None else "the client's answered"
-    return {"value": cpu_s / rate * size, "unit": f"CPU-s per {label}", "cpu_pct": r.process_cpu.value,
-            "source": f"{r.process_cpu.source}, over {over}"}
+    return {**whole, "value": r.process_cpu.value / 100.0 / rate * size, "source": f"{r.process_cpu.source}, over {over}"}
 
 
 def figures(point: Point, work: tuple[str, float]) -> dict[str, float | None]:
@@ -87,6 +99,25 @@ def figures(point: Point, work: tuple[str, float]) -> dict[str, float | None]:
     r = read(point.get("monitors"))
     found = cost(point, r, work)
     return {"server_rate": r.requests.value if r.requests else None, "server_cost": found["value"] if found else None}
+
+
+def host_split(point: Point) -> dict | None:
+    """The host's CPUs over the point split between the server process (the process monitor's /proc reading), the load
+    generator with Kneeboard's own monitors (the worker and its children: harness_cpu), the rest, and idle, each in
+    CPUs (CPU-seconds over the window); None unless the process monitor read the host beside the server."""
+    proc = (point.get("monitors") or {}).get("process") or {}
+    server, busy, total, window = (number(proc.get(k)) for k in ("cpu_s", "host_busy_cpu_s", "host_cpu_s", "window_s"))
+    harness = point.get("harness_cpu") or {}
+    generator = sum(v for v in (number(harness.get("children_s")), number(harness.get("worker_s"))) if v is not None)
+    if None in (server, busy, total) or not window or not proc.get("pids"):
+        return None
+    split = {"server": server / window, "generator": generator / window if harness else None,
+             "other": max(0.0, busy - server - generator) / window, "idle": max(0.0, total - busy) / window,
+             "cpus": proc.get("host_cpus")}
+    parts = [f"server {split['server']:.2f}", *([f"load generator and monitors {split['generator']:.2f}"] if harness else []),
+             f"other {split['other']:.2f}", f"idle {split['idle']:.2f}"]
+    split["text"] = f"the host's {split['cpus']} CPUs over the point: " + ", ".join(parts) + " (CPUs busy)"
+    return split
 
 
 def sources(r: Readings) -> list[str]:
@@ -110,7 +141,7 @@ def point_evidence(point: Point, work: tuple[str, float], *, shared: str | None 
             "concurrency": point.get("concurrency"), "repeat": point.get("repeat"), "variant": point.get("variant"),
             "agreement": agreement(point, r), "cost": cost(point, r, work),
             "bottleneck": bottleneck.name(r, client_rates(point)["sent_rate"], shared=shared, saturation=saturation),
-            "exporters": r.exporters, "sources": sources(r)}
+            "exporters": r.exporters, "sources": sources(r), "host_split": host_split(point)}
 
 
 def client_saturation(points: list[Point], min_efficiency: float = MIN_EFFICIENCY) -> list[str | None]:
@@ -204,6 +235,9 @@ def assess(points: list[Point], *, work: tuple[str, float], knee_rate: float | N
             "nothing server-side was read: no exporter, node, mpstat or process monitor gave a figure for these points"
         return {"bottleneck": None, "at": None, "points": per_point, "notes": notes, "cost": mean_cost,
                 "missing": missing, "read": read_from}
+    split = next((e["host_split"] for e in per_point if found["at"] and e["point_id"] == found["at"]["point_id"]), None)
+    if split and host_shared and found.get("bottleneck"):
+        found["bottleneck"] = {**found["bottleneck"], "text": f"{found['bottleneck']['text']}; {split['text']}"}
     return {**found, "points": per_point, "notes": notes, "cost": mean_cost, "missing": None, "read": read_from}
 
 

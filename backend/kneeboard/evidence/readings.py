@@ -34,6 +34,8 @@ class Reading:
     value: float
     source: str
     what: str = ""
+    count: float | None = None  # a counter's increase over the whole load (its readings right before and after it)
+    window: dict[str, Any] | None = None  # those readings' times: {"before_t", "after_t", "load_s"}
 
 
 @dataclass
@@ -128,11 +130,12 @@ def _mpstat(summary: dict[str, Any]) -> HostCpus | None:
 def _process(found: Readings, summary: dict[str, Any]) -> None:
     """The process monitor's reading: the server process's CPU from /proc over the load, and the CPUs it may use (none
     when it found no process of the name: its warning says so, and an exporter's process CPU may still stand)."""
-    pct = number(summary.get("cpu_pct_of_one"))
+    pct = number(summary.get("load_cpu_pct", summary.get("cpu_pct_of_one")))  # over the load, not the tool's wait after it
     if pct is None or not summary.get("pids"):
         return
     name = summary.get("process") or "the server"
-    found.process_cpu = Reading(pct, f"process monitor: {name}'s CPU from /proc", f"{name}'s CPU")
+    found.process_cpu = Reading(pct, f"process monitor: {name}'s CPU from /proc", f"{name}'s CPU",
+                                count=number(summary.get("cpu_s")))
     found.usable_cpus = number(summary.get("usable_cpus"))
 
 
@@ -161,11 +164,24 @@ def read(monitors: dict[str, Any] | None) -> Readings:
             for query in packs[pack_name].queries:
                 values = queries.get(query.name)
                 if query.role and isinstance(values, dict):
-                    _take(found, query, values, f"exporter {name}: {query.metric}")
+                    _take(found, query, values, f"exporter {name}: {query.metric}", _counted(summary, pack_name, query))
     return found
 
 
-def _take(found: Readings, query: Query, values: dict[str, Any], source: str) -> None:
+def _counted(summary: dict[str, Any], pack_name: str, query: Query) -> tuple[float | None, dict | None]:
+    """A counter's increase over the whole load and the readings' times, from an exporter summary's `window` (the
+    readings right before and right after the load); (None, None) for older summaries and other kinds."""
+    window = summary.get("window")
+    if query.kind != "counter" or not isinstance(window, dict):
+        return None, None
+    increase = (window.get("counted") or {}).get(f"{pack_name}.{query.name}")
+    numbers = [number(v) for v in (increase or {}).values()]
+    times = {k: window.get(k) for k in ("before_t", "after_t", "load_s")}
+    return (sum(n for n in numbers if n is not None) if increase else 0.0), times
+
+
+def _take(found: Readings, query: Query, values: dict[str, Any], source: str,
+          counted: tuple[float | None, dict | None] = (None, None)) -> None:
     """File one query's values under its role (the first exporter to give a single-valued role keeps it; the process
     monitor's CPU, read from /proc, is kept over any exporter's)."""
     if query.role == "cpu":
@@ -175,7 +191,7 @@ def _take(found: Readings, query: Query, values: dict[str, Any], source: str) ->
     total = _total(query, values, errors_only=query.role == "errors")
     if total is None:
         return
-    reading = Reading(total, source, query.explains or query.title)
+    reading = Reading(total, source, query.explains or query.title, count=counted[0], window=counted[1])
     if query.role in ("drop", "errors"):
         (found.drops if query.role == "drop" else found.errors).append(reading)
     elif query.role == "requests" and found.requests is None:

@@ -29,6 +29,26 @@ class DropRate(BaseModel):
     share_pct: float | None = Field(default=None, description="of the requests the server did not count")
 
 
+class LoadWindow(BaseModel):
+    """When a counter was read: right before the load started and right after it ended (epoch seconds)."""
+
+    before_t: float
+    after_t: float
+    load_s: float = Field(description="the load's length the counter's rate is over")
+
+
+class HostSplit(BaseModel):
+    """The host's CPUs over one point, in CPUs busy: the server process, the load generator with Kneeboard's monitors,
+    the rest, idle."""
+
+    server: float
+    generator: float | None
+    other: float
+    idle: float
+    cpus: int | None
+    text: str
+
+
 class Agreement(BaseModel):
     """The server's request count beside the client's, per second."""
 
@@ -41,6 +61,8 @@ class Agreement(BaseModel):
     source: str
     where: list[DropRate] = Field(default_factory=list)
     text: str
+    count: float | None = Field(default=None, description="the requests the server counted over the whole load (its counter's increase)")
+    window: LoadWindow | None = Field(default=None, description="the counter's readings that bracket the load")
 
 
 class Cost(BaseModel):
@@ -48,7 +70,8 @@ class Cost(BaseModel):
 
     value: float
     unit: str
-    cpu_pct: float = Field(description="the process's CPU, % of one CPU")
+    cpu_pct: float = Field(description="the process's CPU over the load, % of one CPU")
+    cpu_s: float | None = Field(default=None, description="its CPU-seconds over the whole load, when read so")
     source: str
 
 
@@ -66,6 +89,7 @@ class EvidencePoint(BaseModel):
     bottleneck: Bottleneck
     exporters: list[str] = Field(default_factory=list)
     sources: list[str] = Field(default_factory=list, description="the exporters and monitors its figures came from")
+    host_split: HostSplit | None = Field(default=None, description="the host's CPUs split between server, generator, other and idle")
     generator_limited: bool = Field(default=False, description="the generator did not send this load: no bottleneck is judged on it")
 
 

@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from kneeboard.tools import runner
+from kneeboard.tools import runner, units
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
 from kneeboard.exporters.packs import pack
 from kneeboard.tools.exporter import series
@@ -23,10 +23,11 @@ from kneeboard.tools.exporter.scrape import scrape_once
 from kneeboard.tools.process.adapter import is_local
 from kneeboard.tools.registry import adapter
 
-EXPORTER = "exporter"
+EXPORTER, PROCESS = "exporter", "process"
 TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is stopped as soon as the point ends
 FIRST_MARGIN_S = 0.4  # a monitor is stopped no sooner than its first interval and this much more: a short point still gets a sample
 READING_TIMEOUT_S = 1.0  # a reading that brackets the load: a slow exporter delays the load's start by at most this
+FIRST_READING_S = 3.0  # the load waits at most this for the process monitor's first reading (an interpreter's start)
 
 
 class MonitorSet:
@@ -45,6 +46,7 @@ class MonitorSet:
         self.readers: dict[str, tuple[str, str, list]] = {}  # exporter label → (url, Host header, packs) for the bracketing readings
         self.before: dict[str, dict] = {}
         self.after: dict[str, dict] = {}
+        self.first_lines: list[threading.Event] = []  # set by the monitors whose first line must come before the load
         self.first_interval_s = min(5.0, max((float(m.get("interval_s", 1)) for m in monitors), default=0.0))
         documents = {k: v for k, v in (scraped or {}).items() if v}  # the stored target's endpoints, never the plan's
         self.prometheus = documents.get("prometheus")  # read by PromQL after the point (kneeboard.promql)
@@ -77,11 +79,16 @@ class MonitorSet:
         return argv
 
     def _run(self, kind: str, labels: dict[str | None, str], argv: list[str], run_s: float) -> None:
-        """Run one monitor process in a thread of its own until stop()."""
+        """Run one monitor process in a thread of its own until stop(); the process monitor's first reading is the
+        load's start line (the load waits for it in __enter__)."""
         env = adapter(kind).env()
         box: list = []
+        first = threading.Event()
+        if kind == PROCESS:
+            self.first_lines.append(first)
         thread = threading.Thread(
             target=lambda: box.append(runner.run(argv, timeout_s=run_s + 10, should_cancel=self.stop_event.is_set,
+                                                 on_line=lambda _line: first.set(),
                                                  env=env, stop_signal=signal.SIGINT, output_limit=8 * 1_048_576 * len(labels))),
             daemon=True,
         )  # fmt: skip
@@ -89,6 +96,9 @@ class MonitorSet:
         self.runs.append((kind, labels, thread, box))
 
     def __enter__(self) -> MonitorSet:
+        deadline = time.monotonic() + FIRST_READING_S
+        for first in self.first_lines:  # a reading that comes after the load began would miss its start
+            first.wait(max(0.0, deadline - time.monotonic()))
         self.before = self._read_exporters()  # the load starts right after this returns
         self.load_began = time.time()
         return self
@@ -144,6 +154,10 @@ class MonitorSet:
         exporter's over the load's own window: _over_the_load)."""
         if kind == EXPORTER:
             self._over_the_load(label, result)
+        elif kind == PROCESS and result.extra and units.is_number(result.extra.get("cpu_s")):
+            load_s = min(float(result.extra.get("window_s") or 0.0), self.duration_s)
+            result.extra["load_s"] = round(load_s, 3)  # the CPU's window, but not the tool's wait for late answers after it
+            result.extra["load_cpu_pct"] = round(100.0 * result.extra["cpu_s"] / load_s, 2) if load_s > 0 else None
         own = result.extra.pop("warnings", None) if result.extra else None
         self.warnings += [f"monitor {label}: {w}" for w in [*(own or []), *([result.error] if result.error else [])]]
         if result.extra:
@@ -185,9 +199,12 @@ def with_process(monitors: list[dict], documents: dict) -> list[dict]:
     """The plan's monitors and, when the target names its server's process and the plan does not read it already, the
     process monitor: every point of a server Kneeboard can reach gets its CPU from /proc."""
     server = documents.get("process") or {}
-    if not server.get("name") or not is_local(server.get("host") or "") or any(m.get("kind") == "process" for m in monitors):
-        return monitors  # a remote server's /proc is its observer's to read
-    return [*monitors, {"kind": "process"}]
+    local = server.get("host") is None or is_local(server["host"])
+    if any(m.get("kind") == PROCESS for m in monitors):  # a remote server's, or one a plan's observer reads, is read there
+        return [m for m in monitors if m.get("kind") != "process" or (local and not m.get("observer"))]
+    if not server.get("name") or not local:
+        return monitors  # a remote server's /proc is its observer's to read (observers/process_cpu.py)
+    return [*monitors, {"kind": PROCESS}]
 
 
 def label_of(monitor: dict) -> str:
