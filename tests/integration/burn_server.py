@@ -1,9 +1,10 @@
 """A UDP DNS server whose CPU cost per query is known by construction: each query burns BURN_MS of the thread's own CPU
 (a busy loop measured by time.thread_time) and is answered with itself as a response (QR set, NOERROR, no records).
 
-    python tests/integration/burn_server.py PORT BURN_MS
+    python tests/integration/burn_server.py PORT BURN_MS [ADDRESS [COMM]]
 
-Its command name is `kb-burn` (written to /proc/self/comm), so the process monitor finds it by name. One thread: the
+Its command name is `kb-burn` (written to /proc/self/comm), or COMM, so the process monitor finds it by name; it
+listens on 127.0.0.1, or ADDRESS. One thread: the
 only other CPU a query costs is its recvfrom and sendto. Prints "ready" once bound; runs until killed."""
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ def answer(query: bytes) -> bytes:
     return query[:2] + bytes([query[2] | 0x80, 0x80]) + query[4:]
 
 
-def main(port: int, burn_ms: float) -> None:
-    """Serve on 127.0.0.1:port until killed."""
+def main(port: int, burn_ms: float, address: str = "127.0.0.1", name: str = COMM) -> None:
+    """Serve on address:port until killed."""
     with open("/proc/self/comm", "w") as comm:
-        comm.write(COMM)
+        comm.write(name)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.bind(("127.0.0.1", port))
+    sock.bind((address, port))
     print("ready", flush=True)
     while True:
         query, peer = sock.recvfrom(2048)
@@ -43,4 +44,4 @@ def main(port: int, burn_ms: float) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), float(sys.argv[2]))
+    main(int(sys.argv[1]), float(sys.argv[2]), *sys.argv[3:5])

@@ -4,11 +4,13 @@ whether a process of that command name runs here, records perf over the point's 
 folds the stacks at idle priority after it and reports them through the API (nothing in an assignment but a command
 name, re-validated here, and a frequency reaches perf). An assignment of events (`--actions FILE`, events/host.py):
 it fires each host action at its time, puts back what they took out when the load ends (or at the file's deadline),
-and reports each. It takes no load."""
+and reports each. A process_cpu assignment's: it reads the named process's CPU from /proc over the load
+(tools/process/read.py, as the worker's process monitor does on its own host) and reports the readings. It takes no load."""
 
 from __future__ import annotations
 
 import logging
+import math
 import shutil
 import threading
 import time
@@ -24,12 +26,15 @@ from kneeboard.fanout.link import LinkRefused
 from kneeboard.observers.actions import register_events
 from kneeboard.fanout.share import AgentContext
 from kneeboard.observers.link import ObserverLink
+from kneeboard.observers.schemas import MAX_READINGS
 from kneeboard.profiling import perf
 from kneeboard.profiling.capture import Taken, take
 from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.tools.process import read as process_read
 
 log = logging.getLogger(__name__)
 BEAT_S = 1.0  # an assignment's sign of life (the server gives up on it after 3 s without one)
+READ_TAIL_S = 30.0  # a process_cpu assignment reads at most this long past the load's planned end (the told end comes first)
 
 
 def running(comm: str, proc: Path = Path("/proc")) -> bool:
@@ -69,8 +74,56 @@ class HostSide:
 
 def start_observing(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> None:
     """Observe one assignment in a thread of its own (points may overlap; the next one must be acknowledged at once)."""
-    target = act if job.get("events") else observe
-    threading.Thread(target=target, args=(job, link, ctx) + ((host,) if job.get("events") else ()), daemon=True).start()
+    kind = job.get("kind") or ("events" if job.get("events") else "cpu_profile")
+    target, args = {"events": (act, (job, link, ctx, host)), "process_cpu": (read_cpu, (job, link, ctx))}.get(kind, (observe, (job, link, ctx)))
+    threading.Thread(target=target, args=args, daemon=True).start()
+
+
+def read_cpu(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
+    """A process_cpu assignment: acknowledge (saying whether a process of that name runs here), read every process of
+    that name from /proc (tools/process/read.py) at the load's start, every second, at its planned end, and once more
+    when told it ended (at most READ_TAIL_S past its planned end), then report the readings, times on the server's clock."""
+    try:
+        name = CpuProfileSettings(process=job["process"]).process  # re-validated here: a command name, nothing else
+        link.acknowledge(job["id"], running(name))
+    except (ValidationError, LinkRefused, httpx.HTTPError) as exc:
+        log.error("process CPU assignment %s not taken: %s", job["id"], exc)
+        return
+    stopped = threading.Event()
+    threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
+    try:
+        body = {"process_cpu": _read_cpu(name, job, ctx, stopped)}
+    except Exception as exc:  # noqa: BLE001 - the worker must hear of any failure, not wait for its deadline
+        log.exception("process CPU assignment %s failed", job["id"])
+        body = {"error": f"observer {ctx.name} failed: {type(exc).__name__}: {exc}"[:2000]}
+    finally:
+        stopped.set()
+    try:
+        link.report(job["id"], body)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("the process CPU readings of assignment %s were not accepted: %s", job["id"], exc)
+
+
+def _read_cpu(name: str, job: dict, ctx: AgentContext, stopped: threading.Event) -> list[dict]:
+    """The readings of one process_cpu assignment (read_cpu), spaced out to stay within MAX_READINGS."""
+    offset = ctx.offset_s
+    start, until = job["start_at"] - offset, job["until"] - offset
+    interval = max(1.0, float(math.ceil((until - start + READ_TAIL_S) / (MAX_READINGS - 3))))
+    reader, readings, known = process_read.Job(name), [], None
+    for at in _reading_times(start, until, interval):
+        if stopped.wait(max(0.0, at - time.time())):
+            break  # told the load ended: the last reading now
+        line, known = process_read.reading(reader, known)
+        readings.append(line | {"t": round(line["t"] + offset, 4)})
+    line, known = process_read.reading(reader, known)
+    return readings + [line | {"t": round(line["t"] + offset, 4)}]
+
+
+def _reading_times(start: float, until: float, interval: float) -> list[float]:
+    """When to read (this host's clock): the load's start, every interval, its planned end, then every interval for
+    at most READ_TAIL_S (the worker keeps those up to the load's real end)."""
+    inside = [start + k * interval for k in range(int((until - start) / interval) + 1) if start + k * interval < until]
+    return inside + [until + k * interval for k in range(int(READ_TAIL_S / interval))]
 
 
 def act(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> None:

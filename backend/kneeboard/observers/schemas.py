@@ -4,9 +4,9 @@ bounded: observers are remote callers)."""
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from kneeboard.events.actions import host_actions
 from kneeboard.events.schemas import MAX_EVENTS
@@ -14,6 +14,8 @@ from kneeboard.profiling.folding import FULL, LEAF_ONLY, MAX_FOLDED_BYTES
 from kneeboard.profiling.schemas import COMM
 
 _FOLDED_LINE = re.compile(r"^[^\n]+ [0-9]+$")
+MAX_READINGS = 4000  # a process_cpu report's readings (the observer spaces them out past this: agent.py)
+MAX_PROCESSES = 1024  # processes of one name in a reading
 
 
 class HostEvent(BaseModel):
@@ -40,6 +42,15 @@ class ObserveAssignmentOut(BaseModel):
     start_at: float = Field(description="the load starts: acknowledge before this")
     since: float = Field(description="the point's steady window begins (events: the load's start)")
     until: float = Field(description="and ends (events: the load's end, the deadline to put everything back)")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def kind(self) -> Literal["cpu_profile", "events", "process_cpu"]:
+        """What the observer does: profile `process` (a frequency given), run `events`, or read `process`'s CPU from
+        /proc over the load (no frequency: process_cpu, from the load's start to its end)."""
+        if self.events:
+            return "events"
+        return "process_cpu" if self.frequency_hz is None else "cpu_profile"
 
 
 class ObserveAck(BaseModel):
@@ -106,6 +117,43 @@ class HostEventRecord(BaseModel):
         return action
 
 
+class ProcessHost(BaseModel):
+    """The observer's host's CPU time since boot at one reading (tools/process/read.py's host_cpu)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    busy_s: float = Field(ge=0)
+    total_s: float = Field(ge=0)
+    cpus: int = Field(ge=0, le=65_536)
+
+
+class ProcessUsable(BaseModel):
+    """What the read processes may use (tools/process/read.py's usable)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    affinity: list[Annotated[int, Field(ge=0, le=65_535)]] | None = Field(default=None, max_length=65_536)
+    cgroup_cpus: float | None = Field(default=None, ge=0)
+    cgroups: list[Annotated[str, Field(max_length=500)]] | None = Field(default=None, max_length=64)
+    gomaxprocs: int | None = Field(default=None, ge=1, le=10**6)
+    cpus: float | None = Field(default=None, ge=0)
+    source: str | None = Field(default=None, max_length=1000)
+
+
+class ProcessReading(BaseModel):
+    """One reading of the named process's CPU on the observer's host (tools/process/read.py's line), `t` on the
+    server's clock; procs: [pid, start_s since boot, cpu_s, run-queue wait_s or null]."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    t: float
+    boot_s: float = Field(ge=0)
+    process: str = Field(pattern=COMM)
+    procs: list[tuple[Annotated[int, Field(ge=1, le=2**22)], float, float, float | None]] = Field(max_length=MAX_PROCESSES)
+    host: ProcessHost
+    usable: ProcessUsable | None = None
+
+
 class ObservedProfile(BaseModel):
     """An observer's report of one assignment: the folded profile, or why there is none; for an assignment of events,
     each event as run and each thing put back after them."""
@@ -119,3 +167,5 @@ class ObservedProfile(BaseModel):
     fold_s: float = Field(default=0.0, ge=0, le=3600)
     events: list[HostEventRecord] = Field(default_factory=list, max_length=MAX_EVENTS)
     reverted: list[HostEventRecord] = Field(default_factory=list, max_length=MAX_EVENTS)
+    process_cpu: list[ProcessReading] = Field(default_factory=list, max_length=MAX_READINGS,
+                                              description="a process_cpu assignment's readings, first to last")

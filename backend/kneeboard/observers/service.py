@@ -195,6 +195,8 @@ def report(observer: str, assignment_id: int, body: ObservedProfile, *, session:
         raise Conflict(f"observe assignment {assignment_id} is {row.status}: its report is no longer taken")
     if row.events is None and body.events:
         raise Conflict(f"observe assignment {assignment_id} gave no events to report")
+    if body.process_cpu and (row.frequency_hz is not None or row.events or {r.process for r in body.process_cpu} != {row.process}):
+        raise Conflict(f"observe assignment {assignment_id} asked for no CPU reading of those processes")
     _given(row, body.events)
     if body.profile is not None and (body.profile.process, body.profile.frequency_hz) != (row.process, row.frequency_hz):
         raise Conflict(f"the report profiles {body.profile.process} at {body.profile.frequency_hz} Hz; the assignment asked for "

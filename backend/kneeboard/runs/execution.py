@@ -22,6 +22,7 @@ from kneeboard.events import remote as host_events
 from kneeboard.events.actions import impairing, on_observers, on_worker
 from kneeboard.fanout import driver as fanout
 from kneeboard.lab import impair, querylogs
+from kneeboard.observers import process_cpu as server_cpu
 from kneeboard.plans.schemas import PlanBody, params_of
 from kneeboard.profiling import capture as cpu_profile
 from kneeboard.runs import faults, harness_cpu, spool, tls_check
@@ -198,9 +199,11 @@ def run_point(point_id: int, run: Run, should_cancel, refused: str | None = None
     with (impair.beside_point(spec.host, impairing(events), bool(refused)) as link,  # the link put back after the events
           cpu_profile.beside(point_id, tool, spec, workdir, refused) as profiled,
           host_events.beside(point_id, on_observers(events), spec.duration_s, bool(refused)) as observed,
+          server_cpu.beside(point_id, spec.duration_s, refused) as observed_cpu,  # the load starts as its observer acknowledges
           point_events.during(on_worker(events), bool(refused), campaign_id=campaign_id, point_id=point_id) as fired):
         result, outcome, monitor_samples, monitor_warnings = _measure(campaign_id, point_id, tool, spec, monitors, workdir, should_cancel, refused, scraped)
     monitor_warnings += profiled.file(result)  # folded after the point, at idle priority
+    monitor_warnings += observed_cpu.file(result)  # a remote server's process CPU, read by its observer
     monitor_warnings += events_service.file(fired, result.extra, campaign_id=campaign_id, point_id=point_id, agent=run.agent,
                                             observed=observed)
     result.samples += monitor_samples

@@ -9,6 +9,7 @@ from kneeboard.db import session_scope
 from kneeboard.environment import collect_facts
 from kneeboard.lab import impair, namespace
 from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, defaults, read_setting
+from kneeboard.observers.process_cpu import where_read
 
 
 def environment(campaign: Campaign) -> dict:
@@ -24,6 +25,8 @@ def environment(campaign: Campaign) -> dict:
         target_host=campaign.target.get("host"),
         lab_address=namespace.LAB_ADDR if os.path.exists(f"/sys/class/net/{namespace.HOST_IF}") else None,  # the lab is here
     )
+    if (server_cpu := where_read(campaign.plan, campaign.target)) is not None:  # once here, never on every point
+        facts["server.process_cpu"] = server_cpu
     if in_lab:  # the configuration CoreDNS and AdGuard Home really run: whatever a crash left on is seen
         facts["lab.coredns.config"] = read_setting("lab.coredns_config") or "not running"
         facts["lab.adguard.config"] = read_setting("lab.adguard_config") or "not running"

@@ -27,6 +27,9 @@ the monitors), so a shared host splits into server (cpu_s), generator (children_
 The server is read on the host the worker runs on: a loopback or lab target, in the namespace serving the target's
 address, the processes of that name holding its port (with their workers of that name);
 a process not found is the point's warning and nothing else is lost. Series `process`: cpu_pct per interval.
+A remote server is read by the observer on its host (`observer`, else the plan's cpu_profile.observer): the same
+readings (read.reading) over the load, reported through the API and summarised here (from_readings), filed with
+"observer" and "read_by" ("read by observer NAME") beside the summary above (observers/process_cpu.py).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kneeboard.agents.schemas import AGENT_NAME
 from kneeboard.lab.namespace import LAB_ADDR, NETNS
 from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
@@ -53,12 +57,18 @@ STARTED_SLACK_S = 0.02  # a process that started this little before a reading bu
 def parse(stdout: str, stderr: str, exit_code: int | None) -> PointResult:
     """The reader's lines → the summary (module docstring) and one `process` sample per interval; an error when the
     reader gave fewer than two readings or no process of its name ran."""
-    result = PointResult(parser_version=PARSER_VERSION)
     readings = read_lines(stdout)
+    why = units.failure_reason("process reader", stderr, exit_code) if (stderr or "").strip() or exit_code else \
+        "the point ended before a second reading"
+    return from_readings(readings, why)
+
+
+def from_readings(readings: list[dict[str, Any]], short: str) -> PointResult:
+    """Readings in time order (the reader's, or an observer's on its host) → the summary and the `process` samples;
+    an error saying `short` (why) when there are fewer than two."""
+    result = PointResult(parser_version=PARSER_VERSION)
     if len(readings) < 2:
-        why = units.failure_reason("process reader", stderr, exit_code) if (stderr or "").strip() or exit_code else \
-            "the point ended before a second reading"
-        result.error = f"process: {len(readings)} reading(s), CPU needs two ({why})"
+        result.error = f"process: {len(readings)} reading(s), CPU needs two ({short})"
         return result
     result.extra = summarise(readings)
     result.samples = [Sample(t=after["t"], values=values, series="process")
@@ -173,6 +183,10 @@ class ProcessParams(BaseModel):
     process: str | None = Field(default=None, pattern=COMM, title="Command name",
                                 description="the server's command name (comm, as cpu_profile.process): every process of "
                                             "that name is counted; none: the target's `process`")
+    observer: str | None = Field(default=None, pattern=AGENT_NAME, title="Observer",
+                                 description="the observer (`kneeboard agent --observe`) on the server's host that reads it "
+                                             "there (a remote server); none: this host, for loopback and lab targets, or the "
+                                             "plan's cpu_profile.observer for a remote one")
 
 
 class Process(ToolAdapter):
