@@ -1932,6 +1932,7 @@ export interface components {
             ceiling?: components["schemas"]["Ceiling"] | null;
             /**
              * Conclusion
+             * @description the sections' texts as one paragraph (kept for older readers)
              * @default
              */
             conclusion: string;
@@ -1944,6 +1945,12 @@ export interface components {
              * @description points left out: the generator did not send their load
              */
             generator_limited?: components["schemas"]["GeneratorLimited"][];
+            /**
+             * Headline
+             * @description two or three sentences with the numbers: where it is fine, where it breaks, what limits it (empty in an analysis stored before headlines)
+             * @default
+             */
+            headline: string;
             knee?: components["schemas"]["Knee"] | null;
             /** Oscillation */
             oscillation?: number[];
@@ -1958,6 +1965,11 @@ export interface components {
              * @description the search's capacity per criterion (mean of repetitions)
              */
             searched?: components["schemas"]["SearchedCapacity"][];
+            /**
+             * Sections
+             * @description the conclusion's detail, a section each
+             */
+            sections?: components["schemas"]["ConclusionSection"][];
             stability?: components["schemas"]["Stability"] | null;
             /** Thresholds */
             thresholds?: {
@@ -2572,6 +2584,21 @@ export interface components {
             expires_in_s: number;
         };
         /**
+         * ConclusionSection
+         * @description One section of the conclusion's detail (analysis/conclusion.sections): the bottleneck, the ceiling, the knee…
+         */
+        ConclusionSection: {
+            /**
+             * Key
+             * @enum {string}
+             */
+            key: "generator" | "bottleneck" | "searched" | "capacity" | "ceiling" | "knee" | "zones" | "usl" | "in_flight" | "stability" | "oscillation";
+            /** Text */
+            text: string;
+            /** Title */
+            title: string;
+        };
+        /**
          * Cost
          * @description The server process's CPU-seconds per unit of work (the tool's work_unit).
          */
@@ -2602,9 +2629,27 @@ export interface components {
             frames: components["schemas"]["FrameChange"][];
             /**
              * Functions
-             * @description largest change of total samples per 1,000 requests first
+             * @description largest change of self samples per 1,000 requests first (what grew in itself, as perf diff and pprof rank)
              */
             functions: components["schemas"]["FunctionChange"][];
+            /**
+             * Functions By Total
+             * @description the second view: largest change of total samples per 1,000 requests first
+             */
+            functions_by_total?: components["schemas"]["FunctionChange"][];
+            /**
+             * Ranked By
+             * @description what `functions` is ranked by
+             * @default self
+             * @enum {string}
+             */
+            ranked_by: "self" | "total";
+            /**
+             * Sign
+             * @description how every change is signed
+             * @default B − A per 1,000 requests, A the reference
+             */
+            sign: string;
             /** Stacks */
             stacks: components["schemas"]["StackPair"][];
         };
@@ -3602,6 +3647,13 @@ export interface components {
             label: string;
             /** Metric */
             metric: string;
+            /**
+             * Next Steps
+             * @description per campaign whose verdict is undecided (no detectable difference, not enough data), the repetitions that would decide a 10 % change
+             */
+            next_steps?: {
+                [key: string]: components["schemas"]["NextStep"] | null;
+            };
             /** Unit */
             unit: string;
             /** Values */
@@ -4341,6 +4393,8 @@ export interface components {
             few: number;
             /** Margin Pct */
             margin_pct?: number | null;
+            /** @description the repetitions that would detect a 10 % change at every point */
+            next_step?: components["schemas"]["NextStep"] | null;
             /** Same */
             same: number;
             /** Verdict */
@@ -4363,6 +4417,34 @@ export interface components {
              * @enum {string}
              */
             kind: "mpstat";
+        };
+        /**
+         * NextStep
+         * @description What would decide an undecided verdict, from the spread its test measured (analysis/verdicts.next_step).
+         */
+        NextStep: {
+            /**
+             * Change Pct
+             * @description the change it is sized for, % of the reference's mean (10)
+             */
+            change_pct: number;
+            /**
+             * Detectable Pct
+             * @description the change these repetitions could detect, % (α, power 0.8)
+             */
+            detectable_pct: number | null;
+            /**
+             * Now
+             * @description the repetitions the fewer side has
+             */
+            now: number;
+            /**
+             * Repetitions
+             * @description repetitions a side, at the same point length, that would detect that change (α = 1 − confidence, power 0.8); null: no spread measured yet
+             */
+            repetitions: number | null;
+            /** Text */
+            text: string;
         };
         /**
          * node_exporter monitor parameters
@@ -4406,6 +4488,13 @@ export interface components {
             frequency_hz: number | null;
             /** Id */
             id: number;
+            /**
+             * Kind
+             * @description What the observer does: profile `process` (a frequency given), run `events`, or read `process`'s CPU from
+             *     /proc over the load (no frequency: process_cpu, from the load's start to its end).
+             * @enum {string}
+             */
+            readonly kind: "cpu_profile" | "events" | "process_cpu";
             /** Point Id */
             point_id: number;
             /** Process */
@@ -4449,6 +4538,11 @@ export interface components {
              * @default 0
              */
             fold_s: number;
+            /**
+             * Process Cpu
+             * @description a process_cpu assignment's readings, first to last
+             */
+            process_cpu?: components["schemas"]["ProcessReading"][];
             profile?: components["schemas"]["ProfileRow"] | null;
             /** Reverted */
             reverted?: components["schemas"]["HostEventRecord"][];
@@ -4884,6 +4978,18 @@ export interface components {
             updated_by?: string | null;
         };
         /**
+         * ProcessHost
+         * @description The observer's host's CPU time since boot at one reading (tools/process/read.py's host_cpu).
+         */
+        ProcessHost: {
+            /** Busy S */
+            busy_s: number;
+            /** Cpus */
+            cpus: number;
+            /** Total S */
+            total_s: number;
+        };
+        /**
          * Server process monitor parameters
          * @description Server process CPU (/proc)
          */
@@ -4899,10 +5005,55 @@ export interface components {
              */
             kind: "process";
             /**
+             * Observer
+             * @description the observer (`kneeboard agent --observe`) on the server's host that reads it there (a remote server); none: this host, for loopback and lab targets, or the plan's cpu_profile.observer for a remote one
+             */
+            observer?: string | null;
+            /**
              * Command name
              * @description the server's command name (comm, as cpu_profile.process): every process of that name is counted; none: the target's `process`
              */
             process?: string | null;
+        };
+        /**
+         * ProcessReading
+         * @description One reading of the named process's CPU on the observer's host (tools/process/read.py's line), `t` on the
+         *     server's clock; procs: [pid, start_s since boot, cpu_s, run-queue wait_s or null].
+         */
+        ProcessReading: {
+            /** Boot S */
+            boot_s: number;
+            host: components["schemas"]["ProcessHost"];
+            /** Process */
+            process: string;
+            /** Procs */
+            procs: [
+                number,
+                number,
+                number,
+                number | null
+            ][];
+            /** T */
+            t: number;
+            usable?: components["schemas"]["ProcessUsable"] | null;
+        };
+        /**
+         * ProcessUsable
+         * @description What the read processes may use (tools/process/read.py's usable).
+         */
+        ProcessUsable: {
+            /** Affinity */
+            affinity?: number[] | null;
+            /** Cgroup Cpus */
+            cgroup_cpus?: number | null;
+            /** Cgroups */
+            cgroups?: string[] | null;
+            /** Cpus */
+            cpus?: number | null;
+            /** Gomaxprocs */
+            gomaxprocs?: number | null;
+            /** Source */
+            source?: string | null;
         };
         /**
          * ProfileCreate
@@ -6403,6 +6554,7 @@ export interface components {
             ceiling?: components["schemas"]["Ceiling"] | null;
             /**
              * Conclusion
+             * @description the sections' texts as one paragraph (kept for older readers)
              * @default
              */
             conclusion: string;
@@ -6415,6 +6567,12 @@ export interface components {
              * @description points left out: the generator did not send their load
              */
             generator_limited?: components["schemas"]["GeneratorLimited"][];
+            /**
+             * Headline
+             * @description two or three sentences with the numbers: where it is fine, where it breaks, what limits it (empty in an analysis stored before headlines)
+             * @default
+             */
+            headline: string;
             knee?: components["schemas"]["Knee"] | null;
             /** Oscillation */
             oscillation?: number[];
@@ -6424,6 +6582,11 @@ export interface components {
              * @description the search's capacity per criterion (mean of repetitions)
              */
             searched?: components["schemas"]["SearchedCapacity"][];
+            /**
+             * Sections
+             * @description the conclusion's detail, a section each
+             */
+            sections?: components["schemas"]["ConclusionSection"][];
             stability?: components["schemas"]["Stability"] | null;
             usl?: components["schemas"]["UslFit"] | null;
             /** Zones */

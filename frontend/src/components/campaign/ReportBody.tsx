@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { asksCpuProfile } from "../../api/cpuProfiles";
-import { analysisOf, evidenceOf, isActive, type CampaignOut, type Point, type SearchEvent } from "../../api/types";
+import { analysisOf, evidenceOf, isActive, type CampaignOut, type Point, type Analysis, type SearchEvent } from "../../api/types";
 import KneeChart from "../../charts/KneeChart";
 import { HostCpuChart } from "../../charts/MonitorCharts";
 import PercentileChart from "../../charts/PercentileChart";
@@ -19,6 +19,37 @@ import ServerEvidence from "./ServerEvidence";
 import StabilityChart, { variantAnalysis } from "./StabilityChart";
 import SteadyNote from "./SteadyNote";
 import SummaryCards from "./SummaryCards";
+
+/**
+ * The conclusion read at a glance: the headline (where it is fine, where it breaks, what limits it, with the numbers), then
+ * the detail, a paragraph per section. An analysis stored before headlines shows its one paragraph.
+ */
+export function Conclusion({ analysis, suffix }: { analysis: Pick<Analysis, "headline" | "sections" | "conclusion">; suffix?: ReactNode }) {
+  const sections = analysis.headline ? (analysis.sections ?? []) : [];
+  return (
+    <section className="card conclusion" aria-label="Conclusion">
+      <h2>Conclusion{suffix}</h2>
+      {analysis.headline ? (
+        <>
+          <p className="headline" data-testid="conclusion-headline">
+            {analysis.headline}
+          </p>
+          {sections.length > 0 && (
+            <div className="conclusion-sections" data-testid="conclusion-sections">
+              {sections.map((s) => (
+                <p key={s.key} data-section={s.key}>
+                  {s.text}
+                </p>
+              ))}
+            </div>
+          )}
+        </>
+      ) : (
+        <p>{analysis.conclusion}</p>
+      )}
+    </section>
+  );
+}
 
 /**
  * One variant's report (or the whole campaign's, `variant` null): the cards, the conclusion, the server's evidence, its searches,
@@ -64,12 +95,7 @@ export default function ReportBody({
   return (
     <div className="stack">
       <SummaryCards campaign={{ ...c, summary }} analysis={analysis} tool={tool} />
-      {analysis?.conclusion && (
-        <section className="card conclusion" aria-label="Conclusion">
-          <h2>Conclusion{suffix}</h2>
-          <p>{analysis.conclusion}</p>
-        </section>
-      )}
+      {(analysis?.headline || analysis?.conclusion) && <Conclusion analysis={analysis} suffix={suffix} />}
       {variant != null && !analysis && c.summary.points_completed > 0 && <div className="banner warn">No analysis for variant “{variant}” yet.</div>}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
       <ServerEvidence evidence={evidenceOf(analysis)} tool={tool} suffix={suffix} />

@@ -40,8 +40,30 @@ function WhereItWent({ agreement }: { agreement: Agreement | null }) {
   return agreement.agree ? <span className="muted">—</span> : <span className="small">{agreement.text}</span>;
 }
 
-/** One point's row: its load, the server's count against the client's, where the difference went, its cost, its bottleneck (units in the headers). */
-function PointRow({ p, tool }: { p: EvidencePoint; tool: ToolInfo | undefined }) {
+/** Which of the per-point table's column groups any point has a figure for: a column nothing filled is left out. */
+interface Filled {
+  counts: boolean;
+  cost: boolean;
+  bottleneck: boolean;
+}
+
+/** What the per-point table would show: nothing when no point has a count, a cost or a resource named. */
+export function filledColumns(points: EvidencePoint[]): Filled {
+  return {
+    counts: points.some((p) => p.agreement),
+    cost: points.some((p) => p.cost),
+    bottleneck: points.some((p) => p.bottleneck?.resource),
+  };
+}
+
+/** "No bottleneck named: x", said once when `text` already begins with the label. */
+export function labelled(label: string, text: string | null | undefined): string {
+  if (!text) return `${label}.`;
+  return text.toLowerCase().startsWith(label.toLowerCase()) ? text[0].toUpperCase() + text.slice(1) : `${label}: ${text}`;
+}
+
+/** One point's row: its load, the server's count against the client's, where the difference went, its cost, its bottleneck (units in the headers); only the column groups `filled` has. */
+function PointRow({ p, tool, filled }: { p: EvidencePoint; tool: ToolInfo | undefined; filled: Filled }) {
   const a = p.agreement;
   const load = p.offered_rate != null ? fmtNumber(p.offered_rate) : p.concurrency != null ? `${fmtNumber(p.concurrency)} ${concurrencyUnit(tool)}` : "—";
   return (
@@ -54,27 +76,33 @@ function PointRow({ p, tool }: { p: EvidencePoint; tool: ToolInfo | undefined })
           {p.repeat > 0 ? ` · repetition ${p.repeat + 1}` : ""}
         </span>
       </td>
-      <td className="num" title={a?.source}>{a ? fmtNumber(a.server_rate) : "—"}</td>
-      <td className="num">
-        {a ? (
-          <>
-            {fmtNumber(a.sent_rate)} / {fmtNumber(a.answered_rate)}
-            {a.lost_rate ? <span className="muted small"> · {fmtNumber(a.lost_rate)} lost</span> : null}
-          </>
-        ) : (
-          "—"
-        )}
-      </td>
-      <td className="num" data-testid="difference">
-        {a ? <span className={a.agree ? "" : "warn-text"}>{fmtSignedPct(a.difference_pct)}</span> : "—"}
-      </td>
-      <td>
-        <WhereItWent agreement={a} />
-      </td>
-      <td className="num" title={p.cost ? `${p.cost.source}; the process used ${fmtPct(p.cost.cpu_pct, 1)} of one CPU` : undefined} data-unit={p.cost?.unit}>
-        {p.cost ? fmtNumber(p.cost.value) : "—"}
-      </td>
-      <td title={p.bottleneck?.text}>{p.bottleneck?.resource ?? <span className="muted">{p.bottleneck ? "none" : "—"}</span>}</td>
+      {filled.counts && (
+        <>
+          <td className="num" title={a?.source}>{a ? fmtNumber(a.server_rate) : "—"}</td>
+          <td className="num">
+            {a ? (
+              <>
+                {fmtNumber(a.sent_rate)} / {fmtNumber(a.answered_rate)}
+                {a.lost_rate ? <span className="muted small"> · {fmtNumber(a.lost_rate)} lost</span> : null}
+              </>
+            ) : (
+              "—"
+            )}
+          </td>
+          <td className="num" data-testid="difference">
+            {a ? <span className={a.agree ? "" : "warn-text"}>{fmtSignedPct(a.difference_pct)}</span> : "—"}
+          </td>
+          <td>
+            <WhereItWent agreement={a} />
+          </td>
+        </>
+      )}
+      {filled.cost && (
+        <td className="num" title={p.cost ? `${p.cost.source}; the process used ${fmtPct(p.cost.cpu_pct, 1)} of one CPU` : undefined} data-unit={p.cost?.unit}>
+          {p.cost ? fmtNumber(p.cost.value) : "—"}
+        </td>
+      )}
+      {filled.bottleneck && <td title={p.bottleneck?.text}>{p.bottleneck?.resource ?? <span className="muted">{p.bottleneck ? "none" : "—"}</span>}</td>}
     </tr>
   );
 }
@@ -98,12 +126,14 @@ export default function ServerEvidence({ evidence, tool, suffix }: { evidence: E
       </p>
     ) : null;
   }
+  const filled = filledColumns(points);
+  const tabled = filled.counts || filled.cost || filled.bottleneck;
   const judged = [at?.where, at?.offered_rate != null ? `${fmtUnit(at.offered_rate, unit)} offered` : null].filter(Boolean).join(", ");
   const where = judged ? <span className="muted small"> · {judged}</span> : null;
   return (
     <section className="card server-evidence" aria-label="Server evidence" data-testid="server-evidence">
       <h2>Server evidence{suffix}</h2>
-      {bottleneck ? <BottleneckText of={bottleneck} at={where} /> : <p className="muted">No bottleneck named{missing ? `: ${missing}` : "."}</p>}
+      {bottleneck ? <BottleneckText of={bottleneck} at={where} /> : <p className="muted">{labelled("No bottleneck named", missing)}</p>}
       {notes.length > 0 && (
         <ul className="muted small notes">
           {notes.map((n) => (
@@ -111,7 +141,13 @@ export default function ServerEvidence({ evidence, tool, suffix }: { evidence: E
           ))}
         </ul>
       )}
-      {points.length > 0 && (
+      {points.length > 0 && !tabled && (
+        <p className="muted small" data-testid="server-evidence-empty">
+          No per-point server figures: nothing counted the server&apos;s requests or its CPU at these points. An exporter of the server (its request
+          count), the process monitor (its CPU) or a node exporter (its host&apos;s CPUs and drops) would fill a table here.
+        </p>
+      )}
+      {points.length > 0 && tabled && (
         <>
           <p className="muted small" data-testid="server-evidence-units">
             Rates in {unit}
@@ -120,21 +156,20 @@ export default function ServerEvidence({ evidence, tool, suffix }: { evidence: E
           <Table
             columns={[
               "Load",
-              { label: "Server counted", className: "num" },
-              { label: "Client sent / answered", className: "num" },
-              { label: "Difference", className: "num" },
-              "Where it went",
-              { label: "Cost", className: "num" },
-              "Bottleneck",
+              ...(filled.counts
+                ? [{ label: "Server counted", className: "num" }, { label: "Client sent / answered", className: "num" }, { label: "Difference", className: "num" }, "Where it went"]
+                : []),
+              ...(filled.cost ? [{ label: "Cost", className: "num" }] : []),
+              ...(filled.bottleneck ? ["Bottleneck"] : []),
             ]}
             label="Server evidence per point"
             data-testid="server-evidence-points"
           >
             {points.map((p) => (
-              <PointRow key={p.point_id} p={p} tool={tool} />
+              <PointRow key={p.point_id} p={p} tool={tool} filled={filled} />
             ))}
           </Table>
-          <ServerCostChart points={points} rateUnit={unit} />
+          {filled.cost && <ServerCostChart points={points} rateUnit={unit} />}
         </>
       )}
     </section>

@@ -109,4 +109,38 @@ describe("server evidence on the report", () => {
     expect(none.getByTestId("server-evidence-missing").textContent).toBe("No server evidence: no exporter scraped");
     expect(none.queryByRole("region", { name: "Server evidence" })).toBeNull();
   });
+
+  it("draws the per-point table only with figures in it, else one line saying what would fill it", () => {
+    // issue 47: 18 rows of dashes when nothing server-side counted requests or CPU
+    const empty = (id: number) => evPoint(id, id * 10000, { agreement: null, cost: null, bottleneck: { ...softirq, resource: null, kind: "none", text: "nothing read", evidence: [], value: null, threshold: null } });
+    const bare = { ...EVIDENCE, bottleneck: null, at: null, missing: "No bottleneck named: nothing server-side was read", points: [1, 2, 3].map(empty) };
+    const view = render(<ServerEvidence evidence={bare} tool={tool("dnsperf")} />);
+    expect(view.queryByRole("region", { name: "Server evidence per point" })).toBeNull();
+    expect(view.getByTestId("server-evidence-empty").textContent).toMatch(/^No per-point server figures: .* would fill a table here\.$/);
+    expect(view.container.textContent).toContain("No bottleneck named: nothing server-side was read");
+    expect(view.container.textContent).not.toMatch(/No bottleneck named: no bottleneck named/i);
+    view.unmount();
+    // only host CPUs read: the bottleneck column alone, no columns of dashes
+    const cpus = { ...EVIDENCE, points: [evPoint(1, 10000, { agreement: null, cost: null, bottleneck: softirq }), evPoint(2, 20000, { agreement: null, cost: null })] };
+    const some = render(<ServerEvidence evidence={cpus} tool={tool("dnsperf")} />);
+    const table = some.getByRole("region", { name: "Server evidence per point" });
+    expect([...table.querySelectorAll("th")].map((th) => th.textContent)).toEqual(["Load", "Bottleneck"]);
+  });
+});
+
+describe("the conclusion on the report", () => {
+  it("leads with the headline, then a paragraph per section; an older analysis keeps its one paragraph", () => {
+    const sections = [
+      { key: "bottleneck", title: "Bottleneck", text: "Bottleneck (at the knee): the host's CPUs are full." },
+      { key: "knee", title: "Knee", text: "Knee (its rule): 11,081 q/s offered." },
+    ];
+    const view = report({ headline: "Mean latency stays under 1 ms up to about 10,567 q/s offered. It breaks at the knee.", sections, conclusion: "old paragraph" });
+    const card = view.getByRole("region", { name: "Conclusion" });
+    expect(within(card).getByTestId("conclusion-headline").textContent).toBe("Mean latency stays under 1 ms up to about 10,567 q/s offered. It breaks at the knee.");
+    expect([...card.querySelectorAll("[data-section]")].map((p) => [p.getAttribute("data-section"), p.textContent])).toEqual(sections.map((s) => [s.key, s.text]));
+    expect(card.textContent).not.toContain("old paragraph");
+    view.unmount();
+    const older = report({ conclusion: "old paragraph" });
+    expect(older.getByRole("region", { name: "Conclusion" }).textContent).toBe("Conclusionold paragraph");
+  });
 });

@@ -38,7 +38,8 @@ export function Bottlenecks({ data }: { data: Comparison }) {
 /**
  * The headline metrics side by side, each labelled by the API with its metric and rule, capacities first (with their intervals); deltas are against the first
  * campaign (the reference), and the verdict column says, per other campaign, better, worse, no detectable
- * difference, not enough data, or mixed. The method common to every verdict is said once under the table (the API's
+ * difference, not enough data, or mixed; an undecided one says its next step (the repetitions that would detect a 10 %
+ * change, from the spread measured). The method common to every verdict is said once under the table (the API's
  * `method`); each verdict's own basis (the points or repetitions it tested) is its tooltip.
  */
 export default function HeadlineTable({ data, tool }: { data: Comparison; tool: ToolInfo | undefined }) {
@@ -106,6 +107,11 @@ export default function HeadlineTable({ data, tool }: { data: Comparison; tool: 
                           <span className="muted small verdict-detail" data-testid="verdict-detail">
                             {" "}
                             {h.details[k]}
+                          </span>
+                        )}
+                        {h.next_steps?.[k] && (
+                          <span className="small next-step" data-testid="next-step">
+                            Next step: {h.next_steps[k]?.text}
                           </span>
                         )}
                         </>

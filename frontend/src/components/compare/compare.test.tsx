@@ -91,6 +91,13 @@ describe("compare: the server's evidence", () => {
     expect([...row.querySelectorAll(".value")].map((v) => v.textContent)).toEqual(["0.05 CPU-s per 1,000 queries", "0.071 CPU-s per 1,000 queries"]);
     expect(row.querySelector(".delta")?.textContent).toBe("+0.021 CPU-s per 1,000 queries · +41 %");
   });
+  it("says under an undecided verdict the repetitions that would decide a 10 % change", () => {
+    const text = "to detect a 10 % change: 12 repetitions a side at the same point length (now 3; α = 0.05, power 0.8); these could detect 24.3 %";
+    const undecided = { ...cost, verdicts: { 1: null, 2: "no detectable difference" }, verdict_texts: { 1: null, 2: "no detectable difference" },
+      next_steps: { 1: null, 2: { change_pct: 10, repetitions: 12, now: 3, detectable_pct: 24.3, text } } }; // prettier-ignore
+    render(<HeadlineTable data={{ ...data, headline: [...data.headline, undecided, cost] } as unknown as Comparison} tool={tool("dnsperf")} />);
+    expect(screen.getAllByTestId("next-step").map((e) => e.textContent)).toEqual([`Next step: ${text}`]);
+  });
   it("gives each campaign's bottleneck a line, and says when it moved", () => {
     const moved = { ...data, bottlenecks: { 1: bn("cpu1.softirq", "CPU1's softirq ≥ 95 %: one receive queue"), 2: bn("disk", "the disk is 97 % busy") } } as unknown as Comparison;
     const { unmount } = render(<HeadlineTable data={moved} tool={tool("dnsperf")} />);

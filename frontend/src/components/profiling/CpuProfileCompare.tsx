@@ -39,34 +39,82 @@ function describeChange(f: FlameFrame): string {
   return `${f.name}: ${fmtNumber(f.a)} → ${fmtNumber(f.b)} samples per 1,000 requests (${signed(f.b - f.a)})`;
 }
 
-/** The functions whose cost changed most, per 1,000 requests and as a share of each side's samples. */
-export function ChangedFunctionsTable({ functions }: { functions: FunctionChange[] }) {
+/** What the changed functions are ranked by: self (what grew in itself, the default, as perf diff and pprof rank) or total. */
+export type Ranking = "self" | "total";
+
+const changeClass = (v: number) => (v > 0 ? "grew" : v < 0 ? "shrank" : "");
+
+/** The functions whose cost changed most, ranked by `by`'s change per 1,000 requests (its columns first), with the
+ * other figure and the share of each side's samples beside it. Changes are B − A. */
+export function ChangedFunctionsTable({ functions, by = "self" }: { functions: FunctionChange[]; by?: Ranking }) {
+  const other: Ranking = by === "self" ? "total" : "self";
+  const name = { self: "Self", total: "Total" };
   return (
     <Table
-      label="Functions whose cost changed most"
+      label={`Functions whose ${by} cost changed most`}
       className="table changed-functions"
+      data-ranked-by={by}
       columns={[
         "Function",
-        { label: "Total / 1,000 req. A → B", className: "num" },
-        { label: "Change", className: "num" },
-        { label: "Share A → B", className: "num" },
-        { label: "Self / 1,000 req. change", className: "num" },
+        { label: `${name[by]} / 1,000 req. A → B`, className: "num" },
+        { label: `${name[by]} change (B − A)`, className: "num" },
+        { label: `${name[other]} change (B − A)`, className: "num" },
+        { label: `${name[by]} share A → B`, className: "num" },
       ]}
     >
-      {functions.map((f) => (
-        <tr key={f.function}>
-          <td className="mono">{f.function}</td>
-          <td className="num">
-            {fmtNumber(f.total_per_1k_a)} → {fmtNumber(f.total_per_1k_b)}
-          </td>
-          <td className={`num ${f.total_per_1k_change > 0 ? "grew" : f.total_per_1k_change < 0 ? "shrank" : ""}`}>{signed(f.total_per_1k_change)}</td>
-          <td className="num">
-            {fmtNumber(f.total_pct_a, 1)} % → {fmtNumber(f.total_pct_b, 1)} %
-          </td>
-          <td className="num">{signed(f.self_per_1k_change)}</td>
-        </tr>
-      ))}
+      {functions.map((f) => {
+        const change = by === "self" ? f.self_per_1k_change : f.total_per_1k_change;
+        const otherChange = by === "self" ? f.total_per_1k_change : f.self_per_1k_change;
+        return (
+          <tr key={f.function}>
+            <td className="mono">{f.function}</td>
+            <td className="num">
+              {fmtNumber(by === "self" ? f.self_per_1k_a : f.total_per_1k_a)} → {fmtNumber(by === "self" ? f.self_per_1k_b : f.total_per_1k_b)}
+            </td>
+            <td className={`num ${changeClass(change)}`}>{signed(change)}</td>
+            <td className="num">{signed(otherChange)}</td>
+            <td className="num">
+              {fmtNumber(by === "self" ? f.self_pct_a : f.total_pct_a, 1)} % → {fmtNumber(by === "self" ? f.self_pct_b : f.total_pct_b, 1)} %
+            </td>
+          </tr>
+        );
+      })}
     </Table>
+  );
+}
+
+/** The changed functions, by self change (the default) or by total change (the second view), and how changes are signed. */
+export function ChangedFunctions({ diff, interactive = false }: { diff: CpuProfileDiff; interactive?: boolean }) {
+  const [by, setBy] = useState<Ranking>("self");
+  const ranked = (r: Ranking) => (r === "total" && diff.functions_by_total?.length ? diff.functions_by_total : diff.functions);
+  const said: Record<Ranking, string> = {
+    self: "Ranked by self change: what grew in itself (as perf diff and pprof rank).",
+    total: "Ranked by total change: the function with everything it called.",
+  };
+  // a file cannot switch views: it shows both, self first
+  const views: Ranking[] = interactive ? [by] : ["self", "total"];
+  return (
+    <>
+      <h4>Functions whose cost changed most</h4>
+      <p className="muted small" data-testid="diff-sign">
+        Changes are {diff.sign ?? "B − A per 1,000 requests, A the reference"}: positive grew in B.
+      </p>
+      {interactive && (
+        <label className="small">
+          Rank by{" "}
+          <select value={by} onChange={(e) => setBy(e.target.value as Ranking)} aria-label="Rank the changed functions by">
+            <option value="self">self change (what grew in itself)</option>
+            <option value="total">total change (with what it called)</option>
+          </select>
+        </label>
+      )}
+      {views.map((r) => (
+        <div key={r}>
+          <p className="muted small">{said[r]}</p>
+          <ChangedFunctionsTable functions={ranked(r)} by={r} />
+        </div>
+      ))}
+    </>
   );
 }
 
@@ -81,8 +129,7 @@ export function CpuProfileDiffView({ diff, interactive = false }: { diff: CpuPro
         larger of A's and B's samples per 1,000 requests; <span className="grew">red</span> grew from A to B, <span className="shrank">blue</span> shrank.
       </p>
       <FlameGraph stacks={stacks} diff title={`Differential flame graph: ${process}, B against A`} describe={describeChange} interactive={interactive} />
-      <h4>Functions whose cost changed most</h4>
-      <ChangedFunctionsTable functions={diff.functions} />
+      <ChangedFunctions diff={diff} interactive={interactive} />
     </div>
   );
 }
@@ -142,6 +189,7 @@ export default function CpuProfileCompare({ data, rateUnit }: { data: Comparison
   return (
     <section className="card" aria-label="CPU profiles compared" data-testid="cpu-profile-compare">
       <h2>Where the CPU went: B against A, per 1,000 requests</h2>
+      <p className="muted small">Every change is B − A per 1,000 requests, A the reference (#{ref}): positive grew in B, negative shrank.</p>
       {others.map((k) => (
         <Against key={k} data={data} keyB={k} rateUnit={rateUnit} />
       ))}

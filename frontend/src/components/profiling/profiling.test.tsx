@@ -5,7 +5,7 @@ import { fireEvent, render, screen, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import type { MatchedPoint } from "../../api/compare";
-import { TOP_FUNCTIONS, type CpuProfileDiff, type FoldedProfile, type TopFunctions } from "../../api/cpuProfiles";
+import { TOP_FUNCTIONS, type CpuProfileDiff, type FoldedProfile, type FunctionChange, type TopFunctions } from "../../api/cpuProfiles";
 import { keys } from "../../api/keys";
 import type { Point } from "../../api/types";
 import FlameGraph from "../../charts/FlameGraph";
@@ -116,9 +116,30 @@ describe("the differential on the compare page", () => {
     // grown: full red, less green and blue
     expect(log[0].querySelector("rect")!.getAttribute("fill")).toMatch(/^rgb\(255,(\d+),\1\)$/);
     expect(log[0].querySelector("rect")!.getAttribute("fill")).not.toBe("rgb(255,255,255)");
-    const rows = within(container.querySelector("table.changed-functions")!).getAllByRole("row");
+    // a file shows both views: by self change first (the default), then by total change, where the log handler leads
+    const [bySelf, byTotal] = [...container.querySelectorAll("table.changed-functions")];
+    expect(bySelf.getAttribute("data-ranked-by")).toBe("self");
+    const selfRows = within(bySelf as HTMLElement).getAllByRole("row");
+    expect(selfRows[1].textContent).toContain(diff.functions[0].function);
+    const rows = within(byTotal as HTMLElement).getAllByRole("row");
+    expect(byTotal.getAttribute("data-ranked-by")).toBe("total");
     expect(rows[1].textContent).toContain("plugin/log.");
     expect(rows[1].querySelector(".grew")!.textContent).toBe("+1.9");
+    expect(screen.getByTestId("diff-sign").textContent).toContain("B − A per 1,000 requests, A the reference");
+  });
+
+  it("ranks by self change by default in the app and switches to total change", () => {
+    const hot = (name: string, self: number, total: number) =>
+      ({ function: name, self_per_1k_a: 0, self_per_1k_b: self, self_per_1k_change: self, total_per_1k_a: 0, total_per_1k_b: total,
+         total_per_1k_change: total, self_pct_a: 0, self_pct_b: 0, self_pct_change: 0, total_pct_a: 0, total_pct_b: 0, total_pct_change: 0 }) as FunctionChange;
+    const functions = [hot("main.hot", 60, 60), hot("net/http.(*Server).Serve", 0, 106)];
+    const grown = { ...diff, functions, functions_by_total: [functions[1], functions[0]] } as CpuProfileDiff;
+    const { container } = render(<CpuProfileDiffView diff={grown} interactive />);
+    const first = () => within(container.querySelector("table.changed-functions") as HTMLElement).getAllByRole("row")[1].textContent;
+    expect(container.querySelectorAll("table.changed-functions")).toHaveLength(1);
+    expect(first()).toContain("main.hot");
+    fireEvent.change(screen.getByLabelText("Rank the changed functions by"), { target: { value: "total" } });
+    expect(first()).toContain("net/http.(*Server).Serve");
   });
 
   it("pairs the comparison's matched loads with a completed point of each side", () => {

@@ -46,7 +46,8 @@ def main() -> None:
         (OUT / f"perf-{name}.folded.json").write_text(json.dumps(profiles[name], indent=1) + "\n")
     a, b = profiles["coredns-minimal-Q10000"], profiles["coredns-log_file-Q10000"]
     changed = differential(parse_folded(a["folded"]), REQUESTS, parse_folded(b["folded"]), REQUESTS, limit=15)
-    diff = {"a": summary(1, a), "b": summary(2, b), "functions": changed["functions"], "frames": changed["frames"], "stacks": changed["stacks"]}
+    diff = {"a": summary(1, a), "b": summary(2, b),
+            **{k: changed[k] for k in ("sign", "ranked_by", "functions", "functions_by_total", "frames", "stacks")}}
     (OUT / "coredns-minimal-vs-log_file.diff.json").write_text(json.dumps(diff, separators=(",", ":")) + "\n")
 
 
