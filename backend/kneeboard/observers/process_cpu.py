@@ -16,10 +16,11 @@ from kneeboard.db import session_scope
 from kneeboard.observers import service as observing
 from kneeboard.runs.retry import retrying
 from kneeboard.tools.base import PointResult
-from kneeboard.tools.process.adapter import from_readings, is_local
+from kneeboard.tools.process.adapter import from_readings, is_local, over_the_load
 
 PREFIX = "server process CPU"
-GRACE_S = 0.5  # a reading this long past the load's end is still the load's (clocks, the told end's lag): later ones are dropped
+GRACE_S = 1.5  # a reading this long past the load's end is still the load's (the observer hears of the end at its next
+# beat, within a second, and reads then: the CPU of the load's last moments is in it); later ones are dropped
 
 
 def _process_monitor(plan: dict) -> dict | None:
@@ -88,6 +89,7 @@ class ObservedProcess:
         read = from_readings(kept, f"observer {self.observer} gave {len(report.process_cpu)}, {len(kept)} within the load")
         if read.error:
             return self.warnings + [f"{PREFIX} (observer {self.observer}): {read.error}"]
+        over_the_load(read.extra, self.duration_s)
         own = read.extra.pop("warnings", [])
         read.extra |= {"observer": self.observer, "read_by": f"read by observer {self.observer}",
                        "dropped_readings": len(report.process_cpu) - len(kept)}

@@ -14,13 +14,13 @@ import threading
 import time
 from pathlib import Path
 
-from kneeboard.tools import runner, units
+from kneeboard.tools import runner
 from kneeboard.tools.base import PointSpec, Sample, ToolInputError
 from kneeboard.exporters.packs import pack
 from kneeboard.tools.exporter import series
 from kneeboard.tools.exporter.adapter import SCRAPER
 from kneeboard.tools.exporter.scrape import scrape_once
-from kneeboard.tools.process.adapter import is_local
+from kneeboard.tools.process.adapter import is_local, over_the_load
 from kneeboard.tools.registry import adapter
 
 EXPORTER, PROCESS = "exporter", "process"
@@ -154,10 +154,8 @@ class MonitorSet:
         exporter's over the load's own window: _over_the_load)."""
         if kind == EXPORTER:
             self._over_the_load(label, result)
-        elif kind == PROCESS and result.extra and units.is_number(result.extra.get("cpu_s")):
-            load_s = min(float(result.extra.get("window_s") or 0.0), self.duration_s)
-            result.extra["load_s"] = round(load_s, 3)  # the CPU's window, but not the tool's wait for late answers after it
-            result.extra["load_cpu_pct"] = round(100.0 * result.extra["cpu_s"] / load_s, 2) if load_s > 0 else None
+        elif kind == PROCESS and result.extra:
+            over_the_load(result.extra, self.duration_s)  # the CPU's window, but not the tool's wait for late answers after it
         own = result.extra.pop("warnings", None) if result.extra else None
         self.warnings += [f"monitor {label}: {w}" for w in [*(own or []), *([result.error] if result.error else [])]]
         if result.extra:

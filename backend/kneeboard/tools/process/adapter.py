@@ -151,6 +151,16 @@ def summarise(readings: list[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
+def over_the_load(summary: dict[str, Any], duration_s: float) -> None:
+    """Add load_s (the readings' window, but not the load tool's wait for late answers after its duration) and
+    load_cpu_pct (100 × cpu_s / load_s) to a summary whose cpu_s was read (the worker's and an observer's alike)."""
+    if not units.is_number(summary.get("cpu_s")):
+        return
+    load_s = min(float(summary.get("window_s") or 0.0), duration_s)
+    summary["load_s"] = round(load_s, 3)
+    summary["load_cpu_pct"] = round(100.0 * summary["cpu_s"] / load_s, 2) if load_s > 0 else None
+
+
 def _host_delta(before: dict[str, Any], after: dict[str, Any], key: str) -> float | None:
     old, new = before["host"].get(key), after["host"].get(key)
     return new - old if units.is_number(old) and units.is_number(new) and new >= old else None
