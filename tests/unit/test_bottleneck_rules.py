@@ -205,3 +205,16 @@ def test_a_resource_over_its_threshold_in_one_repetition_of_three_is_not_the_cam
     twice = [point(i, load, 89.0 if load == 2000.0 and i % 3 else 70.0) for i, load in enumerate([1000.0] * 3 + [2000.0] * 3)]
     evidence = assess(twice, work=("1,000 queries", 1000.0), host_shared=SHARED)
     assert evidence["bottleneck"]["resource"] == bottleneck.SHARED_HOST
+
+
+def test_a_server_starved_of_its_shared_cpu_is_named_only_where_saturation_was_seen():
+    from kneeboard.evidence.bottleneck import PROCESS, name
+    from kneeboard.evidence.readings import read
+
+    monitors = {"process": {"process": "coredns", "pids": [9], "cpu_s": 2.0, "window_s": 4.3, "load_s": 4.0, "load_cpu_pct": 50.0,
+                            "usable_cpus": 1, "runqueue_wait_s": 2.6, "host_busy_cpu_s": 8.5, "host_cpu_s": 8.6}}
+    r = read(monitors)
+    assert name(r, 40_000, saturation="at this load (31,000/s achieved of 40,000/s offered)")["resource"] == PROCESS
+    assert name(r, 40_000)["resource"] != PROCESS  # it got half its CPU and nothing was seen to saturate: not its limit
+    quiet = read({"process": {**monitors["process"], "host_busy_cpu_s": 6.0}})  # the host had room: it was not starved
+    assert name(quiet, 40_000, saturation="at this load (…)")["resource"] != PROCESS

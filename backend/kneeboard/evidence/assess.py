@@ -254,13 +254,13 @@ def _named(entries: list[dict], knee_rate: float | None) -> dict | None:
     held = {r: _flags(groups, lambda e, r=r: e["e"]["bottleneck"]["resource"] == r) for r in resources}
     chosen, where = None, "at the highest load judged"
     if knee_rate is not None and knee_rate in groups:
-        chosen = next((r for r in sorted(resources) if held[r][knee_rate]), None)
+        chosen = next((r for r in sorted(resources, key=_specific) if held[r][knee_rate]), None)
         where = "at the knee"
     if chosen is None:
         lasting = {r: start for r in resources if (start := sustained_from(held[r])) is not None}
         if not lasting:
             return None
-        chosen = min(lasting, key=lambda r: (lasting[r], r))
+        chosen = min(lasting, key=lambda r: (_specific(r)[0], lasting[r], r))
         where = "at the highest load judged"
     naming = [e for e in entries if e["e"]["bottleneck"]["resource"] == chosen]
     at = [e for e in naming if e["load"] == knee_rate][-1] if where == "at the knee" else naming[-1]
@@ -270,6 +270,12 @@ def _named(entries: list[dict], knee_rate: float | None) -> dict | None:
         found["text"] = f"from {start:,.0f} offered, {found['text']}" if at["e"]["offered_rate"] is not None else \
             f"from a load of {start:,.0f}, {found['text']}"
     return {"bottleneck": found, "at": _at(at, where)}
+
+
+def _specific(resource: str) -> tuple[bool, str]:
+    """Resources in the order a campaign names them: the server process's own CPU (it says whose work fills the CPUs)
+    before the others."""
+    return resource != bottleneck.PROCESS, resource
 
 
 def _saturation(entries: list[dict], unit: str | None) -> dict | None:

@@ -25,7 +25,9 @@ FULL_OTHERS_PCT = 100.0 - IDLE_ELSEWHERE_PCT  # one CPU saturated and no other w
 DROP_SHARE_PCT = 1.0  # drops (or error answers) at least this share of the requests sent
 GC_PAUSE_PCT = 5.0  # GC pauses stop the server at least this share of the time
 PROCESS_CPU_SHARE = 0.95  # the server process uses this share of the CPUs it may use
+STARVED_WAIT_PCT = 10.0  # …or, with the host full and saturation seen, its threads waited this long for a CPU (% of the load)
 
+PROCESS = "server process CPU"
 SERVER_CPUS = ""  # the server's own host's CPUs (node_exporter): resources named as they are ("CPU", "CPU1")
 SHARED_HOST = "the host's CPUs"
 GENERATOR_HOST = "the load generator's CPUs"
@@ -169,9 +171,11 @@ def host_cpus(host: HostCpus, group: str, r: Readings) -> Candidate | None:
     return Candidate(group, "utilisation", score, value, threshold, f"{group}: {figures}", fired_text=said)
 
 
-def process_cpu(r: Readings, shared: str | None = None) -> Candidate | None:
+def process_cpu(r: Readings, shared: str | None = None, saturation: str | None = None) -> Candidate | None:
     """The server process using nearly every CPU it may use (the process monitor's usable CPUs, else the CPUs read on
-    its host); None when its CPU, or how many CPUs it may use, was not read."""
+    its host); or, where the client saw saturation, starved of them: the host's CPUs full with others' work while its
+    threads waited for a CPU (a shared host, where what it gets stays under its usable CPUs though they limit it). None
+    when its CPU, or how many CPUs it may use, was not read."""
     if r.process_cpu is None:
         return None
     if r.usable_cpus:
@@ -184,9 +188,17 @@ def process_cpu(r: Readings, shared: str | None = None) -> Candidate | None:
     else:
         return None
     share = r.process_cpu.value / (100.0 * usable)
-    return Candidate("server process CPU", "utilisation", share / PROCESS_CPU_SHARE, r.process_cpu.value,
-                     PROCESS_CPU_SHARE * 100 * usable, f"the server process uses {r.process_cpu.value / 100:.2f} {of}",
-                     "the server process is CPU-bound")
+    waited = r.process_wait_pct or 0.0
+    said = f"the server process uses {r.process_cpu.value / 100:.2f} {of}"
+    starved = bool(saturation) and waited >= STARVED_WAIT_PCT and (r.host_busy_share or 0.0) * 100 >= BUSY_PCT
+    if starved and share < PROCESS_CPU_SHARE:
+        busy = f"the host's CPUs are {100 * (r.host_busy_share or 0):.0f} % busy"
+        return Candidate(PROCESS, "utilisation", 1.0, r.process_cpu.value, PROCESS_CPU_SHARE * 100 * usable,
+                         f"{said}, waiting for a CPU {waited / 100:.2f} of the time, {busy}",
+                         fired_text=f"{said} while {busy} with others' work and its threads waited for a CPU "
+                                    f"({waited / 100:.2f} of the time): it is limited by the CPU it may use, which it shares")
+    return Candidate(PROCESS, "utilisation", share / PROCESS_CPU_SHARE, r.process_cpu.value,
+                     PROCESS_CPU_SHARE * 100 * usable, said, "the server process is CPU-bound")
 
 
 def drops(r: Readings, sent_rate: float | None) -> list[Candidate]:
@@ -244,9 +256,9 @@ def _cpu_candidates(r: Readings, shared: str | None) -> list[Candidate]:
     return found + [c for c in (host_cpus(host, group, r),) if c is not None]
 
 
-def candidates(r: Readings, sent_rate: float | None, shared: str | None = None) -> list[Candidate]:
-    """Every rule's candidate for one point, closest to its threshold first."""
-    found = _cpu_candidates(r, shared) + [c for c in (process_cpu(r, shared), gc(r)) if c is not None]
+def candidates(r: Readings, sent_rate: float | None, shared: str | None = None, saturation: str | None = None) -> list[Candidate]:
+    """Every rule's candidate for one point, closest to its threshold first (`saturation`: what the client saw here)."""
+    found = _cpu_candidates(r, shared) + [c for c in (process_cpu(r, shared, saturation), gc(r)) if c is not None]
     found += drops(r, sent_rate) + errors(r, sent_rate)
     return sorted(found, key=lambda c: c.score, reverse=True)
 
@@ -280,10 +292,10 @@ def name(r: Readings, sent_rate: float | None, *, shared: str | None = None, sat
     """The bottleneck of one point: {"resource", "kind", "text", "evidence", "value", "threshold", "read", "not_read"};
     kind "none" when no resource is over its threshold — saying the saturation the client saw (`saturation`, its signs in
     words) with what was read and what was not, else the closest resource — or when nothing was read."""
-    found = candidates(r, sent_rate, shared)
+    found = candidates(r, sent_rate, shared, saturation)
     missing = not_read(r, shared)
     said = {"read": [c.text for c in found] + unjudged(r, shared), "not_read": missing}
-    over = [c for c in found if c.fired]
+    over = sorted((c for c in found if c.fired), key=lambda c: c.resource != PROCESS)  # the server's own CPU is the most specific
     if over:
         return {**over[0].as_dict([c.text for c in over[1:]]), **said}
     none = {"resource": None, "kind": "none", "value": None, "threshold": None, "evidence": [], **said}

@@ -58,6 +58,8 @@ class Readings:
     requests: Reading | None = None  # requests per second the server counted
     process_cpu: Reading | None = None  # the server process's CPU, % of one CPU
     usable_cpus: float | None = None  # the CPUs the server process may use (the process monitor's usable_cpus)
+    process_wait_pct: float | None = None  # time its threads were ready to run but waited for a CPU, % of one CPU
+    host_busy_share: float | None = None  # the whole host's CPUs busy over the same window (the process monitor's /proc/stat)
     drops: list[Reading] = field(default_factory=list)  # per second, each with the place it names
     errors: list[Reading] = field(default_factory=list)  # error answers per second
     gc_pause: Reading | None = None  # % of wall time the server was paused for GC
@@ -137,6 +139,10 @@ def _process(found: Readings, summary: dict[str, Any]) -> None:
     found.process_cpu = Reading(pct, f"process monitor: {name}'s CPU from /proc", f"{name}'s CPU",
                                 count=number(summary.get("cpu_s")))
     found.usable_cpus = number(summary.get("usable_cpus"))
+    wait, load_s = number(summary.get("runqueue_wait_s")), number(summary.get("load_s", summary.get("window_s")))
+    found.process_wait_pct = 100.0 * wait / load_s if wait is not None and load_s else None
+    busy, total = number(summary.get("host_busy_cpu_s")), number(summary.get("host_cpu_s"))
+    found.host_busy_share = busy / total if busy is not None and total else None
 
 
 def read(monitors: dict[str, Any] | None) -> Readings:
