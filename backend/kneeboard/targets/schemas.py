@@ -15,7 +15,8 @@ from kneeboard.validators import Host, MetricsUrl, Port, Tag
 TargetKind = Literal["dns", "http", "net", "device"]
 PROMETHEUS_HELP = "its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md)"
 PROCESS_HELP = ("the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): "
-                "the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target")
+                "the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target; a remote "
+                "one's is read by the observer on its host (the plan's cpu_profile.observer or its process monitor's observer)")
 METRICS_URL_HELP = "the server's node_exporter, scraped by the node monitor: http://HOST:PORT/metrics (HOST must pass the target policy)"
 
 

@@ -1882,6 +1882,11 @@ export interface components {
             /** Answered Rate */
             answered_rate: number | null;
             /**
+             * Count
+             * @description the requests the server counted over the whole load (its counter's increase)
+             */
+            count?: number | null;
+            /**
              * Difference Pct
              * @description (server − sent) / sent
              */
@@ -1898,6 +1903,8 @@ export interface components {
             text: string;
             /** Where */
             where?: components["schemas"]["DropRate"][];
+            /** @description the counter's readings that bracket the load */
+            window?: components["schemas"]["LoadWindow"] | null;
         };
         /**
          * AllowList
@@ -2605,9 +2612,14 @@ export interface components {
         Cost: {
             /**
              * Cpu Pct
-             * @description the process's CPU, % of one CPU
+             * @description the process's CPU over the load, % of one CPU
              */
             cpu_pct: number;
+            /**
+             * Cpu S
+             * @description its CPU-seconds over the whole load, when read so
+             */
+            cpu_s?: number | null;
             /** Source */
             source: string;
             /** Unit */
@@ -3353,6 +3365,8 @@ export interface components {
              * @default false
              */
             generator_limited: boolean;
+            /** @description the host's CPUs split between server, generator, other and idle */
+            host_split?: components["schemas"]["HostSplit"] | null;
             /** Offered Rate */
             offered_rate: number | null;
             /** Phase */
@@ -3792,6 +3806,25 @@ export interface components {
              * @description the fact generator.shares_host: "yes (loopback)", "yes (lab namespace on this host)"…
              */
             shares_host: string;
+        };
+        /**
+         * HostSplit
+         * @description The host's CPUs over one point, in CPUs busy: the server process, the load generator with Kneeboard's monitors,
+         *     the rest, idle.
+         */
+        HostSplit: {
+            /** Cpus */
+            cpus: number | null;
+            /** Generator */
+            generator: number | null;
+            /** Idle */
+            idle: number;
+            /** Other */
+            other: number;
+            /** Server */
+            server: number;
+            /** Text */
+            text: string;
         };
         /**
          * iperf3 parameters
@@ -4306,6 +4339,21 @@ export interface components {
             concurrency?: number | null;
             /** Offered Rate */
             offered_rate: number | null;
+        };
+        /**
+         * LoadWindow
+         * @description When a counter was read: right before the load started and right after it ended (epoch seconds).
+         */
+        LoadWindow: {
+            /** After T */
+            after_t: number;
+            /** Before T */
+            before_t: number;
+            /**
+             * Load S
+             * @description the load's length the counter's rate is over
+             */
+            load_s: number;
         };
         /**
          * LoginBody
@@ -6139,7 +6187,7 @@ export interface components {
             port: number;
             /**
              * Process
-             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target
+             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target; a remote one's is read by the observer on its host (the plan's cpu_profile.observer or its process monitor's observer)
              */
             process?: string | null;
             /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md) */
@@ -6187,7 +6235,7 @@ export interface components {
             port: number;
             /**
              * Process
-             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target
+             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target; a remote one's is read by the observer on its host (the plan's cpu_profile.observer or its process monitor's observer)
              */
             process?: string | null;
             /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md) */
@@ -6219,7 +6267,7 @@ export interface components {
             port?: number | null;
             /**
              * Process
-             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target; null removes it
+             * @description the server's command name (comm, at most 15 characters, as a plan's cpu_profile.process: `coredns`, `nginx`): the process monitor reads the CPU of every process of that name from /proc on a loopback or lab target; a remote one's is read by the observer on its host (the plan's cpu_profile.observer or its process monitor's observer); null removes it
              */
             process?: string | null;
             /** @description its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md); null removes it */

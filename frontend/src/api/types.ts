@@ -212,8 +212,13 @@ export interface ServerCost {
   value: number;
   unit: string;
   cpu_pct: number;
+  /** its CPU-seconds over the whole load, when read so */
+  cpu_s?: number | null;
   source: string;
 }
+
+/** A point's host CPUs, in CPUs busy: the server process, the load generator with Kneeboard's monitors, the rest, idle. */
+export type HostSplit = S["HostSplit"];
 
 /** One point's server evidence. */
 export interface EvidencePoint {
@@ -226,6 +231,8 @@ export interface EvidencePoint {
   agreement: Agreement | null;
   cost: ServerCost | null;
   bottleneck: Bottleneck | null;
+  /** the host's CPUs split between server, generator, other and idle (newer analyses) */
+  host_split?: HostSplit | null;
 }
 
 /** An analysis' server evidence: the bottleneck it leads with, where it was judged, each point's, notes, or why there is none. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { Agreement, Bottleneck, EvidencePoint, ServerEvidence as Evidence } from "../../api/types";
+import type { Agreement, Bottleneck, EvidencePoint, HostSplit, ServerEvidence as Evidence } from "../../api/types";
 import ServerCostChart from "../../charts/ServerCostChart";
 import { fmtNumber, fmtPct, fmtSignedPct, fmtUnit } from "../../format";
 import { concurrencyUnit, rateUnitOf, type ToolInfo } from "../../tools/catalog";
@@ -44,6 +44,7 @@ function WhereItWent({ agreement }: { agreement: Agreement | null }) {
 interface Filled {
   counts: boolean;
   cost: boolean;
+  split: boolean;
   bottleneck: boolean;
 }
 
@@ -52,6 +53,7 @@ export function filledColumns(points: EvidencePoint[]): Filled {
   return {
     counts: points.some((p) => p.agreement),
     cost: points.some((p) => p.cost),
+    split: points.some((p) => p.host_split),
     bottleneck: points.some((p) => p.bottleneck?.resource),
   };
 }
@@ -60,6 +62,12 @@ export function filledColumns(points: EvidencePoint[]): Filled {
 export function labelled(label: string, text: string | null | undefined): string {
   if (!text) return `${label}.`;
   return text.toLowerCase().startsWith(label.toLowerCase()) ? text[0].toUpperCase() + text.slice(1) : `${label}: ${text}`;
+}
+
+/** A host's CPUs over a point, in CPUs busy: "server 1.0 · generator 0.6 · other 0.2 of 2". */
+export function splitText(split: HostSplit): string {
+  const parts = [`server ${fmtNumber(split.server)}`, split.generator != null ? `generator ${fmtNumber(split.generator)}` : null, `other ${fmtNumber(split.other)}`];
+  return parts.filter(Boolean).join(" · ") + (split.cpus != null ? ` of ${fmtNumber(split.cpus)}` : "");
 }
 
 /** One point's row: its load, the server's count against the client's, where the difference went, its cost, its bottleneck (units in the headers); only the column groups `filled` has. */
@@ -102,6 +110,11 @@ function PointRow({ p, tool, filled }: { p: EvidencePoint; tool: ToolInfo | unde
           {p.cost ? fmtNumber(p.cost.value) : "—"}
         </td>
       )}
+      {filled.split && (
+        <td className="num small" title={p.host_split?.text} data-testid="host-split">
+          {p.host_split ? splitText(p.host_split) : "—"}
+        </td>
+      )}
       {filled.bottleneck && <td title={p.bottleneck?.text}>{p.bottleneck?.resource ?? <span className="muted">{p.bottleneck ? "none" : "—"}</span>}</td>}
     </tr>
   );
@@ -110,7 +123,8 @@ function PointRow({ p, tool, filled }: { p: EvidencePoint; tool: ToolInfo | unde
 /**
  * What the server's own metrics say about the campaign (`analysis.evidence`): the bottleneck the conclusion leads with and its
  * evidence, the notes on reading it (host CPU shared with the generator…), then per point the server's count beside the client's,
- * where a difference went, the cost per unit of work (its unit from the analysis) and the point's bottleneck. Nothing for an
+ * where a difference went, the cost per unit of work (its unit from the analysis; the server process's share of one CPU in its
+ * title), the host's CPUs split between the server, the load generator and the rest, and the point's bottleneck. Nothing for an
  * analysis without evidence (older ones); a muted line when there is none and the analysis says why.
  */
 export default function ServerEvidence({ evidence, tool, suffix }: { evidence: Evidence | null; tool: ToolInfo | undefined; suffix?: ReactNode }) {
@@ -127,7 +141,7 @@ export default function ServerEvidence({ evidence, tool, suffix }: { evidence: E
     ) : null;
   }
   const filled = filledColumns(points);
-  const tabled = filled.counts || filled.cost || filled.bottleneck;
+  const tabled = filled.counts || filled.cost || filled.split || filled.bottleneck;
   const judged = [at?.where, at?.offered_rate != null ? `${fmtUnit(at.offered_rate, unit)} offered` : null].filter(Boolean).join(", ");
   const where = judged ? <span className="muted small"> · {judged}</span> : null;
   return (
@@ -160,6 +174,7 @@ export default function ServerEvidence({ evidence, tool, suffix }: { evidence: E
                 ? [{ label: "Server counted", className: "num" }, { label: "Client sent / answered", className: "num" }, { label: "Difference", className: "num" }, "Where it went"]
                 : []),
               ...(filled.cost ? [{ label: "Cost", className: "num" }] : []),
+              ...(filled.split ? [{ label: "Host CPUs busy", className: "num" }] : []),
               ...(filled.bottleneck ? ["Bottleneck"] : []),
             ]}
             label="Server evidence per point"

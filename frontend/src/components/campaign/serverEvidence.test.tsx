@@ -144,3 +144,23 @@ describe("the conclusion on the report", () => {
     expect(older.getByRole("region", { name: "Conclusion" }).textContent).toBe("Conclusionold paragraph");
   });
 });
+
+// Issue 46 item 2: per point, the server process's CPU per unit of work with its share of one CPU, and the host's CPUs split
+// between the server, the load generator and the rest, as the evidence gives them (a column only when a point has one).
+describe("ServerEvidence: the server process's CPU and the host's split", () => {
+  const split = { server: 1.0, generator: 0.62, other: 0.18, idle: 0.2, cpus: 2, text: "of 2 CPUs: server 1.00, generator 0.62, other 0.18, idle 0.20" };
+  it("shows each point's cost with its share of one CPU, and the split where the evidence gives it", () => {
+    const evidence = { ...EVIDENCE, points: [evPoint(1, 10000, { host_split: split }), evPoint(2, 20000)] };
+    const view = render(<ServerEvidence evidence={evidence} tool={tool("dnsperf")} />);
+    const rows = within(view.getByTestId("server-evidence-points")).getAllByRole("row");
+    expect(within(rows[0]).getByText("Host CPUs busy")).toBeTruthy();
+    expect(within(rows[1]).getByText("0.012").getAttribute("title")).toContain("the process used 40 % of one CPU");
+    const cells = view.getAllByTestId("host-split");
+    expect(cells[0].textContent).toBe("server 1 · generator 0.62 · other 0.18 of 2");
+    expect(cells[0].getAttribute("title")).toBe(split.text);
+    expect(cells[1].textContent).toBe("—");
+    view.unmount();
+    const none = render(<ServerEvidence evidence={EVIDENCE} tool={tool("dnsperf")} />);
+    expect(none.queryByText("Host CPUs busy")).toBeNull();
+  });
+});

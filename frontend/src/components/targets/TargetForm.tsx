@@ -15,6 +15,7 @@ interface Draft {
   tags: string;
   notes: string;
   metricsUrl: string;
+  process: string;
   exporters: ExporterDraft[];
   prometheus: PrometheusDraft;
 }
@@ -23,9 +24,10 @@ const fromTarget = (t?: Target | null): Draft =>
   t
     ? {
         name: t.name, kind: t.kind, host: t.host, port: String(t.port), tags: (t.tags ?? []).join(", "), notes: t.notes ?? "", metricsUrl: t.metrics_url ?? "",
+        process: t.process ?? "",
         exporters: (t.exporters ?? []).map((e) => ({ name: e.name, url: e.url, packs: [...e.packs] })), prometheus: prometheusDraft(t.prometheus),
       }
-    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "", exporters: [], prometheus: prometheusDraft() };
+    : { name: "", kind: "dns", host: "127.0.0.1", port: "53", tags: "", notes: "", metricsUrl: "", process: "", exporters: [], prometheus: prometheusDraft() };
 
 /** Create or edit a target; the API's 422s appear beside the fields they name. */
 export default function TargetForm({
@@ -63,6 +65,7 @@ export default function TargetForm({
       notes: d.notes,
       tags: d.tags.split(/[\s,]+/).filter(Boolean),
       metrics_url: d.metricsUrl.trim() || null,
+      process: d.process.trim() || null,
       exporters: d.exporters.map((e) => ({ name: e.name.trim(), url: e.url.trim(), packs: e.packs })),
       prometheus: prometheusBody(d.prometheus),
     });
@@ -99,6 +102,15 @@ export default function TargetForm({
         hint="optional: the server's node_exporter, e.g. http://10.77.0.2:9100/metrics (for the node monitor)"
         value={d.metricsUrl}
         onValue={(v) => set("metricsUrl", v)}
+      />
+      <InputField
+        label="Server process"
+        name="process"
+        errors={errors}
+        hint="optional: the server's command name as /proc shows it (comm, at most 15 characters), e.g. coredns, nginx, AdGuardHome. Every process of that name is counted: its CPU per unit of work and the CPUs it may use, read on this host for a loopback or lab target, by the observer on the server's host for a remote one (the plan's cpu_profile.observer)"
+        value={d.process}
+        onValue={(v) => set("process", v)}
+        maxLength={15}
       />
       <ExportersEditor value={d.exporters} onChange={(v) => set("exporters", v)} packs={packs} errors={errors} />
       <PrometheusSourceEditor value={d.prometheus} onChange={(v) => set("prometheus", v)} servers={servers} packs={packs} errors={errors} />
