@@ -5,11 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 nftables procps nginx-light prometheus-node-exporter haproxy caddy bind9 linux-perf python3-venv)
-test_pkgs=(postgresql chromium docker-compose prometheus)  # prometheus: the PromQL tests start their own
+# iptables: the lab's FORWARD rules for its agents (lab/agents.py); every command the code and tests start comes from
+# here, as scripts/check-commands.py checks in `make test`
+run_pkgs=(redis-server dnsperf unbound wrk iperf3 sysstat iputils-ping ethtool iproute2 iptables nftables procps nginx-light prometheus-node-exporter haproxy caddy bind9 linux-perf python3-venv)
+test_pkgs=(postgresql chromium docker-compose prometheus stress-ng)  # prometheus: the PromQL tests start their own; stress-ng: the busy host (make test-busy)
 want=("${run_pkgs[@]}")
 [ "$mode" = test ] && want+=("${test_pkgs[@]}")
-[ "$mode" = bench ] && want+=(tcpdump)  # make bench-http: the wire's own timing of each request
+[ "$mode" = bench ] && want+=(tcpdump curl)  # make bench-http: the wire's own timing of each request; curl waits for its nginx
+[ "$mode" = review ] && want+=(nsd)  # KB_REVIEW=1 tests/integration/test_review_debian_dns.py: a DNS server the lab does not run
 
 missing=()
 for pkg in "${want[@]}"; do

@@ -14,6 +14,7 @@ from tests.integration.conftest import lab_target, skip_without_lab
 from tests.integration.test_cpu_profile_report import frames
 from tests.integration.test_lab_campaigns import run
 from tests.integration.test_server_evidence_lab import coredns_target
+from tests.support.hog import busy_host
 
 skip_without_lab()
 if coredns.binary() is None:
@@ -67,6 +68,21 @@ def test_the_differential_names_the_log_plugin_and_its_write_as_the_largest_grow
     best = max(written, key=lambda f: f["total_per_1k_change"])
     print(f"figures: the log handler's write ({best['frame']}) grew {best['total_per_1k_change']:+.3f} samples per 1,000 queries; "
           f"CoreDNS overall {diff['a']['per_1k']:.3f} → {diff['b']['per_1k']:.3f}")  # within this busy machine's noise
+
+
+def test_a_profiled_sweep_beside_a_hog_on_every_core_and_300_idle_processes_stores_a_profile_on_every_point(stack, lab):
+    """Issue 48: on a busy host perf needs longer than 1 s to finish its file; every point still gets its profile."""
+    body = plan(stack, "cpu profile on a busy host", 5, "coredns", [])
+    body["phases"][0]["rate"] = [2000, 4000, 6000, 8000]
+    with busy_host():
+        campaign, points = run(stack, body, timeout_s=300)
+    assert campaign["status"] == "completed" and len(points) == 4, [p["error"] for p in points]
+    for point in points:
+        assert not [w for w in point["warnings"] if w.startswith("CPU profile")], point["warnings"]
+        profile = stack.api.get(f"/api/v1/points/{point['id']}/cpu-profile")
+        assert profile.status_code == 200 and profile.json()["samples"] > 0, profile.text[:300]
+        print(f"\nfigures: busy host, {point['offered_rate']:,.0f} q/s: {profile.json()['samples']} CoreDNS samples in "
+              f"{profile.json()['window_s']:.1f} s, folded in {point['extra']['cpu_profile']['fold_s']:.2f} s")
 
 
 def test_a_process_the_host_does_not_run_is_a_warning_on_a_measured_point(stack, lab):

@@ -5,8 +5,8 @@ new CPU scheduling group, and a tool in a session of its own shares the CPUs wit
 against group instead of thread against thread (issue 34: dnsperf at 2.38 ms against 1.64 ms by hand). The group is
 enough to stop the tool with its filter and children at once.
 
-With RECORD_ENV (KB_RECORD_COMMANDS) naming a file, argv[0] of every process started here is appended to it, one a
-line (scripts/test-python.sh sets it so that scripts/check-commands.py can check the suite's commands against the
+With RECORD_ENV (KB_RECORD_COMMANDS) naming a file, argv[0] of every process started here (and the command a wrapper
+such as stdbuf runs) is appended to it, one a line (scripts/test-python.sh sets it so that scripts/check-commands.py can check the suite's commands against the
 install step).
 """
 
@@ -139,15 +139,45 @@ def start(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] |
     )
 
 
+# wrapper → (options that take a value, positionals before the command): `nice -n 19 perf`, `chrt --idle 0 pytest`,
+# `stdbuf -oL dnsperf`, `timeout 5 x`, `taskset -c 1 x`, `ip netns exec NS x`
+WRAPPERS = {"nice": ({"-n", "--adjustment"}, 0), "stdbuf": ({"-i", "-o", "-e"}, 0), "chrt": (set(), 1),
+            "timeout": ({"-s", "-k", "--signal", "--kill-after"}, 1), "taskset": ({"-c", "--cpu-list"}, 0),
+            "ionice": ({"-c", "-n", "-p", "--class", "--classdata"}, 0), "env": (set(), 0)}  # fmt: skip
+
+
+def commands(argv: Sequence[str | None]) -> list[str]:
+    """The commands an argv starts: argv[0], and the command a wrapper runs (stdbuf, nice, chrt, timeout, taskset,
+    ionice, env, `ip netns exec NS`); an element not known (None) ends the reading."""
+    found: list[str] = []
+    rest = list(argv)
+    while rest and isinstance(rest[0], str):
+        name, rest = rest[0], rest[1:]
+        found.append(name)
+        base = os.path.basename(name)
+        if base == "ip" and rest[:2] == ["netns", "exec"]:
+            rest = rest[3:]
+            continue
+        if base not in WRAPPERS:
+            break
+        valued, positionals = WRAPPERS[base]
+        if base == "taskset" and not (rest and rest[0] in valued):
+            positionals = 1  # `taskset MASK cmd`
+        while rest and isinstance(rest[0], str) and (rest[0].startswith("-") or (base == "env" and "=" in rest[0])):
+            rest = rest[2:] if rest[0] in valued else rest[1:]
+        rest = rest[positionals:]
+    return found
+
+
 def _record(argv: Sequence[str]) -> None:
-    """Append argv[0] to the file RECORD_ENV names (when it is set): the commands a test run started."""
+    """Append the commands of argv (argv[0], and a wrapper's command) to the file RECORD_ENV names, when it is set."""
     path = os.environ.get(RECORD_ENV)
     if not path or not argv:
         return
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)  # one write of one short line: whole lines
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)  # one short write: whole lines
         try:
-            os.write(fd, f"{argv[0]}\n".encode())
+            os.write(fd, "".join(f"{name}\n" for name in commands(argv)).encode())
         finally:
             os.close(fd)
     except OSError as exc:  # a record is the test run's evidence, never a reason not to run the tool
