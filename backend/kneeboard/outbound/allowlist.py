@@ -4,6 +4,7 @@ and the request then pinned to the address that was checked. Services never comm
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy.orm import Session
@@ -16,30 +17,34 @@ from kneeboard.policy.schemas import Policy
 ROW_ID = 1
 
 
-def get_allowlist(*, session: Session, model: type) -> AllowListOut:
-    """The allow-list in force in `model`'s table (empty until an admin sets one)."""
-    row = session.get(model, ROW_ID)
-    return AllowListOut(**row.document, updated_by=row.updated_by, updated_at=row.updated_at) if row else AllowListOut()
+@dataclass(frozen=True)
+class AllowListTable:
+    """One allow-list: its table (AllowListColumns, row ROW_ID) and how a refusal names it."""
 
+    model: type
+    named: str
 
-def put_allowlist(body: AllowList, *, actor: str | None, session: Session, model: type) -> AllowListOut:
-    """Replace `model`'s allow-list (destinations already stored are checked again before each request)."""
-    row = session.get(model, ROW_ID) or model(id=ROW_ID, document={})
-    row.document, row.updated_by = body.model_dump(mode="json"), actor
-    session.add(row)
-    session.flush()
-    return get_allowlist(session=session, model=model)
+    def get(self, *, session: Session) -> AllowListOut:
+        """The allow-list in force (empty until an admin sets one)."""
+        row = session.get(self.model, ROW_ID)
+        return AllowListOut(**row.document, updated_by=row.updated_by, updated_at=row.updated_at) if row else AllowListOut()
 
+    def put(self, body: AllowList, *, actor: str | None, session: Session) -> AllowListOut:
+        """Replace the allow-list (destinations already stored are checked again before each request)."""
+        row = session.get(self.model, ROW_ID) or self.model(id=ROW_ID, document={})
+        row.document, row.updated_by = body.model_dump(mode="json"), actor
+        session.add(row)
+        session.flush()
+        return self.get(session=session)
 
-def check_destination(url: str, *, session: Session, model: type, named: str, loc: tuple = ("url",)) -> list[str]:
-    """The addresses `url`'s host resolves to, all inside `model`'s allow-list (called `named` in a refusal);
-    PolicyRefused naming `loc` otherwise."""
-    allow = get_allowlist(session=session, model=model)
-    try:
-        return check_address(urlsplit(url).hostname or "", Policy(networks=allow.networks, hosts=allow.hosts), loc=loc)
-    except PolicyRefused as exc:
-        reason = str(exc).split(": not allowed by the", 1)[0]
-        raise PolicyRefused(loc, f"{reason}: not in {named}") from None
+    def check(self, url: str, *, session: Session, loc: tuple = ("url",)) -> list[str]:
+        """The addresses `url`'s host resolves to, all inside the allow-list; PolicyRefused naming `loc` otherwise."""
+        allow = self.get(session=session)
+        try:
+            return check_address(urlsplit(url).hostname or "", Policy(networks=allow.networks, hosts=allow.hosts), loc=loc)
+        except PolicyRefused as exc:
+            reason = str(exc).split(": not allowed by the", 1)[0]
+            raise PolicyRefused(loc, f"{reason}: not in {self.named}") from None
 
 
 def pinned_target(url: str, address: str) -> tuple[str, dict, dict]:

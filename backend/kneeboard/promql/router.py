@@ -50,13 +50,13 @@ def delete_server(session: SessionDep, server_id: int, user: CurrentUser):
 @router.get("/policy/prometheus", response_model=AllowListOut)
 def get_allowlist(session: SessionDep):
     """Where a Prometheus may be (apart from the target policy and the webhooks'; empty by default)."""
-    return service.get_allowlist(session=session)
+    return service.ALLOWLIST.get(session=session)
 
 
 @router.put("/policy/prometheus", response_model=AllowListOut, dependencies=ADMIN)
 def put_allowlist(body: AllowList, session: SessionDep, user: CurrentUser):
     """Replace the Prometheus allow-list (admins only); the audit log keeps it before and after."""
-    before = service.get_allowlist(session=session).model_dump(mode="json")
-    after = service.put_allowlist(body, actor=user.actor, session=session)
+    before = service.ALLOWLIST.get(session=session).model_dump(mode="json")
+    after = service.ALLOWLIST.put(body, actor=user.actor, session=session)
     record_by(session, user, "update", "policy", "prometheus", "Prometheus allow-list", {"before": before, "after": after.model_dump(mode="json")})
     return after

@@ -13,28 +13,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.errors import Conflict, NotFound, invalid
-from kneeboard.outbound import allowlist
-from kneeboard.outbound.schemas import AllowList, AllowListOut
+from kneeboard.outbound.allowlist import AllowListTable
 from kneeboard.promql.models import PrometheusAllowList, PrometheusServer
 from kneeboard.promql.schemas import PrometheusSource, ServerCreate, ServerUpdate, _Credential
 
 ALLOWLIST_URL = "/api/v1/policy/prometheus"
-ALLOWLIST = f"the Prometheus allow-list (see {ALLOWLIST_URL})"
-
-
-def get_allowlist(*, session: Session) -> AllowListOut:
-    """Where a Prometheus may be (empty until an admin sets one)."""
-    return allowlist.get_allowlist(session=session, model=PrometheusAllowList)
-
-
-def put_allowlist(body: AllowList, *, actor: str | None, session: Session) -> AllowListOut:
-    """Replace the allow-list (servers already registered are checked again before each query)."""
-    return allowlist.put_allowlist(body, actor=actor, session=session, model=PrometheusAllowList)
-
-
-def check_url(url: str, *, session: Session, loc: tuple = ("url",)) -> list[str]:
-    """The addresses the URL's host resolves to, every one on the Prometheus allow-list; a 422 naming `loc` otherwise."""
-    return allowlist.check_destination(url, session=session, model=PrometheusAllowList, named=ALLOWLIST, loc=loc)
+ALLOWLIST = AllowListTable(PrometheusAllowList, f"the Prometheus allow-list (see {ALLOWLIST_URL})")
 
 
 def list_all(*, session: Session) -> list[PrometheusServer]:
@@ -74,7 +58,7 @@ def create(body: ServerCreate, *, creator: str, session: Session) -> PrometheusS
     """Register a Prometheus whose URL the allow-list takes, under a name no other has."""
     if by_name(body.name, session=session) is not None:
         raise invalid(("name",), f"a Prometheus named {body.name!r} is registered already")
-    check_url(body.url, session=session)
+    ALLOWLIST.check(body.url, session=session)
     server = PrometheusServer(name=body.name, url=body.url, auth="none", scrape_interval_s=body.scrape_interval_s,
                               remote_write=body.remote_write, created_by=creator)
     _take_credential(server, body)
@@ -87,7 +71,7 @@ def update(server_id: int, body: ServerUpdate, *, session: Session) -> Prometheu
     """Change a registered Prometheus: its URL (checked again), scrape interval, credential (replaced or removed)."""
     server = get(server_id, session=session)
     if body.url is not None:
-        check_url(body.url, session=session)
+        ALLOWLIST.check(body.url, session=session)
         server.url = body.url
     if body.scrape_interval_s is not None:
         server.scrape_interval_s = body.scrape_interval_s

@@ -27,7 +27,7 @@ from kneeboard.db import session_scope, utcnow
 from kneeboard.errors import PolicyRefused
 from kneeboard.outbound.allowlist import pinned_target
 from kneeboard.webhooks.models import Webhook, WebhookDelivery
-from kneeboard.webhooks.service import check_destination
+from kneeboard.webhooks.service import ALLOWLIST
 
 log = logging.getLogger(__name__)
 BATCH = 20
@@ -113,7 +113,7 @@ def _send(delivery_id: int) -> str:
         if delivery is None or webhook is None:
             return "gone"
         try:
-            address = check_destination(webhook.url, session=session)[0]
+            address = ALLOWLIST.check(webhook.url, session=session)[0]
         except PolicyRefused as exc:
             _settle(delivery, webhook, None, str(exc)[:500], session=session, refused=True)
             return delivery.status

@@ -12,7 +12,7 @@ from kneeboard.errors import PolicyRefused
 from kneeboard.events.actions import EventAction, EventFailed, register
 from kneeboard.webhooks.delivery import post
 from kneeboard.webhooks.models import Webhook
-from kneeboard.webhooks.service import check_destination
+from kneeboard.webhooks.service import ALLOWLIST
 
 EVENT = "action"
 
@@ -25,7 +25,7 @@ def fire(webhook_id: int, payload: dict | None = None) -> dict:
         if webhook is None or not webhook.enabled or EVENT not in (webhook.events or []):
             raise EventFailed(f"webhook {webhook_id} is gone, disabled or not subscribed to \"action\"")
         try:
-            address = check_destination(webhook.url, session=session)[0]
+            address = ALLOWLIST.check(webhook.url, session=session)[0]
         except PolicyRefused as exc:
             raise EventFailed(f"webhook {webhook_id}: {exc}") from exc
         session.expunge(webhook)

@@ -49,13 +49,13 @@ def list_deliveries(session: SessionDep, webhook_id: int | None = Query(default=
 @router.get("/policy/webhooks", response_model=AllowListOut)
 def get_allowlist(session: SessionDep):
     """Where webhooks may go (separate from the target policy; empty by default)."""
-    return service.get_allowlist(session=session)
+    return service.ALLOWLIST.get(session=session)
 
 
 @router.put("/policy/webhooks", response_model=AllowListOut, dependencies=[Depends(require("admin"))])
 def put_allowlist(body: AllowList, session: SessionDep, user: CurrentUser):
     """Replace the webhook allow-list (admins only); the audit log keeps it before and after."""
-    before = service.get_allowlist(session=session).model_dump(mode="json")
-    after = service.put_allowlist(body, actor=user.actor, session=session)
+    before = service.ALLOWLIST.get(session=session).model_dump(mode="json")
+    after = service.ALLOWLIST.put(body, actor=user.actor, session=session)
     record_by(session, user, "update", "policy", "webhooks", "webhook allow-list", {"before": before, "after": after.model_dump(mode="json")})
     return after

@@ -17,31 +17,15 @@ from kneeboard.config import get_settings
 from kneeboard.errors import DomainError, NotFound, invalid
 from kneeboard.gate import baseline_outcome
 from kneeboard.plans.service import get_plan
-from kneeboard.outbound import allowlist
-from kneeboard.outbound.schemas import AllowList, AllowListOut
+from kneeboard.outbound.allowlist import AllowListTable
 from kneeboard.schedules import service as schedules
 from kneeboard.trends.models import ChangePoint
 from kneeboard.webhooks.models import Webhook, WebhookAllowList, WebhookDelivery
 from kneeboard.webhooks.schemas import WebhookCreate
 
 ALLOWLIST_URL = "/api/v1/policy/webhooks"
-ALLOWLIST = f"the webhook allow-list (see {ALLOWLIST_URL})"
+ALLOWLIST = AllowListTable(WebhookAllowList, f"the webhook allow-list (see {ALLOWLIST_URL})")
 MAX_TEXT = 3000  # Slack shows a message's text up to about 4,000 characters
-
-
-def get_allowlist(*, session: Session) -> AllowListOut:
-    """The webhook allow-list in force (empty until an admin sets one: webhooks go nowhere by default)."""
-    return allowlist.get_allowlist(session=session, model=WebhookAllowList)
-
-
-def put_allowlist(body: AllowList, *, actor: str | None, session: Session) -> AllowListOut:
-    """Replace the webhook allow-list (webhooks already made are checked again before each delivery)."""
-    return allowlist.put_allowlist(body, actor=actor, session=session, model=WebhookAllowList)
-
-
-def check_destination(url: str, *, session: Session, loc: tuple = ("url",)) -> list[str]:
-    """The addresses `url`'s host resolves to, all inside the webhook allow-list; PolicyRefused naming `loc` otherwise."""
-    return allowlist.check_destination(url, session=session, model=WebhookAllowList, named=ALLOWLIST, loc=loc)
 
 
 def create(body: WebhookCreate, *, creator: str, session: Session) -> Webhook:
@@ -50,7 +34,7 @@ def create(body: WebhookCreate, *, creator: str, session: Session) -> Webhook:
         get_plan(body.plan_id, session=session)
     else:
         schedules.get(body.schedule_id, session=session)
-    check_destination(body.url, session=session)
+    ALLOWLIST.check(body.url, session=session)
     webhook = Webhook(**body.model_dump(), secret=secrets.token_urlsafe(32), enabled=True, created_by=creator)
     session.add(webhook)
     session.flush()
