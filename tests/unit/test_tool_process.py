@@ -114,3 +114,30 @@ def test_the_reader_refuses_bad_arguments():
             read.read_args(argv)
     job, interval_s, duration_s = read.read_args(["nginx", "1", "5", "--port", "80"])
     assert (job.name, job.port, job.netns, interval_s, duration_s) == ("nginx", 80, None, 1.0, 5.0)
+
+
+NAMED = ("import ctypes, socket, sys, time\nctypes.CDLL(None).prctl(15, b'kb-reader-46', 0, 0, 0)\n"  # PR_SET_NAME
+         "if sys.argv[1] == 'serve':\n    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n    s.bind(('127.0.0.1', 0))\n"
+         "    print(s.getsockname()[1], flush=True)\n    time.sleep(30)\n")
+
+
+def test_a_zombie_of_the_name_hides_no_server_on_the_port():
+    """Issue 46: a restarted server's old process left a zombie (its parent, the one that started the lab, had not reaped
+    it); the zombie, first by PID, passed as in the namespace and its unreadable socket tables stood for the
+    namespace's, so the new server on the port was not found. A zombie is no process of the name; the new one is."""
+    zombie = subprocess.Popen([sys.executable, "-c", NAMED, "exit"])
+    deadline = time.monotonic() + 10
+    while (read.proc_stat(zombie.pid) or ("",))[0] != "" and time.monotonic() < deadline:
+        time.sleep(0.02)  # until it has ended (kept as a zombie: not waited for)
+    server = subprocess.Popen([sys.executable, "-c", NAMED, "serve"], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(server.stdout.readline())
+        with open(f"/proc/{zombie.pid}/stat") as stat:
+            assert stat.read().split(")")[1].split()[0] == "Z" and zombie.pid < server.pid  # the case: it comes first
+        here = read.netns_id("/proc/self/ns/net")
+        assert [p[0] for p in read.scan("kb-reader-46", here, port)] == [server.pid]
+        assert [p[0] for p in read.scan("kb-reader-46", here)] == [server.pid]
+    finally:
+        server.kill()
+        server.wait()
+        zombie.wait()

@@ -41,7 +41,8 @@ class Stopped(Exception):
 
 
 def proc_stat(pid: int | str) -> tuple[str, float, float, int] | None:
-    """(comm, start_s since boot, utime + stime in s, parent PID) of a process from /proc/PID/stat; None when gone."""
+    """(comm, start_s since boot, utime + stime in s, parent PID) of a process from /proc/PID/stat; None when gone,
+    a zombie among them (ended, its parent has not reaped it: no sockets, no namespace, no more CPU)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             text = stat.read().decode(errors="replace")
@@ -49,7 +50,7 @@ def proc_stat(pid: int | str) -> tuple[str, float, float, int] | None:
         return None
     close = text.rfind(")")
     fields = text[close + 2 :].split()  # fields[0] is field 3 (state)
-    if len(fields) < 20:
+    if len(fields) < 20 or fields[0] in ("Z", "X"):
         return None
     return text[text.find("(") + 1 : close], int(fields[19]) / HZ, (int(fields[11]) + int(fields[12])) / HZ, int(fields[1])
 
@@ -67,7 +68,8 @@ def scan(name: str, netns: tuple[int, int] | None, port: int | None = None,
          holders: dict[tuple[int, float], bool] | None = None) -> list[list[float]]:
     """[[pid, start_s, cpu_s], ...] of every process named `name` (in namespace `netns` when given; with `port`: those
     holding a socket on that port and their children of the same name — a master and its workers).
-    `holders` caches, per process, whether it holds such a socket (its sockets are read once)."""
+    `holders` caches the processes found holding such a socket (a holder's sockets are read once; another's again at
+    every scan, so a server that binds after a reading is found at the next)."""
     found: dict[int, tuple[float, float, int]] = {}  # pid → (start_s, cpu_s, parent)
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -104,14 +106,16 @@ def runqueue_wait_s(pid: int) -> float | None:
 
 def _on_port(found: dict[int, tuple[float, float, int]], port: int, holders: dict[tuple[int, float], bool]) -> set[int]:
     """The processes of `found` that hold a socket on `port` (a TCP listener or a bound UDP socket; unknown when their
-    sockets cannot be read: counted), with their children among `found`."""
-    inodes: set[str] | None = None
+    sockets cannot be read: counted), with their children among `found`. The sockets on the port are read per network
+    namespace, from a process of it whose tables can be read (one that cannot is no reading of its namespace's)."""
+    tables: dict[tuple[int, int] | None, set[str]] = {}  # namespace → inodes of the sockets on `port` there
     keep = set()
     for pid, (start, _, _) in found.items():
-        if (pid, start) not in holders:
-            if inodes is None:
-                inodes = _port_inodes(pid, port)
-            holders[(pid, start)] = _holds(pid, inodes)
+        if not holders.get((pid, start)):
+            space = netns_id(f"/proc/{pid}/ns/net")
+            if space not in tables and (inodes := _port_inodes(pid, port)) is not None:
+                tables[space] = inodes
+            holders[(pid, start)] = space not in tables or _holds(pid, tables[space])
         if holders[(pid, start)]:
             keep.add(pid)
     grown = True
@@ -122,16 +126,17 @@ def _on_port(found: dict[int, tuple[float, float, int]], port: int, holders: dic
     return keep
 
 
-def _port_inodes(pid: int, port: int) -> set[str]:
+def _port_inodes(pid: int, port: int) -> set[str] | None:
     """Inodes of the sockets bound to `port` in the process's network namespace (/proc/PID/net/{tcp,udp}{,6}: TCP
-    listeners, any UDP socket)."""
-    inodes = set()
+    listeners, any UDP socket); None when none of its tables can be read (it ended, or /proc hides them)."""
+    inodes: set[str] | None = None
     for table in ("tcp", "tcp6", "udp", "udp6"):
         try:
             with open(f"/proc/{pid}/net/{table}") as sockets:
                 rows = sockets.read().splitlines()[1:]
         except OSError:
             continue
+        inodes = inodes if inodes is not None else set()
         for row in rows:
             fields = row.split()
             if len(fields) > 9 and int(fields[1].rsplit(":", 1)[1], 16) == port and (table.startswith("udp") or fields[3] == "0A"):
