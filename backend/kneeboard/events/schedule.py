@@ -18,11 +18,13 @@ TOLD_WAIT_S = 2.0  # how long the point's end waits for its events to be told (s
 
 
 class Fired:
-    """What happened to a point's events: one record each, in order, and warnings."""
+    """What happened to a point's events: one record each, in order, warnings, and what observers put back after
+    the load (host events: observers/remote.py)."""
 
     def __init__(self) -> None:
         self.records: list[dict] = []
         self.warnings: list[str] = []
+        self.reverted: list[dict] = []
 
 
 class _Teller:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from kneeboard.audit.service import record_now
 from kneeboard.events.figures import distribution, per_event
-from kneeboard.events.remote import Observed
 from kneeboard.events.schedule import Fired
 
 
-def file(fired: Fired, extra: dict, *, campaign_id: int, point_id: int, agent: str, observed: Observed | None = None) -> list[str]:
+def file(fired: Fired, extra: dict, *, campaign_id: int, point_id: int, agent: str, observed: Fired | None = None) -> list[str]:
     """Put the fired events (the worker's and the observers') and their failover figures in the point's extra, audit
     each event and each thing an observer put back; the warnings. A point that no event took a backend out of gets the
     distribution over the backends instead (when it counted a header)."""
-    observed = observed or Observed()
+    observed = observed or Fired()
     records = sorted(fired.records + observed.records, key=lambda r: r["t"])
     if records:
         extra["events"] = records

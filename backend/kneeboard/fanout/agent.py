@@ -19,7 +19,7 @@ import httpx
 
 from kneeboard.fanout.link import ApiLink, LinkRefused, url_refusal
 from kneeboard.fanout.share import AgentContext, run_share
-from kneeboard.events.host import ConfigRefused
+from kneeboard.observers.host import ConfigRefused
 from kneeboard.observers.agent import HostSide, start_observing
 from kneeboard.observers.link import ObserverLink
 from kneeboard.tools.registry import probe_versions

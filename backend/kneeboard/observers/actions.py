@@ -1,4 +1,4 @@
-"""The host actions (`host.*`): point events an observer runs on the server's host (events/host.py does them, only as
+"""The host actions (`host.*`): point events an observer runs on the server's host (observers/host.py does them, only as
 its root-owned configuration allows), registered into the events catalogue at start by the server and the worker
 (kneeboard/extensions.py) and by the observer itself (observers/agent.py)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from kneeboard.events.actions import EventAction, EventFailed, register
-from kneeboard.events.host import HOST_NAME
+from kneeboard.observers.host import HOST_NAME
 
 
 def _on_observer(value: str, about: dict | None = None) -> dict:

@@ -2,7 +2,7 @@
 same clock offset), takes its observe assignments by long-poll and acknowledges each at once. A profile's: it says
 whether a process of that command name runs here, records perf over the point's steady window on the server's clock,
 folds the stacks at idle priority after it and reports them through the API (nothing in an assignment but a command
-name, re-validated here, and a frequency reaches perf). An assignment of events (`--actions FILE`, events/host.py):
+name, re-validated here, and a frequency reaches perf). An assignment of events (`--actions FILE`, observers/host.py):
 it fires each host action at its time, puts back what they took out when the load ends (or at the file's deadline),
 and reports each. A process_cpu assignment's: it reads the named process's CPU from /proc over the load
 (tools/process/read.py, as the worker's process monitor does on its own host) and reports the readings. It takes no load."""
@@ -21,7 +21,7 @@ import httpx
 from pydantic import ValidationError
 
 from kneeboard.events.actions import EventFailed
-from kneeboard.events.host import HostActions, InForce, load_config
+from kneeboard.observers.host import HostActions, InForce, load_config
 from kneeboard.fanout.link import LinkRefused
 from kneeboard.observers.actions import register_events
 from kneeboard.fanout.share import AgentContext

@@ -18,9 +18,9 @@ from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.events import schedule as point_events
 from kneeboard.events import service as events_service
-from kneeboard.events import remote as host_events
 from kneeboard.events.actions import impairing, on_observers, on_worker
 from kneeboard.fanout import driver as fanout
+from kneeboard.observers import remote as host_events
 from kneeboard.lab import impair, querylogs
 from kneeboard.observers import process_cpu as server_cpu
 from kneeboard.plans.schemas import PlanBody, params_of

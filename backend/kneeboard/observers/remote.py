@@ -14,19 +14,11 @@ from kneeboard.observers import service as observing
 PREFIX = "host events"
 
 
-class Observed(Fired):
-    """The host events of a point as their observers ran them, and what the observers put back after the load."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.reverted: list[dict] = []
-
-
 @contextmanager
-def beside(point_id: int, by_observer: dict[str, list[dict]], duration_s: float, refused: bool) -> Iterator[Observed]:
+def beside(point_id: int, by_observer: dict[str, list[dict]], duration_s: float, refused: bool) -> Iterator[Fired]:
     """Around the point's load: assign each observer its events, and after the load collect what they did into the
     yielded Fired (records sorted by time, each with its observer; warnings for what failed, was refused or put back)."""
-    fired = Observed()
+    fired = Fired()
     if refused or not by_observer:
         yield fired
         return
@@ -48,7 +40,7 @@ def beside(point_id: int, by_observer: dict[str, list[dict]], duration_s: float,
         fired.records.sort(key=lambda r: r["t"])
 
 
-def _collect(fired: Observed, observer: str, assignment: int, ended: float) -> None:
+def _collect(fired: Fired, observer: str, assignment: int, ended: float) -> None:
     report, why = observing.await_report(assignment, ended, whole_window=False)
     if report is None:
         fired.warnings.append(f"{PREFIX}: {why}; what observer {observer}'s events took out is put back at its own deadline")
