@@ -1,6 +1,7 @@
 """The process monitor on the lab's servers (issue 46 items 2 and 4): AdGuard Home moved into a cgroup v2 of its own,
 whose cpu.stat usage_usec is the independent reading of its CPU per point; the lab's two CoreDNS (pinned GOMAXPROCS=1,
-and as shipped) told apart by port, each with its usable CPUs (root + the lab; under `flock /tmp/kb-lab.lock`)."""
+and as shipped) told apart by port, each with its usable CPUs; CoreDNS restarted by a variant's lab.coredns_config
+found on every later point (root + the lab; under `flock /tmp/kb-lab.lock`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from kneeboard.lab import adguard, coredns, dns, namespace
+from kneeboard.lab.processes import start_time
 from kneeboard.runs.monitors import MonitorSet
 from kneeboard.tools import dnsperf
 from kneeboard.tools.base import PointSpec
 
-from tests.integration.conftest import skip_without_lab
+from tests.integration.conftest import lab_target, skip_without_lab
+from tests.integration.test_lab_campaigns import run
 
 skip_without_lab()
 if adguard.binary() is None or coredns.binary() is None:
@@ -96,3 +99,26 @@ def test_the_pinned_and_the_shipped_coredns_each_read_with_their_usable_cpus(lab
     assert pinned["usable_cpus"] == 1 and pinned["gomaxprocs"] == 1 and pinned["usable_source"] == "GOMAXPROCS=1 in its environment"
     assert shipped["gomaxprocs"] is None and shipped["usable_cpus"] == len(shipped["affinity"]) == 2, shipped
     assert metrics["completed"] >= 5000 * SECONDS * 0.95, "the shipped CoreDNS answers"
+
+
+def test_coredns_restarted_by_a_variant_is_read_on_every_later_point(stack, lab):
+    """Issue 46: seed 001's variants restart CoreDNS from the worker; the old process stays a zombie of the one that
+    started the lab (this test's: it starts no process while the campaign runs, as a long-lived `lab up` would not reap
+    it either), and the monitor found no process on every later point. Each point reads the CoreDNS of its variant."""
+    plan = {"name": "process monitor across coredns restarts", "tool": "dnsperf", "target_id": lab_target(stack, coredns.SERVICE),
+            "params": {"names": dns.zone_names(), "timeout_s": 1},
+            "phases": [{"kind": "stability", "concurrency": 1, "rate": 2000, "duration_s": 2}], "pause_s": 0,
+            "monitors": [], "variants": [{"label": "log_file", "set": {"lab.coredns_config": "log_file"}},
+                                         {"label": "minimal", "set": {"lab.coredns_config": "minimal"}}]}
+    first = pid_of(coredns.SERVICE)
+    campaign, points = run(stack, plan)
+    assert campaign["status"] == "completed", [p["error"] for p in points]
+    summaries = [p["extra"]["monitors"]["process"] for p in points]
+    print("\nfigures: CoreDNS at 2,000 q/s after each restart: " + ", ".join(
+        f"{p['variant']} pid {s['pids']} {s['cpu_s']} CPU-s" for p, s in zip(points, summaries)))
+    pids = [s["pids"] for s in summaries]
+    assert [p["variant"] for p in points] == ["log_file", "minimal"] and all(len(found) == 1 for found in pids), pids
+    assert len({first, pids[0][0], pids[1][0]}) == 3, (first, pids)  # a new process each time
+    assert pids[1] == [pid_of(coredns.SERVICE)] and start_time(pids[1][0]) is not None
+    # 2 s at 2,000 q/s is ~0.1 CPU-s of CoreDNS here (about 25 µs a query); any CPU at all is the process being read
+    assert all(s["cpu_s"] > 0 and not s.get("warnings") for s in summaries), summaries
