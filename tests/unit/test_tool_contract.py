@@ -39,10 +39,11 @@ FIXTURES = {
              ("node-scrape-landing-page.jsonl", None, 0, False)],
     "exporter": [("exporter-scrape-node-1s.jsonl", None, 0, True), ("exporter-scrape-refused.jsonl", None, 0, False),
                  ("exporter-scrape-landing-page.jsonl", None, 0, False)],
+    "process": [("process-read-unbound-loopback-Q2000.jsonl", None, 0, True), (None, "process-read-badarg.stderr.txt", 2, False)],
 }
 VERSIONS = {"dnsperf": "dnsperf-2.10-c1-Q500.txt", "wrk": None, "iperf3": None, "devsim": "devsim-version.txt",
             "mpstat": None, "ping": None, "kbhttp": "kbhttp-version.txt", "node": None,
-            "exporter": None}
+            "exporter": None, "process": None}
 GARBAGE = ["", "\x00\x01 not a report \xff", "{", '{"summary":true,', "Queries sent: x\nRequests/sec: nan", "[" * 5000]
 
 
@@ -141,7 +142,8 @@ def _spec(tool: str, params: dict) -> PointSpec:
 
 
 _DOCUMENTS = {"node": {"metrics_url": "http://127.0.0.1:9100/metrics"},  # the worker hands over the target's
-              "exporter": {"exporters": {"dns": {"url": "http://127.0.0.1:9153/metrics", "packs": ["coredns"]}}}}
+              "exporter": {"exporters": {"dns": {"url": "http://127.0.0.1:9153/metrics", "packs": ["coredns"]}}},
+              "process": {"process": {"name": "unbound", "host": "127.0.0.1", "port": 5353}}}
 
 
 def _base_params(tool: str) -> dict:
