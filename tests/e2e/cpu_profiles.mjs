@@ -124,7 +124,7 @@ try {
     });
   });
 
-  await step("the compare page draws the differential: the log handler grew most", async () => {
+  await step("the compare page draws the differential: the log handler grew most in total", async () => {
     const { page, guard } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     await page.goto(`/compare?c=${A}&c=${B}`);
     const section = page.getByTestId("cpu-profile-diff");
@@ -135,8 +135,12 @@ try {
     assert(list.some((f) => /^rgb\((\d+),\1,255\)$/.test(f.fill) && f.fill !== "rgb(255,255,255)"), "no frame shrank");
     const serious = await violations(page, '[data-testid="cpu-profile-compare"]');
     assert(serious.length === 0, `axe: ${serious.join("; ")}`);
+    // ranked by self change by default (what grew in itself), the sign stated; the log handler leads the total view
+    assert((await section.locator("table.changed-functions").getAttribute("data-ranked-by")) === "self", "ranked by self change by default");
+    assert((await section.getByTestId("diff-sign").textContent()).includes("B − A per 1,000 requests, A the reference"), "the sign stated");
+    await section.getByLabel("Rank the changed functions by").selectOption("total");
     const first = await section.locator("table.changed-functions tbody tr").first().textContent();
-    assert(first.includes("plugin/log."), `first changed function: ${first}`);
+    assert(first.includes("plugin/log."), `first changed function by total change: ${first}`);
     guard.assertClean("compare");
   });
 } finally {
