@@ -101,3 +101,18 @@ def test_on_generated_campaigns_every_headline_is_two_or_three_sentences_with_no
             assert ("lower bound" in head) == bool(result["ceiling"]["bound"]), head
         if result["generator_limited"]:
             assert "the load generator did not send" in head
+
+
+def test_the_cli_prints_the_headline_then_a_line_per_section(real, capsys):
+    from kneeboard.client import output
+
+    analysis = real["adguard-seed000-template.json"]
+    campaign = {"id": 1, "name": "adguard", "status": "completed", "progress": {"total": 9},
+                "summary": {"points_completed": 9, "points_failed": 0, "max_achieved_rate": 33897.0, "baseline_latency_ms": 0.18,
+                            "loss_pct": 0.1}, "analysis": {**analysis, "unit": "qps"}}  # fmt: skip
+    output.summary(campaign)
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(f"  {analysis['headline']}")
+    assert lines[at + 1 :] == [f"  · {s['text']}" for s in analysis["sections"]]
+    older = output.conclusion_lines({"conclusion": "one paragraph"})
+    assert older == ["one paragraph"]
