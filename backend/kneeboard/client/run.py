@@ -31,6 +31,7 @@ class Verdict:
     thresholds: list[ThresholdResult] = field(default_factory=list)
     baseline_id: int | None = None
     baseline: BaselineOutcome | None = None
+    next_steps: list[str] = field(default_factory=list)  # per undecided headline row against the baseline, what would decide it
 
     def exit_code(self, strict: bool) -> int:
         """1 for a campaign that did not complete, then 99, 98, 97 (with --strict), else 0."""
@@ -99,6 +100,7 @@ def _judge(client: Client, campaign: dict[str, Any], thresholds: list[Threshold]
     if baseline_id is not None:
         comparison = client.request("GET", "/compare", params=[("c", str(baseline_id)), ("c", str(campaign["id"]))])
         verdict.baseline = baseline_outcome(comparison, str(campaign["id"]))
+        verdict.next_steps = output.next_steps(comparison, str(campaign["id"]))
     return verdict
 
 
@@ -111,6 +113,8 @@ def _print(verdict: Verdict, strict: bool, out=sys.stdout) -> None:  # noqa: ANN
         outcome = verdict.baseline
         label = {"pass": "pass", "regression": "REGRESSION", "inconclusive": "inconclusive" + (" (strict: FAIL)" if strict else " (warning)")}
         print(f"  baseline {verdict.baseline_id}: {label[outcome.outcome]}: {outcome.detail}", file=out)
+        for line in verdict.next_steps:
+            print(f"    undecided: {line}", file=out)
 
 
 def _cases(verdict: Verdict, strict: bool) -> list[junit.Case]:
