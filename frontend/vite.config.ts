@@ -24,5 +24,7 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test-setup.ts"],
+    // A report's render took 5-6 s beside the suite's load tests on two busy cores (vitest's default is 5 s).
+    testTimeout: 20_000,
   },
 });

@@ -196,7 +196,7 @@ describe("plan editor: params from the tool's schema", () => {
   it("lists the registered monitors and ticks one on with its defaults", () => {
     const onChange = vi.fn();
     render(wrap(<MonitorsEditor monitors={[]} available={monitorTools(TOOLS)} errors={{}} onChange={onChange} />));
-    expect(screen.getAllByRole("checkbox").map((c) => c.getAttribute("name"))).toEqual(["monitor-mpstat", "monitor-ping", "monitor-node"]);
+    expect(screen.getAllByRole("checkbox").map((c) => c.getAttribute("name"))).toEqual(["monitor-mpstat", "monitor-ping", "monitor-node", "monitor-process"]);
     fireEvent.click(screen.getByLabelText("Round trip (ping)"));
     expect(onChange).toHaveBeenCalledWith([{ kind: "ping", params: { host: "" } }]);
   });

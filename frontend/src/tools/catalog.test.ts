@@ -25,6 +25,7 @@ describe("the tool catalog (GET /tools)", () => {
       ["mpstat", "soft"],
       ["ping", "rtt_ms"],
       ["node", "soft"],
+      ["process", "cpu_pct"],
     ]);
     const [cpu, rtt, server] = charts;
     expect(["mpstat.cpu0", "mpstat.all", "ping"].filter(cpu.series)).toEqual(["mpstat.cpu0"]);

@@ -87,7 +87,7 @@ describe("exporter charts of a point", () => {
   });
 
   it("leave the other monitors' charts as they were, and the exporter's out of them", () => {
-    expect(monitorCharts(TOOLS).map((c) => c.tool.name)).toEqual(["mpstat", "ping", "node"]);
+    expect(monitorCharts(TOOLS).map((c) => c.tool.name)).toEqual(["mpstat", "ping", "node", "process"]);
     const [cpu] = monitorCharts(TOOLS);
     expect([...new Set(MPSTAT.map((s) => s.series))].filter(cpu.series)).toEqual(["mpstat.cpu0", "mpstat.cpu1"]);
   });
