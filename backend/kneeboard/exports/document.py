@@ -20,6 +20,7 @@ from kneeboard.profiling import service as cpu_profiles
 from kneeboard.profiling.analysis import parse_folded
 from kneeboard.profiling.folding import cap
 from kneeboard.shares import service as shares
+from kneeboard.shares.public import public
 
 TIMELINE_MAX_SAMPLES = 600  # what the report's timeline asks per point (CampaignTimeline.tsx)
 CHART_MAX_SAMPLES = 2000  # what the stability and monitor charts ask (api/points.ts MAX_SAMPLES)
@@ -113,14 +114,17 @@ def comparison_document(selectors: list[str], *, site: str, session: Session, li
 
 
 def shared_document(token: str, *, site: str, session: Session, campaign_id: int | None = None) -> dict:
-    """What a share link shows, as a document, with the analyses pinned when it was shared. `campaign_id`: one of the
-    link's campaigns on its own (any other: NotFound, as if it did not exist)."""
+    """What a share link shows, as a document, with the analyses pinned when it was shared, cut to what a public
+    document may carry (shares/public.py). `campaign_id`: one of the link's campaigns on its own (any other: NotFound,
+    as if it did not exist)."""
     share, listed = shares.open_share(token, session=session)
     pinned = {c.campaign_id: c.analysis for c in share.campaigns}
     link = shares.url_of(site, token)
     if campaign_id is not None and campaign_id not in pinned:
         raise NotFound("campaign", campaign_id)
     if campaign_id is None and share.kind == "comparison":
-        return comparison_document([str(c.id) for c in listed], site=site, session=session, link=link, pinned=pinned)
-    chosen = campaign_id if campaign_id is not None else listed[0].id
-    return campaign_document(chosen, site=site, session=session, link=link, analysis=pinned[chosen], pinned=True)
+        document = comparison_document([str(c.id) for c in listed], site=site, session=session, link=link, pinned=pinned)
+    else:
+        chosen = campaign_id if campaign_id is not None else listed[0].id
+        document = campaign_document(chosen, site=site, session=session, link=link, analysis=pinned[chosen], pinned=True)
+    return public(document, addresses=shares.team_addresses(listed, session=session))  # what a share link may carry

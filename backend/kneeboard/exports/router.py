@@ -1,4 +1,4 @@
-"""Export routes (plain `def`: FastAPI runs them in its thread pool, off the event loop): a report or a comparison as one HTML file or a Markdown zip; a share link's as HTML (public)."""
+"""Export routes (plain `def`: FastAPI runs them in its thread pool, off the event loop): a report or a comparison as one HTML file or a Markdown zip; a share link's as HTML or a Markdown zip (public, through shares/public.py)."""
 
 from __future__ import annotations
 
@@ -63,6 +63,13 @@ def export_shared(session: SessionDep, request: Request, token: str = Token):
     """Public (no login): what a share link shows, as one HTML file, with the analysis pinned when it was shared."""
     doc = document.shared_document(token, site=_site(request), session=session)
     return _html(renderer.render(doc), f"shared-{doc['kind']}.html")
+
+
+@router.get("/shared/{token}/export.md.zip", response_class=Response)
+def export_shared_markdown(session: SessionDep, request: Request, token: str = Token):
+    """Public (no login): what a share link shows, as Markdown with its charts as SVG files, in one zip."""
+    doc = document.shared_document(token, site=_site(request), session=session)
+    return _markdown(doc, f"shared-{doc['kind']}")
 
 
 @router.get("/shared/{token}/campaigns/{campaign_id}/export.html", response_class=Response)

@@ -15,14 +15,18 @@ from sqlalchemy.orm import Session
 
 from kneeboard.auth.credentials import digest
 from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.schemas import PointOut
 from kneeboard.campaigns.service import describe, get_campaign, point_samples, refresh_analysis
 from kneeboard.compare.service import build as build_comparison
+from kneeboard.config import get_settings
 from kneeboard.db import as_utc, utcnow
 from kneeboard.errors import Gone, NotFound, invalid
 from kneeboard.exports.featured import cpu_profile_points
 from kneeboard.latency.service import point_histogram
 from kneeboard.profiling import service as cpu_profiles
+from kneeboard.promql.models import PrometheusServer
 from kneeboard.shares.models import Share, ShareCampaign
+from kneeboard.shares.public import public, refused_values
 from kneeboard.tools.registry import adapter
 
 TOKEN_BYTES = 32  # 256 bits; the URL holds it, the database only its digest
@@ -148,14 +152,21 @@ def shared_report(token: str, *, session: Session) -> dict:
     newer = any(analysis_version(c.analysis) != versions[str(c.id)] for c in campaigns)
     report = {"kind": share.kind, "created_at": share.created_at, "expires_at": share.expires_at, "tools": tools_for(campaigns),
               "analysis_versions": versions, "newer_analysis_available": newer}  # fmt: skip
-    # neither says where the team's Grafana is: it is not for a share link's readers
     if share.kind == "comparison":
-        report["comparison"] = {**build_comparison([str(c.id) for c in campaigns], session=session, pinned=pinned), "grafana_url": None}
+        report["comparison"] = build_comparison([str(c.id) for c in campaigns], session=session, pinned=pinned)
     else:
         campaign = campaigns[0]
-        report.update(campaign={**describe(campaign, session=session), "analysis": pinned[campaign.id], "grafana_url": None},
-                      points=campaign.points, cpu_profile_points=cpu_profile_points(campaign))  # fmt: skip
-    return report
+        report.update(campaign={**describe(campaign, session=session), "analysis": pinned[campaign.id]},
+                      points=[PointOut.model_validate(p).model_dump(mode="json") for p in campaign.points],
+                      cpu_profile_points=cpu_profile_points(campaign))  # fmt: skip
+    return public(report, addresses=team_addresses(campaigns, session=session))
+
+
+def team_addresses(campaigns: list[Campaign], *, session: Session) -> list[str]:
+    """The addresses a public document must not show beyond its own REFUSED keys (shares/public.py): the team's Grafana,
+    its registered Prometheus servers, and the campaigns' exporter and node_exporter URLs (a comparison carries no target)."""
+    servers = session.scalars(select(PrometheusServer.url))
+    return [get_settings().grafana_url, *servers, *(v for c in campaigns for v in refused_values(c.target or {}))]
 
 
 def shared_point(token: str, point_id: int, *, session: Session) -> Point:
