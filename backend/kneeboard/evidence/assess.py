@@ -79,7 +79,7 @@ def cost(point: Point, r: Readings, work: tuple[str, float]) -> dict | None:
     label, size = work
     if r.process_cpu is None:
         return None
-    whole = {"value": None, "unit": f"CPU-s per {label}", "cpu_pct": r.process_cpu.value}
+    whole = {"value": None, "unit": f"CPU-s per {label}", "cpu_pct": r.process_cpu.value, "usable_cpus": r.usable_cpus}
     completed = number(point.get("completed"))
     if r.process_cpu.count is not None and r.requests is not None and r.requests.count:
         return {**whole, "value": r.process_cpu.count / r.requests.count * size, "cpu_s": r.process_cpu.count,

@@ -72,6 +72,7 @@ class Cost(BaseModel):
     unit: str
     cpu_pct: float = Field(description="the process's CPU over the load, % of one CPU")
     cpu_s: float | None = Field(default=None, description="its CPU-seconds over the whole load, when read so")
+    usable_cpus: float | None = Field(default=None, description="the CPUs it may use (affinity, cgroup quota, GOMAXPROCS), when read")
     source: str
 
 

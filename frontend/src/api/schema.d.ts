@@ -1385,6 +1385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/{token}/export.md.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Shared Markdown
+         * @description Public (no login): what a share link shows, as Markdown with its charts as SVG files, in one zip.
+         */
+        get: operations["export_shared_markdown_api_v1_shared__token__export_md_zip_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shared/{token}/points/{point_id}/cpu-profile": {
         parameters: {
             query?: never;
@@ -2624,6 +2644,11 @@ export interface components {
             source: string;
             /** Unit */
             unit: string;
+            /**
+             * Usable Cpus
+             * @description the CPUs it may use (affinity, cgroup quota, GOMAXPROCS), when read
+             */
+            usable_cpus?: number | null;
             /** Value */
             value: number;
         };
@@ -9437,6 +9462,36 @@ export interface operations {
         };
     };
     export_shared_api_v1_shared__token__export_html_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_shared_markdown_api_v1_shared__token__export_md_zip_get: {
         parameters: {
             query?: never;
             header?: never;

@@ -214,6 +214,8 @@ export interface ServerCost {
   cpu_pct: number;
   /** its CPU-seconds over the whole load, when read so */
   cpu_s?: number | null;
+  /** the CPUs it may use (affinity, cgroup quota, GOMAXPROCS), when read */
+  usable_cpus?: number | null;
   source: string;
 }
 

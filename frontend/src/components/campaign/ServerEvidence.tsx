@@ -106,7 +106,7 @@ function PointRow({ p, tool, filled }: { p: EvidencePoint; tool: ToolInfo | unde
         </>
       )}
       {filled.cost && (
-        <td className="num" title={p.cost ? `${p.cost.source}; the process used ${fmtPct(p.cost.cpu_pct, 1)} of one CPU` : undefined} data-unit={p.cost?.unit}>
+        <td className="num" title={p.cost ? `${p.cost.source}; the process used ${fmtPct(p.cost.cpu_pct, 1)} of one CPU${p.cost.usable_cpus != null ? ` (it may use ${fmtNumber(p.cost.usable_cpus)})` : ""}` : undefined} data-unit={p.cost?.unit}>
           {p.cost ? fmtNumber(p.cost.value) : "—"}
         </td>
       )}
