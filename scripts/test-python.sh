@@ -46,7 +46,8 @@ fi
 log=$(mktemp /tmp/kb-test-background.XXXXXX)
 # The background lane runs under SCHED_IDLE: whenever the foreground lane (and, on a busy host, anything else) wants
 # both CPUs it gets none, so a test of it can wait several times its own length. Its per-test timeout (pytest.ini's
-# --timeout=600) is scaled by KB_TEST_IDLE_SCALE: 2, or 3 beside the hog of KB_TEST_BUSY.
+# --timeout=600) and its stack's start-up waits (KB_WAIT_SCALE: kneeboard/stack.py, tests/support/services.py) are
+# scaled by KB_TEST_IDLE_SCALE: 2, or 3 beside the hog of KB_TEST_BUSY (its API did not listen within 30 s there).
 scale=${KB_TEST_IDLE_SCALE:-$([ -n "$hog" ] && echo 3 || echo 2)}
 # As root, the background lane runs in a network namespace of its own, with only its loopback: Chromium fails its
 # requests in flight with ERR_NETWORK_CHANGED whenever the host's addresses change, and the foreground's lab tests
@@ -60,7 +61,7 @@ fi
 forget_netns() { [ ${#netns[@]} -gt 0 ] && ip netns del "$ns" 2>/dev/null; true; }
 started=$SECONDS
 {
-    KB_TEST_LANE=background "${netns[@]}" chrt --idle 0 .venv/bin/pytest -p no:cacheprovider --timeout=$(( 600 * scale )) "$@"
+    KB_TEST_LANE=background KB_WAIT_SCALE=$scale "${netns[@]}" chrt --idle 0 .venv/bin/pytest -p no:cacheprovider --timeout=$(( 600 * scale )) "$@"
     rc=$?
     echo "$(( SECONDS - started ))" >"$log.seconds"
     exit $rc

@@ -25,8 +25,15 @@ def free_port(preferred: int | None = None) -> int:
     raise RuntimeError("no free port")
 
 
+def wait_scale() -> float:
+    """KB_WAIT_SCALE (1 unless set): the factor on start-up waits where this process and its children get only the CPU
+    others leave (scripts/test-python.sh's background lane under SCHED_IDLE, beside a hog in `make test-busy`)."""
+    return float(os.environ.get("KB_WAIT_SCALE") or 1)
+
+
 def wait_port(port: int, proc: subprocess.Popen, what: str, timeout_s: float = 30, host: str = "127.0.0.1") -> None:
-    """Wait until host:port accepts connections, or fail naming `what`."""
+    """Wait until host:port accepts connections (for `timeout_s` × wait_scale()), or fail naming `what`."""
+    timeout_s *= wait_scale()
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from kneeboard.stack import free_port, migrate, start_api, start_beat, start_redis, start_worker, stop, stop_all, wait_port
+from kneeboard.stack import free_port, migrate, start_api, start_beat, start_redis, start_worker, stop, stop_all, wait_port, wait_scale
 
 __all__ = ["free_port", "migrate", "start_api", "start_beat", "start_postgres", "start_redis", "start_worker", "stop", "stop_all", "wait_for_agent"]
 PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/usr/lib/postgresql/15/bin"), key=lambda p: int(p.parent.name))
@@ -42,7 +42,8 @@ def start_postgres(tmp: Path) -> tuple[subprocess.Popen, str]:
 
 
 def wait_for_agent(client, name: str, timeout_s: float = 60) -> None:
-    """Wait until the worker has registered itself as an agent."""
+    """Wait until the worker has registered itself as an agent (for `timeout_s` × KB_WAIT_SCALE)."""
+    timeout_s *= wait_scale()
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if any(a["name"] == name for a in client.get("/api/v1/agents").json()):
