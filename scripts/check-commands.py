@@ -198,8 +198,12 @@ def _locate(name: str) -> Path | None:
 
 
 def _built_here(name: str, path: Path | None, install_deps: str) -> bool:
-    if path is not None and (path.is_relative_to(ROOT) or path.is_relative_to(Path("/tmp"))):
-        return any(path.is_relative_to(ROOT / d) for d in BUILT_HERE) or not path.is_relative_to(ROOT)
+    """Whether a command is one install-deps.sh builds (or a test wrote into /tmp): a path inside BUILT_HERE, or, not
+    built yet, a name install-deps.sh builds (`-o bin/NAME`, a lab server's binary)."""
+    if path is not None and path.is_relative_to(Path("/tmp")):
+        return True
+    if path is not None and path.is_relative_to(ROOT):
+        return any(path.is_relative_to(ROOT / d) for d in BUILT_HERE)
     built = set(re.findall(r"-o bin/([\w.-]+)", install_deps)) | set(re.findall(r"^lab_server .* (\S+) build_\w+$", install_deps, re.M))
     return os.path.basename(name) in built or name.startswith(BUILT_HERE)
 
