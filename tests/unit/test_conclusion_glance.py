@@ -6,6 +6,8 @@ Read on the three real campaigns of tests/fixtures/real-campaigns and on 300 cam
 
 from __future__ import annotations
 
+import io
+
 import re
 
 import pytest
@@ -103,15 +105,16 @@ def test_on_generated_campaigns_every_headline_is_two_or_three_sentences_with_no
             assert "the load generator did not send" in head
 
 
-def test_the_cli_prints_the_headline_then_a_line_per_section(real, capsys):
+def test_the_cli_prints_the_headline_then_a_line_per_section(real):
     from kneeboard.client import output
 
     analysis = real["adguard-seed000-template.json"]
     campaign = {"id": 1, "name": "adguard", "status": "completed", "progress": {"total": 9},
                 "summary": {"points_completed": 9, "points_failed": 0, "max_achieved_rate": 33897.0, "baseline_latency_ms": 0.18,
                             "loss_pct": 0.1}, "analysis": {**analysis, "unit": "qps"}}  # fmt: skip
-    output.summary(campaign)
-    lines = capsys.readouterr().out.splitlines()
+    out = io.StringIO()  # given: the default stream is the sys.stdout of when the module was imported
+    output.summary(campaign, out=out)
+    lines = out.getvalue().splitlines()
     at = lines.index(f"  {analysis['headline']}")
     assert lines[at + 1 :] == [f"  · {s['text']}" for s in analysis["sections"]]
     older = output.conclusion_lines({"conclusion": "one paragraph"})

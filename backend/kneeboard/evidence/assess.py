@@ -229,7 +229,7 @@ def assess(points: list[Point], *, work: tuple[str, float], knee_rate: float | N
     read_from = sorted({s for e in per_point for s in e["sources"]})
     entries = [{"e": e, "load": _load(p), "seen": seen} for e, p, seen in zip(per_point, watched, signs)
                if not e["generator_limited"]]
-    found = _named(entries, knee_rate) or _saturation(entries, unit) or _closest(entries, knee_rate)
+    found = _named(entries, knee_rate) or _saturation(entries, unit) or _bent(entries, knee_rate, unit) or _closest(entries, knee_rate)
     if found is None:
         missing = per_point[-1]["bottleneck"]["text"] if read_from else \
             "nothing server-side was read: no exporter, node, mpstat or process monitor gave a figure for these points"
@@ -287,12 +287,31 @@ def _saturation(entries: list[dict], unit: str | None) -> dict | None:
     if start is None:
         return None
     at = [e for e in groups[start] if e["seen"]][-1]
+    return _unexplained(at, f"at {start:,.0f}{_per(at, unit)} ({at['seen']})", "where the client first saw saturation")
+
+
+def _per(entry: dict, unit: str | None) -> str:
+    """The load's unit after a figure (" qps"), " offered" when the analysis gave none."""
+    return f" {unit}" if unit else (" offered" if entry["e"]["offered_rate"] is not None else "")
+
+
+def _unexplained(at: dict, seen: str, where: str) -> dict:
+    """Saturation seen (`seen`, in words) with no resource read over its threshold: said so, with what was and was not
+    read at the point `at`."""
     point = at["e"]["bottleneck"]
-    per = f" {unit}" if unit else (" offered" if at["e"]["offered_rate"] is not None else "")
-    text = bottleneck.saturated(f"at {start:,.0f}{per} ({at['seen']})", point.get("read") or [], point.get("not_read") or [])
-    found = {"resource": None, "kind": "none", "value": None, "threshold": None, "evidence": [], "text": text,
-             "read": point.get("read") or [], "not_read": point.get("not_read") or []}
-    return {"bottleneck": found, "at": _at(at, "where the client first saw saturation")}
+    read, missing = point.get("read") or [], point.get("not_read") or []
+    found = {"resource": None, "kind": "none", "value": None, "threshold": None, "evidence": [],
+             "text": bottleneck.saturated(seen, read, missing), "read": read, "not_read": missing}
+    return {"bottleneck": found, "at": _at(at, where)}
+
+
+def _bent(entries: list[dict], knee_rate: float | None, unit: str | None) -> dict | None:
+    """The curve bent (the analysis found a knee) though no load's points crossed the client's own signs of saturation
+    (noise around them): said like saturation seen, at the first load judged at or past the knee, never "nothing near"."""
+    past = [e for e in entries if knee_rate is not None and e["load"] >= knee_rate]
+    if not past:
+        return None
+    return _unexplained(past[0], f"at the knee, {knee_rate:,.0f}{_per(past[0], unit)} (where the curve bends)", "at the knee")
 
 
 def _closest(entries: list[dict], knee_rate: float | None) -> dict | None:
