@@ -16,11 +16,11 @@ def _target(stack, kind: str, host: str = "127.0.0.1", port: int = 9) -> dict:
     return response.json()
 
 
-def test_tools_lists_the_six_with_schemas_and_units(stack):
+def test_tools_lists_the_tools_with_schemas_and_units(stack):
     response = stack.api.get("/api/v1/tools")
     assert response.status_code == 200
     tools = {t["name"]: t for t in response.json()}
-    assert set(tools) == {"dnsperf", "wrk", "kbhttp", "iperf3", "devsim", "mpstat", "ping", "node", "exporter"}
+    assert set(tools) == {"dnsperf", "wrk", "kbhttp", "iperf3", "devsim", "mpstat", "ping", "node", "exporter", "process"}
     for tool in tools.values():
         assert tool["params_schema"]["properties"], tool["name"]
         assert tool["metrics"] and all(m["unit"] for m in tool["metrics"])

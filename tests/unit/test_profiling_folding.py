@@ -96,7 +96,7 @@ def test_the_cap_keeps_the_heaviest_stacks_and_counts_the_rest(fixtures_dir):
 def test_perf_argv_is_built_from_typed_values_only(tmp_path):
     settings = CpuProfileSettings(process="coredns", frequency_hz=99)
     assert record_argv(settings, tmp_path / "x.data") == ["perf", "record", "-e", "cpu-clock", "-F", "99", "-a", "-g", "-k", "realtime",
-                                                          "--max-size", "256M", "-o", str(tmp_path / "x.data")]
+                                                          "--no-buildid", "--no-buildid-cache", "--max-size", "256M", "-o", str(tmp_path / "x.data")]
     assert script_argv(tmp_path / "x.data")[:4] == ["nice", "-n", "19", "perf"]
     assert window(20, 1) == (1, 18) and window(2.5, 1) is None and window(2000, 1) == (1, 600)
 
