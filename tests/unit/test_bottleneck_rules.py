@@ -97,7 +97,7 @@ def test_seed_003_several_receive_queues_are_not_one_queue_but_busy_cpus():
 def test_each_rule_fires_only_over_its_threshold():
     calm = Readings(cpus={"0": {"softirq": 40.0, "idle": 50.0}, "1": {"softirq": 2.0, "idle": 70.0}})
     assert bottleneck.name(calm, None)["kind"] == "none"
-    assert bottleneck.name(calm, None)["text"] == "nothing near saturation: the closest is CPU0 softirq at 44 % of its threshold"
+    assert bottleneck.name(calm, None)["text"] == "the client saw no sign of saturation and no resource read is over its threshold: the closest is CPU0 softirq at 44 % of its threshold"
     hot = Readings(cpus={"0": {"softirq": 91.0, "idle": 0.0}, "1": {"softirq": 2.0, "idle": 70.0}})
     assert bottleneck.name(hot, None)["resource"] == "CPU0 softirq"
 
@@ -129,7 +129,7 @@ def test_a_host_with_room_on_another_cpu_is_not_full_and_its_figures_carry_no_la
     named = bottleneck.name(host(80.0, 95.0), None, shared=SHARED)  # the other CPU 65 % busy: room left
     assert named["kind"] == "none" and named["resource"] is None
     assert named["evidence"] == ["the host's CPUs: the busiest at 95 %, all 80 % busy on average, by mpstat"]
-    assert "full" not in named["evidence"][0] and named["text"].startswith("nothing near saturation")
+    assert "full" not in named["evidence"][0] and named["text"].startswith("the client saw no sign of saturation")
 
 
 def test_the_generators_own_host_full_is_not_said_to_be_the_servers():
@@ -201,7 +201,7 @@ def test_a_resource_over_its_threshold_in_one_repetition_of_three_is_not_the_cam
     once = [point(i, load, 89.0 if (load, i % 3) == (2000.0, 1) else 70.0) for i, load in enumerate([1000.0] * 3 + [2000.0] * 3)]
     evidence = assess(once, work=("1,000 queries", 1000.0), host_shared=SHARED)
     assert [e["bottleneck"]["resource"] for e in evidence["points"]].count(bottleneck.SHARED_HOST) == 1
-    assert evidence["bottleneck"]["resource"] is None and evidence["bottleneck"]["text"].startswith("nothing near saturation")
+    assert evidence["bottleneck"]["resource"] is None and evidence["bottleneck"]["text"].startswith("the client saw no sign of saturation")
     twice = [point(i, load, 89.0 if load == 2000.0 and i % 3 else 70.0) for i, load in enumerate([1000.0] * 3 + [2000.0] * 3)]
     evidence = assess(twice, work=("1,000 queries", 1000.0), host_shared=SHARED)
     assert evidence["bottleneck"]["resource"] == bottleneck.SHARED_HOST

@@ -88,7 +88,7 @@ def test_without_an_exporter_nothing_is_guessed():
 
 def test_nothing_near_saturation_is_said_with_the_closest_resource():
     said = bottleneck.name(read(coredns_point("minimal")["monitors"]), 20_000.0)
-    assert said["kind"] == "none" and said["resource"] is None and said["text"].startswith("nothing near saturation")
+    assert said["kind"] == "none" and said["resource"] is None and said["text"].startswith("the client saw no sign of saturation")
 
 
 def test_rules_each_name_their_resource_from_cpu_modes():
@@ -113,7 +113,7 @@ def test_the_analysis_leads_its_conclusion_with_the_bottleneck_and_keeps_the_cos
     assert "none of the resources read (GC pauses stop the server" in result["conclusion"]
     assert "nothing near saturation" not in result["conclusion"]
     calm = analyse(points[:1], unit="qps", work=WORK)  # one point that kept up: nothing seen, the closest resource said
-    assert calm["conclusion"].startswith("Bottleneck (at the highest load judged, 20,000 qps offered): nothing near saturation")
+    assert calm["conclusion"].startswith("Bottleneck (at the highest load judged, 20,000 qps offered): the client saw no sign of saturation")
 
 
 def test_every_monitor_reading_is_read_mpstat_node_and_process_from_their_real_output():

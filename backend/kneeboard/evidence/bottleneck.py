@@ -28,6 +28,7 @@ PROCESS_CPU_SHARE = 0.95  # the server process uses this share of the CPUs it ma
 STARVED_WAIT_PCT = 10.0  # …or, with the host full and saturation seen, its threads waited this long for a CPU (% of the load)
 
 PROCESS = "server process CPU"
+NO_SIGN = "the client saw no sign of saturation and no resource read is over its threshold"  # what was seen, not a claim about the server
 SERVER_CPUS = ""  # the server's own host's CPUs (node_exporter): resources named as they are ("CPU", "CPU1")
 SHARED_HOST = "the host's CPUs"
 GENERATOR_HOST = "the load generator's CPUs"
@@ -308,7 +309,7 @@ def name(r: Readings, sent_rate: float | None, *, shared: str | None = None, sat
         return {**none, "text": words + (f"; not read: {'; '.join(missing)}" if missing else "")}
     closest = found[0]
     return {**none, "value": closest.value, "threshold": closest.threshold, "evidence": [closest.text],
-            "text": f"nothing near saturation: the closest is {closest.resource} at {closest.score * 100:.0f} % of its threshold"}
+            "text": f"{NO_SIGN}: the closest is {closest.resource} at {closest.score * 100:.0f} % of its threshold"}
 
 
 def saturated(seen: str, read: list[str], missing: list[str]) -> str:
