@@ -5,7 +5,6 @@ Nothing here fails a point: a problem is a warning on it."""
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import time
 from dataclasses import dataclass, field
@@ -13,7 +12,6 @@ from pathlib import Path
 
 from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope
-from kneeboard.lab.namespace import LAB_ADDR
 from kneeboard.observers import service as observing
 from kneeboard.profiling import perf, service
 from kneeboard.profiling.folding import Folded, cap
@@ -21,19 +19,10 @@ from kneeboard.profiling.schemas import CpuProfileSettings
 from kneeboard.runs.retry import retrying
 from kneeboard.tools.base import PointResult, PointSpec
 from kneeboard.tools.contract import ToolAdapter
+from kneeboard.tools.process.adapter import is_local
 
 log = logging.getLogger(__name__)
 PREFIX = "CPU profile"
-
-
-def is_local(host: str) -> bool:
-    """Whether a (checked) target address is served from this host: loopback, or the lab's namespace."""
-    if host in {"localhost", LAB_ADDR}:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class PointProfile:
