@@ -151,9 +151,9 @@ class MonitorSet:
 
     def _file(self, kind: str, label: str, result) -> list[Sample]:  # noqa: ANN001 - a PointResult
         """A monitor's result: its errors become the point's warnings, its summary is filed under its label (an
-        exporter's over the load's own window: _over_the_load)."""
+        exporter's over the load's own window: _exporter_over_the_load)."""
         if kind == EXPORTER:
-            self._over_the_load(label, result)
+            self._exporter_over_the_load(label, result)
         elif kind == PROCESS and result.extra:
             over_the_load(result.extra, self.duration_s)  # the CPU's window, but not the tool's wait for late answers after it
         own = result.extra.pop("warnings", None) if result.extra else None
@@ -162,7 +162,7 @@ class MonitorSet:
             self.summaries[label] = result.extra
         return [Sample(t=s.t, values=s.values, series=s.series if s.series != "point" else kind) for s in result.samples]
 
-    def _over_the_load(self, label: str, result) -> None:  # noqa: ANN001 - a PointResult
+    def _exporter_over_the_load(self, label: str, result) -> None:  # noqa: ANN001 - a PointResult
         """An exporter's summary over the load: from the two readings that bracket it, else from the scrapes that lie
         inside it (never from those after it), else none, said so."""
         before, after = self.before.get(label) or {}, self.after.get(label) or {}
@@ -199,7 +199,7 @@ def with_process(monitors: list[dict], documents: dict) -> list[dict]:
     server = documents.get("process") or {}
     local = server.get("host") is None or is_local(server["host"])
     if any(m.get("kind") == PROCESS for m in monitors):  # a remote server's, or one a plan's observer reads, is read there
-        return [m for m in monitors if m.get("kind") != "process" or (local and not m.get("observer"))]
+        return [m for m in monitors if m.get("kind") != PROCESS or (local and not m.get("observer"))]
     if not server.get("name") or not local:
         return monitors  # a remote server's /proc is its observer's to read (observers/process_cpu.py)
     return [*monitors, {"kind": PROCESS}]
