@@ -137,8 +137,9 @@ def test_a_backend_a_killed_worker_left_disabled_is_put_back_when_a_worker_start
     assert stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel").status_code == 200  # …and no point resumes it
     outages.agent(stack, "failover-k")
     log = stack.tmp / "agent-failover-k" / "worker.log"
-    took = wait_until(lambda: log.exists() and "put back what a process that is gone took out: lab.haproxy_enable b2" in log.read_text(),
-                      60, "the restarted worker puts b2 back")
-    print(f"\nfigures: kill -9 mid-point left b2 disabled on HAProxy; enabled {took:.1f} s after the worker was started again")
-    assert b2().startswith("UP"), b2()
+    # any worker that starts puts it back (under `make test` the other lane's may come first): its own line is reported
+    took = wait_until(lambda: b2().startswith("UP"), 60, "b2 put back once a worker started again")
+    by_it = "put back what a process that is gone took out: lab.haproxy_enable b2" in log.read_text()
+    print(f"\nfigures: kill -9 mid-point left b2 disabled on HAProxy; enabled {took:.1f} s after the worker was started again "
+          f"({'by it' if by_it else 'by another worker'})")
     wait_status(stack.api, campaign_id, {"cancelled", "crashed"}, timeout_s=60)

@@ -134,9 +134,12 @@ def test_a_worker_killed_mid_point_leaves_nothing_once_started_again(stack, lab)
     assert stack.api.post(f"/api/v1/campaigns/{campaign_id}/cancel").status_code == 200
     outages.agent(stack, "impair-k")
     log = stack.tmp / "agent-impair-k" / "worker.log"
-    removed = "removed the link's impairment {'loss_permille': 10} left by a process that is gone"
-    took = wait_until(lambda: log.exists() and removed in log.read_text(), 60, "the restarted worker removes the orphaned impairment")
-    print(f"\nfigures: kill -9 mid-point left loss 10/1000 on the link; removed {took:.1f} s after the worker was started again")
+    # Any worker that starts removes it, as on a real host: under `make test` the other lane's workers (its own stack,
+    # the same lab) may come first, so the restarted worker's own line is reported, not required.
+    took = wait_until(lambda: impair.state() == CLEAN, 60, "the orphaned impairment removed once a worker started again")
+    by_it = "removed the link's impairment {'loss_permille': 10} left by a process that is gone" in log.read_text()
+    print(f"\nfigures: kill -9 mid-point left loss 10/1000 on the link; removed {took:.1f} s after the worker was started "
+          f"again ({'by it' if by_it else 'by another worker'})")
     wait_status(stack.api, campaign_id, {"cancelled", "crashed"}, timeout_s=60)
     assert_unimpaired()
 

@@ -71,10 +71,11 @@ def _every_edge(tool: str) -> list[dict]:
 def _build_accepts(tool: str, point: dict, params: dict, host: str, port: int) -> bool:
     spec = PointSpec(host=host, port=port, concurrency=point["concurrency"], rate=point["offered_rate"],
                      duration_s=point["duration_s"], params=params)  # fmt: skip
-    try:
-        adapter(tool).build(spec, Path(tempfile.mkdtemp(prefix="kb-prop-")))
-    except ToolInputError:
-        return False
+    with tempfile.TemporaryDirectory(prefix="kb-prop-") as workdir:
+        try:
+            adapter(tool).build(spec, Path(workdir))
+        except ToolInputError:
+            return False
     return True
 
 
