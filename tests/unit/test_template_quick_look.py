@@ -23,8 +23,9 @@ def test_every_templates_quick_look_is_a_valid_plan_of_at_most_six_short_points(
 
 def test_sweeps_are_thinned_from_both_ends_and_repetitions_kept_where_the_budget_allows():
     seed000 = quick_look(get_template("dns-adguard-seed000").plan)
-    assert [p["kind"] for p in seed000["phases"]] == ["baseline", "scalability", "saturation", "stability"]
-    assert seed000["phases"][1]["concurrency"] == [1, 32] and seed000["phases"][2]["rate"] == [2000, 50000]
+    assert [p["kind"] for p in seed000["phases"]] == ["baseline", "scalability", "saturation", "stability", "fractions"]
+    assert seed000["phases"][1]["concurrency"] == [8] and seed000["phases"][2]["rate"] == [2000, 50000]
+    assert seed000["phases"][3]["rate"]["phase"] == seed000["phases"][2]["label"] and seed000["phases"][4]["fractions"] == [0.5]
     logging = quick_look(get_template("dns-coredns-logging-seed001").plan)
     assert logging["repeat"] == 3 and logging["phases"][0]["rate"] == [20000]  # 2 variants × 3 repetitions × 1 load
     ranged = quick_look({"name": "r", "phases": [{"kind": "saturation", "concurrency": 1, "duration_s": 9,

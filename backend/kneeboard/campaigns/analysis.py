@@ -174,3 +174,14 @@ def analyse_campaign(campaign: Campaign, thresholds: Thresholds | None = None) -
     if len(by_variant) > 1:
         result["variants"] = {str(label): analysis for label, analysis in by_variant.items()}
     return result
+
+
+def found_by(campaign: Campaign, points: list[Point]) -> tuple[dict, list[dict], str]:
+    """What one phase run of a campaign found, by the report's own rules and the campaign's settings: (its analysis —
+    knee, ceiling —, its searches, the rate unit). What a derived load is resolved from."""
+    unit = _rate_unit(campaign.tool)
+    searches = search_report(campaign.plan["phases"], points, unit, _whole_seconds(campaign.tool), float(campaign.plan.get("pause_s", 0)))
+    done = [point_dict(p) for p in points if p.status == PointStatus.COMPLETED]
+    settings = Thresholds()
+    found = analyse(done, None, unit=unit, work=_work_unit(campaign.tool), **{**settings.model_dump(), **_slo(settings, campaign.plan)}) if done else {}
+    return found, searches, unit

@@ -104,6 +104,11 @@ class Point(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
+    @property
+    def rate_from(self) -> str | None:
+        """Where a derived rate came from (runs/derived.py); None for a fixed rate."""
+        return ((self.extra or {}).get("rate_from") or {}).get("text")
+
     campaign: Mapped[Campaign] = relationship(back_populates="points")
 
 

@@ -63,7 +63,7 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session,
         agent=agent or get_settings().agent_name,
         dispatched_at=utcnow(),
     )
-    campaign.points = [Point(**p.model_dump()) for p in expand(plan)]
+    campaign.points = [Point(**p.model_dump(exclude={"rate_from"})) for p in expand(plan)]
     store(campaign)
     session.add(campaign)
     session.flush()

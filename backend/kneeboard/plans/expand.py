@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kneeboard.plans.phases import SearchPhase, load_count, phase_loads
+from kneeboard.plans.phases import SearchPhase, derived_fractions, found_bound, load_count, phase_loads
 from kneeboard.plans.schemas import AnyPlan, PointPreview
 from kneeboard.search.estimate import Cost, span
 from kneeboard.search.schemas import SearchEstimate
@@ -29,13 +29,22 @@ def expand(plan: AnyPlan) -> list[PointPreview]:
     for repeat in range(plan.repeat):
         for variant in variants:
             for index, phase in enumerate(plan.phases):
-                for concurrency, rate in phase_loads(phase):
-                    if per_unit and rate is not None and phase.kind not in {"scalability", "search"}:
+                derived = derived_fractions(phase)
+                bound = found_bound(plan.phases, derived[0], per_unit) if derived else None
+                for k, (concurrency, rate) in enumerate(phase_loads(phase, bound)):
+                    if per_unit and rate is not None and phase.kind not in {"scalability", "search"} and not derived:
                         rate = rate * concurrency  # a per-device rate (scalability's unit_rate and a search's range already are totals); points offer the total
                     points.append(PointPreview(seq=len(points), variant=variant, phase_index=index, phase=phase.kind,
                                                concurrency=concurrency, offered_rate=rate, duration_s=phase.duration_s,
-                                               repeat=repeat))  # fmt: skip
+                                               repeat=repeat, rate_from=derived and rate_text_of(derived[0], derived[1][k], rate)))  # fmt: skip
     return points
+
+
+def rate_text_of(found: dict, fraction: float, most: float | None = None) -> str:
+    """Where a derived rate comes from: before a run, with the most it can be (the preview's range)."""
+    criterion = f" (criterion {found.get('criterion', 0) + 1})" if found["of"] == "capacity" else ""
+    upto = f", resolved when its phase starts (at most {most:,.0f})" if most is not None else ""
+    return f"{fraction * 100:g} % of the {found['of']}{criterion} found by phase {found['phase']!r}{upto}"
 
 
 def estimate_seconds(points: list[PointPreview], pause_s: float) -> float:

@@ -61,6 +61,24 @@ class RateRange(BaseModel):
 
 
 RateSweep = list[Rate] | RateRange
+FOUND_FIGURES = ("capacity", "knee", "ceiling")
+
+
+class Found(BaseModel):
+    """What an earlier phase of the same run found: a search's capacity (for one of its criteria, by index), or a
+    sweep's knee or ceiling (the report's own rules)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phase: str = Field(min_length=1, max_length=80, description="the earlier phase's label")
+    of: Literal[FOUND_FIGURES]  # type: ignore[valid-type]
+    criterion: int = Field(default=0, ge=0, le=3, description="a search's criterion (its index) whose capacity is meant")
+
+
+class DerivedRate(Found):
+    """An offered rate resolved when the phase starts: `fraction` × what an earlier phase found."""
+
+    fraction: float = Field(gt=0, le=1.5)
 
 
 class _Phase(BaseModel):
@@ -105,11 +123,21 @@ class SaturationPhase(_Phase):
 
 
 class StabilityPhase(_Phase):
-    """One long point near the knee."""
+    """One long point near the knee: a fixed rate, or a fraction of what an earlier phase found (DerivedRate)."""
 
     kind: Literal["stability"]
     concurrency: Concurrency
-    rate: Rate | None = None
+    rate: Rate | DerivedRate | None = None
+
+
+class FractionsPhase(_Phase):
+    """Latency at fractions of what an earlier phase found (FD.io CSIT's 10/50/90 % of the throughput its search found):
+    one point per fraction, in order, each resolved when it starts."""
+
+    kind: Literal["fractions"]
+    concurrency: Concurrency
+    found: Found
+    fractions: Annotated[list[Annotated[float, Field(gt=0, le=1.5)]], Field(min_length=1, max_length=10)] = [0.1, 0.5, 0.9]
 
 
 class CustomPhase(_Phase):
@@ -184,18 +212,31 @@ class SearchPhase(_Phase):
 
 
 Phase = Annotated[
-    BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase | SearchPhase,
+    BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase | SearchPhase | FractionsPhase,
     Field(discriminator="kind"),
 ]
 
 
-AnyPhase = BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase | SearchPhase
+AnyPhase = BaselinePhase | ScalabilityPhase | SaturationPhase | StabilityPhase | CustomPhase | RampPhase | SearchPhase | FractionsPhase
+
+
+def derived_fractions(phase: AnyPhase | dict) -> tuple[dict, list[float]] | None:
+    """A phase's derived load as (what it is found from, its fractions in point order); None for a fixed load."""
+    data = phase if isinstance(phase, dict) else phase.model_dump()
+    if data.get("kind") == "fractions":
+        return data["found"], list(data["fractions"])
+    rate = data.get("rate")
+    if isinstance(rate, dict) and "fraction" in rate:
+        return {k: v for k, v in rate.items() if k != "fraction"}, [rate["fraction"]]
+    return None
 
 
 def load_count(phase: AnyPhase) -> int:
     """How many (concurrency, rate) pairs a phase expands to, counted without building them (a search: its first trial)."""
     if isinstance(phase, SearchPhase):
         return 1
+    if isinstance(phase, FractionsPhase):
+        return len(phase.fractions)
     if isinstance(phase, ScalabilityPhase):
         return len(phase.concurrency)
     if isinstance(phase, RampPhase):
@@ -206,9 +247,53 @@ def load_count(phase: AnyPhase) -> int:
     return concurrencies * rates
 
 
-def phase_loads(phase: AnyPhase) -> list[tuple[int, float | None]]:
+FOUND_BY = {"capacity": ("search",), "knee": ("saturation", "scalability", "custom"), "ceiling": ("saturation", "scalability", "custom")}
+
+
+def referenced(phases: list, found: dict) -> int | None:
+    """The index of the phase a Found names by its label (None when no phase has that label)."""
+    labels = [p.label if hasattr(p, "label") else p.get("label") for p in phases]
+    return labels.index(found["phase"]) if found["phase"] in labels else None
+
+
+def reference_error(phases: list[AnyPhase], index: int) -> str | None:
+    """Why phase `index`'s derived load cannot be found (its reference missing, later, or of a kind that does not find
+    that figure); None when it can, or when its load is fixed."""
+    derived = derived_fractions(phases[index])
+    if derived is None:
+        return None
+    found, _ = derived
+    source = referenced(phases, found)
+    if source is None:
+        return f"no phase is labelled {found['phase']!r}"
+    if source >= index:
+        return f"phase {found['phase']!r} does not come before this one"
+    kind = phases[source].kind
+    if kind not in FOUND_BY[found["of"]]:
+        return f"a {kind} phase finds no {found['of']} (a {' or '.join(FOUND_BY[found['of']])} phase does)"
+    if kind == "search" and found.get("criterion", 0) >= len(phases[source].criteria):
+        return f"phase {found['phase']!r} has no criterion {found['criterion']} (it has {len(phases[source].criteria)})"
+    return None
+
+
+def found_bound(phases: list[AnyPhase], found: dict, per_unit: bool = False) -> float | None:
+    """The highest offered rate (in total) the referenced phase can find its figure at: a search's `high`, a sweep's
+    top load (what caps and the target policy are checked against). `per_unit`: the tool's rates are per connection."""
+    source = referenced(phases, found)
+    if source is None:
+        return None
+    phase = phases[source]
+    totals = not per_unit or phase.kind in {"scalability", "search"}
+    rates = [rate if totals else rate * c for c, rate in phase_loads(phase) if rate is not None]
+    return max(rates, default=None)
+
+
+def phase_loads(phase: AnyPhase, bound: float | None = None) -> list[tuple[int, float | None]]:
     """The (concurrency, offered rate) pairs a phase expands to, in order. A search expands to its first trial, the top
-    of its range (what caps are checked against); the worker creates its other trials as it goes."""
+    of its range (what caps are checked against); the worker creates its other trials as it goes. A derived load
+    expands to its fractions of `bound` (found_bound: the highest it can be), resolved when its phase starts."""
+    if (derived := derived_fractions(phase)) is not None:
+        return [(phase.concurrency, round(bound * fraction, 6) if bound is not None else None) for fraction in derived[1]]
     if isinstance(phase, SearchPhase):
         return [(phase.concurrency, phase.high)]
     if isinstance(phase, ScalabilityPhase):

@@ -12,7 +12,7 @@ from kneeboard.analysis.verdicts import MARGIN_PCT
 from kneeboard.config import get_settings
 from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
-from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase
+from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase, reference_error
 from kneeboard.profiling.schemas import CpuProfileSettings
 from kneeboard.search.schemas import SearchEstimate
 from kneeboard.tools import registry
@@ -72,6 +72,8 @@ class _PlanBase(BaseModel):
     on_agent_failure: OnAgentFailure = "fail"
     slo: Slo = Field(default_factory=Slo, description="the capacity's latency target; the report names it")
     cpu_profile: CpuProfileSettings | None = Field(default=None, description="a CPU profile of the server's process at each point (docs/profiling.md)")
+    derive: Literal["own", "reference"] = Field(default="own", description="a derived rate: each variant and repetition "
+                                                "resolves its own, or all take the first variant's first (one absolute rate: matched loads)")
     margin_pct: float = Field(default=MARGIN_PCT, gt=0, le=50, description="the practical margin, ± % of the reference: comparisons say "
                               "\"equivalent within ±margin\" when the difference's interval lies inside it (TOST)")
 
@@ -88,6 +90,10 @@ class _PlanBase(BaseModel):
                 raise ValueError(f"phases[{i}].rate: {self.tool} is closed-loop and takes no offered rate; leave rate out")
             if isinstance(phase, SearchPhase):
                 _search_fits(self, tool, i, phase)
+            if (why := reference_error(self.phases, i)) is not None:
+                raise ValueError(f"phases[{i}].{'found' if phase.kind == 'fractions' else 'rate'}: {why}")
+            if phase.kind == "fractions" and not tool.takes_rate:
+                raise ValueError(f"phases[{i}].kind: {self.tool} is closed-loop and takes no offered rate to derive")
             _events_fit(self, i, phase)
         for i, variant in enumerate(self.variants):
             if variant.params:
@@ -184,6 +190,8 @@ class PointPreview(BaseModel):
     offered_rate: float | None
     duration_s: float
     repeat: int
+    rate_from: str | None = Field(default=None, description="a derived rate: where it comes from (before a run: what it "
+                                                             "depends on; the rate shown is the highest it can be)")
 
 
 class PlanPreview(BaseModel):

@@ -11,7 +11,7 @@ from kneeboard.plans.schemas import PlanTemplate
 
 QUICK_POINTS = 6  # a quick look runs at most this many points…
 QUICK_DURATION_S = 2.0  # …of at most this long each, with no pause between them
-_SWEPT = {"scalability": "concurrency", "saturation": "rate"}  # the list a phase sweeps, thinned by a quick look (a custom
+_SWEPT = {"scalability": "concurrency", "saturation": "rate", "fractions": "fractions"}  # the list a phase sweeps, thinned by a quick look (a custom
 # phase's grid is kept whole: no template has one)
 
 

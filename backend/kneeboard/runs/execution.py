@@ -25,7 +25,7 @@ from kneeboard.lab import impair, querylogs
 from kneeboard.observers import process_cpu as server_cpu
 from kneeboard.plans.schemas import PlanBody, params_of
 from kneeboard.profiling import capture as cpu_profile
-from kneeboard.runs import faults, harness_cpu, spool, tls_check
+from kneeboard.runs import derived, faults, harness_cpu, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
 from kneeboard.runs.pinning import pin
@@ -122,7 +122,7 @@ def _run(campaign_id: int, agent: str, owner: str) -> str:
                 current_variant, variant_error = variant, apply_variant(campaign_id, variant)
             if search.is_search(point_id):
                 search.drive(point_id, run, watch, run_point, refused=variant_error)
-            else:
+            elif retrying(lambda: derived.resolve(campaign_id, point_id), "resolving a derived load") is None:
                 run_point(point_id, run, watch, refused=variant_error)
     finally:  # after a cancel or a failure too: the lab is left as it was found
         retrying(lambda: restore(campaign_id, before), "restoring the lab")

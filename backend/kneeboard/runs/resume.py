@@ -34,8 +34,11 @@ def resume(campaign_id: int, *, session: Session) -> Campaign:
             move_point(point, PointStatus.CRASHED)
         if point.status != PointStatus.PENDING:
             move_point(point, PointStatus.PENDING)
+        derived = (point.extra or {}).get("rate_from")  # a derived load is resolved again, within the bound it was launched with
         for column, value in _CLEARED.items():
             setattr(point, column, value)
+        if derived:
+            point.extra = {"rate_from": {"most": derived.get("most")}}
         point.attempt = campaign.attempt
     store(campaign)
     campaign.error, campaign.analysis, campaign.ended_at, campaign.partial = None, None, None, False

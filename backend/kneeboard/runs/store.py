@@ -82,7 +82,7 @@ def _locked(point_id: int, session) -> tuple[Campaign, Point]:  # noqa: ANN001
 def write(point: Point, rate: float | None, outcome: RunOutcome | None, result: PointResult, tool: ToolAdapter, *, session) -> None:
     """Write a result onto its point: metrics, evidence, samples, steadiness and its final status."""
     point.metrics = derive(result.metrics, rate) if result.metrics else {}
-    point.extra = result.extra
+    point.extra = {**({"rate_from": point.extra["rate_from"]} if "rate_from" in (point.extra or {}) else {}), **result.extra}
     point.warnings = list(result.extra.get("warnings", []))
     point.error = result.error
     point.parser_version = result.parser_version

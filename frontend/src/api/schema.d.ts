@@ -2944,6 +2944,30 @@ export interface components {
             pct: number | null;
         };
         /**
+         * DerivedRate
+         * @description An offered rate resolved when the phase starts: `fraction` × what an earlier phase found.
+         */
+        DerivedRate: {
+            /**
+             * Criterion
+             * @description a search's criterion (its index) whose capacity is meant
+             * @default 0
+             */
+            criterion: number;
+            /** Fraction */
+            fraction: number;
+            /**
+             * Of
+             * @enum {string}
+             */
+            of: "capacity" | "knee" | "ceiling";
+            /**
+             * Phase
+             * @description the earlier phase's label
+             */
+            phase: string;
+        };
+        /**
          * devsim parameters
          * @description devsim's own parameters: the device profile and connection behaviour.
          */
@@ -2994,6 +3018,13 @@ export interface components {
             /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
             cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
+            /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
              * @default 2
@@ -3017,7 +3048,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3059,6 +3090,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
             /** Id */
             id: number;
             /**
@@ -3085,7 +3123,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3203,6 +3241,13 @@ export interface components {
             /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
             cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
+            /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
              * @default 2
@@ -3226,7 +3271,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3268,6 +3313,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
             /** Id */
             id: number;
             /**
@@ -3294,7 +3346,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3538,6 +3590,72 @@ export interface components {
              * @description the steady window profiled (seconds)
              */
             window_s: number;
+        };
+        /**
+         * Found
+         * @description What an earlier phase of the same run found: a search's capacity (for one of its criteria, by index), or a
+         *     sweep's knee or ceiling (the report's own rules).
+         */
+        Found: {
+            /**
+             * Criterion
+             * @description a search's criterion (its index) whose capacity is meant
+             * @default 0
+             */
+            criterion: number;
+            /**
+             * Of
+             * @enum {string}
+             */
+            of: "capacity" | "knee" | "ceiling";
+            /**
+             * Phase
+             * @description the earlier phase's label
+             */
+            phase: string;
+        };
+        /**
+         * FractionsPhase
+         * @description Latency at fractions of what an earlier phase found (FD.io CSIT's 10/50/90 % of the throughput its search found):
+         *     one point per fraction, in order, each resolved when it starts.
+         */
+        FractionsPhase: {
+            /**
+             * Agents
+             * @description run each point on several agents at once: a count (1-16) of registered remote agents, or their names; the point's rate and concurrency are divided between them
+             */
+            agents?: number | string[] | null;
+            /** Concurrency */
+            concurrency: number;
+            /** Duration S */
+            duration_s: number;
+            /**
+             * Events
+             * @description registered actions fired during each of its points (lab targets; docs/failover.md)
+             */
+            events?: components["schemas"]["PointEvent"][];
+            found: components["schemas"]["Found"];
+            /**
+             * Fractions
+             * @default [
+             *       0.1,
+             *       0.5,
+             *       0.9
+             *     ]
+             */
+            fractions: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "fractions";
+            /** Label */
+            label?: string | null;
+            /**
+             * Warmup S
+             * @description left out of each point's steady window (default: the tool's)
+             */
+            warmup_s?: number | null;
         };
         /**
          * FrameChange
@@ -3886,6 +4004,13 @@ export interface components {
             /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
             cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
+            /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
              * @default 2
@@ -3909,7 +4034,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -3951,6 +4076,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
             /** Id */
             id: number;
             /**
@@ -3977,7 +4109,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -4095,6 +4227,13 @@ export interface components {
             /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
             cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
+            /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
              * @default 2
@@ -4118,7 +4257,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -4160,6 +4299,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
             /** Id */
             id: number;
             /**
@@ -4186,7 +4332,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -4878,6 +5024,11 @@ export interface components {
             phase: string;
             /** Phase Index */
             phase_index: number;
+            /**
+             * Rate From
+             * @description a derived rate: where it comes from (before a run: what it depends on; the rate shown is the highest it can be)
+             */
+            rate_from?: string | null;
             /** Repeat */
             repeat: number;
             /** Seq */
@@ -4932,6 +5083,11 @@ export interface components {
             phase: string;
             /** Phase Index */
             phase_index: number;
+            /**
+             * Rate From
+             * @description a derived rate: where it comes from (before a run: what it depends on; the rate shown is the highest it can be)
+             */
+            rate_from?: string | null;
             /** Repeat */
             repeat: number;
             /** Seq */
@@ -4975,6 +5131,11 @@ export interface components {
             phase: string;
             /** Phase Index */
             phase_index: number;
+            /**
+             * Rate From
+             * @description a derived rate: where it comes from (before a run: what it depends on; the rate shown is the highest it can be)
+             */
+            rate_from?: string | null;
             /** Repeat */
             repeat: number;
             /** Seq */
@@ -6119,7 +6280,7 @@ export interface components {
         };
         /**
          * StabilityPhase
-         * @description One long point near the knee.
+         * @description One long point near the knee: a fixed rate, or a fraction of what an earlier phase found (DerivedRate).
          */
         StabilityPhase: {
             /**
@@ -6144,7 +6305,7 @@ export interface components {
             /** Label */
             label?: string | null;
             /** Rate */
-            rate?: number | null;
+            rate?: number | components["schemas"]["DerivedRate"] | null;
             /**
              * Warmup S
              * @description left out of each point's steady window (default: the tool's)
@@ -6799,6 +6960,13 @@ export interface components {
             /** @description a CPU profile of the server's process at each point (docs/profiling.md) */
             cpu_profile?: components["schemas"]["CpuProfileSettings"] | null;
             /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
+            /**
              * Margin Pct
              * @description the practical margin, ± % of the reference: comparisons say "equivalent within ±margin" when the difference's interval lies inside it (TOST)
              * @default 2
@@ -6822,7 +6990,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1
@@ -6864,6 +7032,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Derive
+             * @description a derived rate: each variant and repetition resolves its own, or all take the first variant's first (one absolute rate: matched loads)
+             * @default own
+             * @enum {string}
+             */
+            derive: "own" | "reference";
             /** Id */
             id: number;
             /**
@@ -6890,7 +7065,7 @@ export interface components {
              */
             pause_s: number;
             /** Phases */
-            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"])[];
+            phases: (components["schemas"]["BaselinePhase"] | components["schemas"]["ScalabilityPhase"] | components["schemas"]["SaturationPhase"] | components["schemas"]["StabilityPhase"] | components["schemas"]["CustomPhase"] | components["schemas"]["RampPhase"] | components["schemas"]["SearchPhase"] | components["schemas"]["FractionsPhase"])[];
             /**
              * Repeat
              * @default 1

@@ -4,19 +4,25 @@ import { messagesFor, type FieldErrors } from "../../api/errors";
 import { fmtUnit, isPrefixedUnit } from "../../format";
 import { concurrencyUnit, rateUnitOf, type ToolInfo } from "../../tools/catalog";
 import Field from "../common/Field";
-import { blankCriterion, concurrencyIsList, phaseKindsFor, rateModesFor, searchMetricsFor, type PhaseDraft, type RateMode } from "./planModel";
+import { blankCriterion, concurrencyIsList, FOUND_FIGURES, phaseKindsFor, rateModesFor, searchMetricsFor, type FoundFigure, type PhaseDraft, type RateMode } from "./planModel";
 
 const KIND_HELP: Record<PhaseKind, string> = {
   baseline: "A low-rate serial point: the system's floor.",
   scalability: "A concurrency list; offered rate = concurrency × unit rate.",
   saturation: "Fixed concurrency, offered rate over a list or a range: finds the knee.",
-  stability: "One long point near the knee.",
+  stability: "One long point near the knee: a fixed rate, or a fraction of what an earlier phase of the same run found.",
   custom: "Any concurrency list crossed with any rate list.",
   ramp: "Concurrency doubles up to a maximum until errors pass a threshold.",
   search: "Finds the capacity at each criterion between two rates: brackets, then bisects; short trials first, up to the duration near the boundary.",
+  fractions: "Latency at fractions of what an earlier phase found (FD.io CSIT's 10, 50 and 90 % of the capacity its search found): one point per fraction.",
 };
 
-const MODE_LABEL: Record<RateMode, string> = { none: "unlimited", single: "single", list: "list", range: "range" };
+const DERIVED_HELP =
+  "Resolved when this phase starts: the fraction × what the named earlier phase found in the same run (a search's capacity, a sweep's knee or ceiling), " +
+  "so the load needs no picking by hand and holds on any server. Caps and the target policy are checked against the most it can be; " +
+  "a reference that found nothing skips this phase with the reason.";
+
+const MODE_LABEL: Record<RateMode, string> = { none: "unlimited", single: "single", list: "list", range: "range", derived: "from an earlier phase" };
 
 /** One phase of a plan: its kind, concurrency, duration and (when the tool takes one) offered rate. */
 export default function PhaseEditor({
@@ -45,7 +51,7 @@ export default function PhaseEditor({
   const unit = rateUnitOf(tool);
   const modes = rateModesFor(phase.kind, tool);
   const takesRate = tool?.takes_rate ?? true;
-  const showRate = phase.kind !== "scalability" && phase.kind !== "ramp" && takesRate;
+  const showRate = phase.kind !== "scalability" && phase.kind !== "ramp" && phase.kind !== "fractions" && takesRate;
   const own = messagesFor(errors, base, { exact: true }).concat(messagesFor(errors, `${base}.kind`));
   const rateErrors = err("rate");
   // rates in a prefixed unit (bit/s) are long numbers: say them back ("= 1.25 Gbit/s")
@@ -173,6 +179,7 @@ export default function PhaseEditor({
               <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} inputMode="decimal" />
             </Field>
           )}
+          {phase.rateMode === "derived" && <DerivedFields phase={phase} index={index} errors={errors} at={`${base}.rate`} onChange={onChange} />}
           {phase.rateMode === "list" && (
             <Field label="Rates" errors={rateErrors} hint={listHint}>
               <input value={phase.rate} onChange={(e) => onChange({ rate: e.target.value })} name={`phase-${index}-rate`} />
@@ -200,8 +207,54 @@ export default function PhaseEditor({
           )}
         </div>
       )}
+      {phase.kind === "fractions" && (
+        <DerivedFields phase={phase} index={index} errors={errors} at={`${base}.found`} fractions onChange={onChange} />
+      )}
       <PhaseEvents events={phase.kept?.events} errors={messagesFor(errors, `${base}.events`)} />
     </fieldset>
+  );
+}
+
+/** A derived load: the earlier phase (by its label), what it found, and the fraction (a list for a fractions phase). */
+function DerivedFields({ phase, index, errors, at, fractions = false, onChange }: {
+  phase: PhaseDraft;
+  index: number;
+  errors: FieldErrors;
+  at: string;
+  fractions?: boolean;
+  onChange: (patch: Partial<PhaseDraft>) => void;
+}) {
+  const own = messagesFor(errors, at, { exact: true });
+  return (
+    <div className="range-inputs" role="group" aria-label={`Phase ${index + 1} derived load`} data-testid={`phase-${index}-derived`}>
+      <Field label="Earlier phase (its label)" errors={messagesFor(errors, `${at}.phase`)}>
+        <input value={phase.fromPhase} onChange={(e) => onChange({ fromPhase: e.target.value })} name={`phase-${index}-from-phase`} maxLength={80} />
+      </Field>
+      <Field label="What it found" errors={messagesFor(errors, `${at}.of`)}>
+        <select value={phase.fromFigure} onChange={(e) => onChange({ fromFigure: e.target.value as FoundFigure })} name={`phase-${index}-from-figure`}>
+          {FOUND_FIGURES.map((f) => (
+            <option key={f}>{f}</option>
+          ))}
+        </select>
+      </Field>
+      {phase.fromFigure === "capacity" && (
+        <Field label="Criterion" errors={messagesFor(errors, `${at}.criterion`)} hint="the search's criterion, from 1">
+          <input value={phase.fromCriterion} onChange={(e) => onChange({ fromCriterion: e.target.value })} name={`phase-${index}-from-criterion`} inputMode="numeric" />
+        </Field>
+      )}
+      <Field label={fractions ? "Fractions" : "Fraction"} errors={messagesFor(errors, fractions ? `phases.${index}.fractions` : `${at}.fraction`)}
+        hint={fractions ? "comma-separated, e.g. 0.1, 0.5, 0.9" : "e.g. 0.8 = 80 %"}>
+        <input value={phase.fraction} onChange={(e) => onChange({ fraction: e.target.value })} name={`phase-${index}-fraction`} inputMode="decimal" />
+      </Field>
+      {own.length > 0 && (
+        <ul className="field-errors">
+          {own.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+      <p className="muted small">{DERIVED_HELP}</p>
+    </div>
   );
 }
 

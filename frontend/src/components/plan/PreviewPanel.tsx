@@ -97,7 +97,10 @@ export default function PreviewPanel({
                     </td>
                     {preview.points.some((x) => x.variant) && <td>{p.variant ?? "—"}</td>}
                     <td className="num">{p.concurrency}</td>
-                    <td className="num">{p.offered_rate == null ? "unlimited" : fmtUnit(p.offered_rate, rateUnitOf(tool))}</td>
+                    <td className="num" title={p.rate_from ?? undefined}>
+                      {p.offered_rate == null ? "unlimited" : p.rate_from ? `up to ${fmtUnit(p.offered_rate, rateUnitOf(tool))}` : fmtUnit(p.offered_rate, rateUnitOf(tool))}
+                      {p.rate_from && <div className="muted small" data-testid="rate-from">{p.rate_from}</div>}
+                    </td>
                     <td className="num">{fmtDuration(p.duration_s)}</td>
                   </tr>
                 ))}

@@ -29,6 +29,20 @@ describe("plan draft", () => {
     expect(body.pause_s).toBe(3);
     expect(body.monitors).toEqual([]);
   });
+  it("round-trips derived loads: a stability at a fraction of a sweep's knee, CSIT's fractions of a search's capacity", () => {
+    const phases = [
+      { kind: "search", label: "find", concurrency: 20, low: 1000, high: 40000, resolution_pct: 1, duration_s: 8, criteria: [{ metric: "latency_p99_ms", limit: 10 }] },
+      { kind: "saturation", label: "sweep", concurrency: 20, rate: [2000, 4000], duration_s: 20 },
+      { kind: "stability", concurrency: 20, rate: { phase: "sweep", of: "knee", fraction: 0.8 }, duration_s: 60 },
+      { kind: "fractions", concurrency: 20, found: { phase: "find", of: "capacity", criterion: 0 }, fractions: [0.1, 0.5, 0.9], duration_s: 10 },
+    ];
+    const d = draftFromPlan({ ...template, phases }, TOOLS);
+    expect(d.phases[2]).toMatchObject({ rateMode: "derived", fromPhase: "sweep", fromFigure: "knee", fraction: "0.8" });
+    expect(d.phases[3]).toMatchObject({ fromPhase: "find", fromFigure: "capacity", fromCriterion: "1", fraction: "0.1, 0.5, 0.9" });
+    expect((draftToBody(d, TOOLS) as unknown as { phases: unknown }).phases).toEqual(phases);
+    expect(rateModesFor("stability", tool("dnsperf"))).toContain("derived");
+    expect(phaseKindsFor(tool("wrk"))).not.toContain("fractions"); // closed loop: no rate to derive
+  });
   it("shows the SLO's default and sends the one chosen; a tool without that latency drops it", () => {
     const blank = draftFromPlan(template, TOOLS);
     expect([blank.sloMetric, blank.sloLimit]).toEqual(["", "3"]); // visible: p99 when measured, else the mean, ≤ 3 ms

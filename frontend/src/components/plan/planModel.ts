@@ -10,7 +10,11 @@ import { EXPORTER_FIELD, namesExporter } from "../../tools/targetExporters";
 
 export { num };
 
-export type RateMode = "none" | "single" | "list" | "range";
+export type RateMode = "none" | "single" | "list" | "range" | "derived";
+
+/** What an earlier phase found that a derived rate is a fraction of (the API's Found.of). */
+export type FoundFigure = Components["schemas"]["Found"]["of"];
+export const FOUND_FIGURES: FoundFigure[] = ["capacity", "knee", "ceiling"];
 
 export interface PhaseDraft {
   key: string;
@@ -32,13 +36,18 @@ export interface PhaseDraft {
   resolutionPct: string;
   criteria: CriterionDraft[];
   timeBudget: string; // seconds; empty = none
+  // a derived rate (rateMode "derived", and a fractions phase): what an earlier phase found, by its label
+  fromPhase: string;
+  fromFigure: FoundFigure;
+  fromCriterion: string; // a search's criterion, counted from 1
+  fraction: string; // one fraction (derived rate), or a comma list (a fractions phase)
   /** The phase's keys the form does not edit (its point events, its agents), sent back as they came. */
   kept?: Record<string, unknown>;
 }
 
 /** A phase's keys the form edits; every other key (events, agents) is kept as it came. */
 const PHASE_EDITED = new Set(["kind", "concurrency", "rate", "unit_rate", "duration_s", "label", "max_concurrency", "stop_error_pct",
-  "low", "high", "resolution_pct", "time_budget_s", "criteria"]);
+  "low", "high", "resolution_pct", "time_budget_s", "criteria", "found", "fractions"]);
 
 /** One criterion of a search: a metric and its limit as typed. */
 export interface CriterionDraft {
@@ -197,11 +206,11 @@ export function variantFromApi(v: unknown): VariantDraft {
   };
 }
 
-export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp", "search"];
+export const PHASE_KINDS: PhaseKind[] = ["baseline", "scalability", "saturation", "stability", "custom", "ramp", "search", "fractions"];
 
 /** Phase kinds a tool accepts: a stress ramp only where the tool allows it, a search where it takes a rate (the API refuses them elsewhere). */
 export function phaseKindsFor(tool: ToolInfo | undefined): PhaseKind[] {
-  return PHASE_KINDS.filter((k) => (k !== "ramp" || tool?.ramp_allowed) && (k !== "search" || (tool?.takes_rate ?? true)));
+  return PHASE_KINDS.filter((k) => (k !== "ramp" || tool?.ramp_allowed) && ((k !== "search" && k !== "fractions") || (tool?.takes_rate ?? true)));
 }
 
 /** Rate modes a phase kind accepts; a closed-loop tool takes no rate. */
@@ -209,8 +218,9 @@ export function rateModesFor(kind: PhaseKind, tool: ToolInfo | undefined): RateM
   if (tool && !tool.takes_rate) return ["none"];
   switch (kind) {
     case "baseline":
-    case "stability":
       return ["none", "single"];
+    case "stability":
+      return ["none", "single", "derived"];
     case "saturation":
       return ["list", "range"];
     case "custom":
@@ -245,6 +255,7 @@ export function blankPhase(kind: PhaseKind, tool: ToolInfo | undefined): PhaseDr
     custom: { concurrency: "1, 2", duration: "20" },
     ramp: { concurrency: "10", maxConcurrency: "10000", stopErrorPct: "10", duration: "20" },
     search: { concurrency: "64", low: "100", high: "10000", resolutionPct: "1", duration: "8", criteria: [blankCriterion(tool)] },
+    fractions: { concurrency: "20", fromFigure: "capacity", fraction: "0.1, 0.5, 0.9", duration: "20" },
   };
   const mode: RateMode = kind === "saturation" ? "range" : modes.includes("single") ? "single" : modes[0];
   return {
@@ -266,6 +277,10 @@ export function blankPhase(kind: PhaseKind, tool: ToolInfo | undefined): PhaseDr
     resolutionPct: "",
     criteria: [],
     timeBudget: "",
+    fromPhase: "",
+    fromFigure: "knee",
+    fromCriterion: "1",
+    fraction: "0.8",
     ...defaults[kind],
   };
 }
@@ -337,6 +352,15 @@ function phaseFromApi(ph: Record<string, unknown>, tool: ToolInfo | undefined): 
     d.timeBudget = str(ph.time_budget_s);
     d.criteria = ((ph.criteria as { metric: SearchMetric; limit: unknown }[]) ?? []).map((c) => ({ key: newKey(), metric: c.metric, limit: str(c.limit) }));
   }
+  const found = (kind === "fractions" ? ph.found : ph.rate) as { phase?: string; of?: FoundFigure; criterion?: number; fraction?: number } | null;
+  if (found && typeof found === "object" && (kind === "fractions" || "fraction" in found)) {
+    d.fromPhase = str(found.phase);
+    d.fromFigure = found.of ?? "knee";
+    d.fromCriterion = str((found.criterion ?? 0) + 1);
+    d.fraction = kind === "fractions" ? listStr(ph.fractions ?? [0.1, 0.5, 0.9]) : str(found.fraction);
+    d.rateMode = "derived";
+    return d;
+  }
   const rate = ph.rate;
   if (rate == null) d.rateMode = "none";
   else if (Array.isArray(rate)) {
@@ -389,12 +413,25 @@ export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
     out.criteria = p.criteria.map((c) => ({ metric: c.metric, limit: num(c.limit) }));
     return dropUndefined(out);
   }
+  const found = () => dropUndefined({ phase: p.fromPhase.trim(), of: p.fromFigure, criterion: p.fromFigure === "capacity" ? criterionIndex(p.fromCriterion) : undefined });
+  if (p.kind === "fractions") {
+    out.found = found();
+    out.fractions = numList(p.fraction);
+    return dropUndefined(out);
+  }
   if (p.kind !== "scalability" && p.kind !== "ramp") {
-    if (p.rateMode === "single") out.rate = num(p.rate);
+    if (p.rateMode === "derived") out.rate = { ...found(), fraction: num(p.fraction) };
+    else if (p.rateMode === "single") out.rate = num(p.rate);
     else if (p.rateMode === "list") out.rate = numList(p.rate);
     else if (p.rateMode === "range") out.rate = dropUndefined({ start: num(p.rateStart), stop: num(p.rateStop), step: num(p.rateStep) });
   }
   return dropUndefined(out);
+}
+
+/** A criterion as typed (counted from 1) → its index; text that is not a number goes as typed for the API's 422. */
+function criterionIndex(typed: string): number | string | undefined {
+  const n = num(typed);
+  return typeof n === "number" ? n - 1 : n;
 }
 
 /** A tool's (or a monitor's) form values → its API params, typed by its schema. */

@@ -1,0 +1,50 @@
+"""A derived load in a plan (issue 50): its reference checked when the plan is read, expanded to the most it can be
+(what caps are checked against) with where it comes from; resolved only by the worker (tests/integration/test_derived_loads_lab.py)."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from kneeboard.plans.expand import expand
+from kneeboard.plans.schemas import PlanBody
+
+PLAN = TypeAdapter(PlanBody)
+
+
+def plan(*phases: dict, **extra) -> dict:
+    return {"name": "p", "tool": "dnsperf", "target_id": 1, "params": {}, "phases": list(phases), **extra}
+
+
+SEARCH = {"kind": "search", "label": "find", "low": 1000, "high": 40000, "duration_s": 4,
+          "criteria": [{"metric": "loss_pct", "limit": 0.1}, {"metric": "latency_avg_ms", "limit": 3}]}  # fmt: skip
+
+
+def test_a_derived_rate_expands_to_the_most_it_can_be_with_where_it_comes_from():
+    body = plan(SEARCH, {"kind": "stability", "concurrency": 8, "duration_s": 30,
+                         "rate": {"phase": "find", "of": "capacity", "criterion": 1, "fraction": 0.8}},
+                {"kind": "fractions", "concurrency": 8, "duration_s": 5, "found": {"phase": "find", "of": "capacity"}},
+                variants=[{"label": "a", "params": {}}, {"label": "b", "params": {}}], derive="reference")  # fmt: skip
+    points = [p for p in expand(PLAN.validate_python(body)) if p.phase != "search"]
+    assert [(p.variant, p.phase, p.offered_rate) for p in points] == [
+        ("a", "stability", 32000), ("a", "fractions", 4000), ("a", "fractions", 20000), ("a", "fractions", 36000),
+        ("b", "stability", 32000), ("b", "fractions", 4000), ("b", "fractions", 20000), ("b", "fractions", 36000)]  # fmt: skip
+    assert points[0].rate_from == "80 % of the capacity (criterion 2) found by phase 'find', resolved when its phase starts (at most 32,000)"
+
+
+@pytest.mark.parametrize(("rate", "why"), [
+    ({"phase": "nope", "of": "capacity", "fraction": 0.5}, "no phase is labelled 'nope'"),
+    ({"phase": "find", "of": "knee", "fraction": 0.5}, "a search phase finds no knee"),
+    ({"phase": "find", "of": "capacity", "criterion": 2, "fraction": 0.5}, "has no criterion 2"),
+    ({"phase": "find", "of": "capacity", "fraction": 2}, "less than or equal to 1.5"),
+])  # fmt: skip
+def test_a_reference_that_cannot_resolve_is_refused_naming_the_field(rate, why):
+    with pytest.raises(ValidationError) as refused:
+        PLAN.validate_python(plan(SEARCH, {"kind": "stability", "concurrency": 1, "duration_s": 5, "rate": rate}))
+    assert why in str(refused.value)
+
+
+def test_a_reference_must_come_before():
+    later = {"kind": "stability", "label": "hold", "concurrency": 1, "duration_s": 5, "rate": {"phase": "hold", "of": "knee", "fraction": 0.5}}
+    with pytest.raises(ValidationError, match="does not come before this one"):
+        PLAN.validate_python(plan(later))
