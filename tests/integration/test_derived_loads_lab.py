@@ -55,6 +55,7 @@ def test_the_hold_runs_at_the_stated_fraction_of_the_knee_found_in_the_same_run(
     hold = next(p for p in points if p["phase"] == "stability")
     assert hold["offered_rate"] == pytest.approx(0.8 * knee["offered_rate"], abs=0.01)
     assert hold["rate_from"].startswith("80 % of the") and "knee" in hold["rate_from"] and "'sweep'" in hold["rate_from"]
+    assert f"its rate, chosen in the same run, was {hold['rate_from']}" in analysis["conclusion"], analysis["conclusion"]
     zones = {z["zone"]: z for z in analysis["zones"]}
     yellow_ms = analysis["thresholds"]["yellow_ms"]
     print(f"\nfigures: AdGuard Home knee {knee['offered_rate']:,.0f} q/s ({knee['rule']}); hold at {hold['offered_rate']:,.0f} q/s: "

@@ -158,6 +158,8 @@ def _stability(st: dict, sp: dict | None, unit: str) -> str:
         lat = f" at {_ms(sp['latency_avg_ms'])} mean latency" if sp.get("latency_avg_ms") is not None else ""
         s += (f"; overall it achieved {rate_text(sp['achieved_rate'], unit)} of {rate_text(sp['offered_rate'], unit)} offered "
               f"({sp['achieved_rate'] / sp['offered_rate'] * 100:.1f} % efficiency){lat}")
+    if sp and sp.get("rate_from"):
+        s += f"; its rate, chosen in the same run, was {sp['rate_from']}"
     return s + "."
 
 

@@ -127,6 +127,7 @@ def aggregate(points: Iterable[Point]) -> list[Point]:
             "status": PointStatus.COMPLETED,
             "repeat": 0,
             "n": len(group),
+            **({"rate_from": first["rate_from"]} if first.get("rate_from") else {}),  # a derived load: where its rate came from
         }
         for metric in ("achieved_rate", "latency_avg_ms", "latency_stddev_ms", "loss_pct"):
             agg[metric] = _mean([p.get(metric) for p in group])

@@ -73,6 +73,7 @@ def point_dict(point: Point) -> dict[str, Any]:
         "repeat": point.repeat,
         "status": point.status,
         "variant": point.variant,
+        **({"rate_from": text} if (text := getattr(point, "rate_from", None)) else {}),
     }
 
 
