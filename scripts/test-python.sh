@@ -44,6 +44,7 @@ if [ "${KB_TEST_LANES:-2}" = 1 ]; then
     exit "$rc"
 fi
 log=$(mktemp /tmp/kb-test-background.XXXXXX)
+times_fg=$(mktemp /tmp/kb-test-times-fg.XXXXXX) times_bg=$(mktemp /tmp/kb-test-times-bg.XXXXXX)  # JUnit XML: each file's seconds
 # The background lane runs under SCHED_IDLE: whenever the foreground lane (and, on a busy host, anything else) wants
 # both CPUs it gets none, so a test of it can wait several times its own length. Its per-test timeout (pytest.ini's
 # --timeout=600) and its stack's start-up waits (KB_WAIT_SCALE: kneeboard/stack.py, tests/support/services.py) are
@@ -61,14 +62,14 @@ fi
 forget_netns() { [ ${#netns[@]} -gt 0 ] && ip netns del "$ns" 2>/dev/null; true; }
 started=$SECONDS
 {
-    KB_TEST_LANE=background KB_WAIT_SCALE=$scale "${netns[@]}" chrt --idle 0 .venv/bin/pytest -p no:cacheprovider --timeout=$(( 600 * scale )) "$@"
+    KB_TEST_LANE=background KB_WAIT_SCALE=$scale "${netns[@]}" chrt --idle 0 .venv/bin/pytest -p no:cacheprovider --timeout=$(( 600 * scale )) --junitxml="$times_bg" "$@"
     rc=$?
     echo "$(( SECONDS - started ))" >"$log.seconds"
     exit $rc
 } >"$log" 2>&1 &
 background=$!
 trap 'kill -INT "$background" 2>/dev/null; wait "$background"; rm -f "$log" "$log.seconds"; end_hog; forget_netns' INT TERM
-KB_TEST_LANE=foreground .venv/bin/pytest "$@"
+KB_TEST_LANE=foreground .venv/bin/pytest --junitxml="$times_fg" "$@"
 foreground_rc=$?
 foreground_s=$(( SECONDS - started ))
 wait "$background"
@@ -82,6 +83,8 @@ cat "$log"
 echo
 echo "kneeboard: foreground lane ${foreground_s} s (exit $foreground_rc); background lane $(cat "$log.seconds" 2>/dev/null || echo '?') s (exit $background_rc, SCHED_IDLE, per-test timeout $(( 600 * scale )) s)$busy; both $(( SECONDS - started )) s"
 rm -f "$log" "$log.seconds"
+.venv/bin/python scripts/lane-times.py foreground="$times_fg" background="$times_bg"
+rm -f "$times_fg" "$times_bg"
 check_record
 record_rc=$?
 # pytest's 5 is "no test collected": a subset whose tests are all in the other lane
