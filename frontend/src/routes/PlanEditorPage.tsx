@@ -17,7 +17,7 @@ import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
 import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
 import type { PlanCopyState } from "../components/campaign/RerunActions";
-import { blankDraft, blankPhase, DEFAULT_SLO_LIMIT_MS, draftFromPlan, draftGaps, draftToBody, movePhase, phaseKindsFor, withTargetExporters, withTool, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
+import { blankDraft, blankPhase, DEFAULT_SLO_LIMIT_MS, draftFromPlan, draftGaps, draftToBody, hasDerivedLoad, movePhase, phaseKindsFor, withTargetExporters, withTool, type DeriveMode, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
 
 export default function PlanEditorPage() {
@@ -315,6 +315,15 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
 
         <section className="card">
           <VariantsEditor variants={d.variants} errors={errors} onChange={(variants) => update({ variants })} />
+          {hasDerivedLoad(d) && (
+            <Field label="Derived loads" errors={err("derive")}
+              hint="each variant and repetition at its own fraction of what it found, or all at the reference variant's first (one absolute rate: matched loads for a comparison)">
+              <select name="derive" value={d.derive ?? "own"} onChange={(e) => update({ derive: e.target.value as DeriveMode })}>
+                <option value="own">each its own</option>
+                <option value="reference">the reference variant's, for all</option>
+              </select>
+            </Field>
+          )}
         </section>
       </div>
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TOOLS, tool } from "../../tools/__fixtures__";
-import { blankDraft, blankPhase, draftFromPlan, draftToBody, movePhase, numList, phaseKindsFor, rateModesFor, withMonitor, withTool } from "./planModel";
+import { blankDraft, blankPhase, draftFromPlan, draftToBody, hasDerivedLoad, movePhase, numList, phaseKindsFor, rateModesFor, withMonitor, withTool } from "./planModel";
 
 const template = {
   name: "DNS three dimensions",
@@ -42,6 +42,15 @@ describe("plan draft", () => {
     expect((draftToBody(d, TOOLS) as unknown as { phases: unknown }).phases).toEqual(phases);
     expect(rateModesFor("stability", tool("dnsperf"))).toContain("derived");
     expect(phaseKindsFor(tool("wrk"))).not.toContain("fractions"); // closed loop: no rate to derive
+  });
+  it("sends whose finding a derived load takes only when it is the reference's, and offers it only for derived loads", () => {
+    const derived = { ...template, phases: [template.phases[2], { kind: "stability", concurrency: 20, rate: { phase: "s", of: "ceiling", fraction: 0.5 }, duration_s: 9 }] };
+    const matched = draftFromPlan({ ...derived, derive: "reference" }, TOOLS);
+    expect([matched.derive, hasDerivedLoad(matched)]).toEqual(["reference", true]);
+    expect((draftToBody(matched, TOOLS) as unknown as { derive?: string }).derive).toBe("reference");
+    matched.derive = "own";
+    expect("derive" in (draftToBody(matched, TOOLS) as object)).toBe(false); // the API's default
+    expect(hasDerivedLoad(draftFromPlan(template, TOOLS))).toBe(false);
   });
   it("shows the SLO's default and sends the one chosen; a tool without that latency drops it", () => {
     const blank = draftFromPlan(template, TOOLS);

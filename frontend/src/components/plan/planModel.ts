@@ -95,13 +95,23 @@ export interface PlanDraft {
   tags: string;
   monitors: MonitorDraft[];
   variants: VariantDraft[];
+  /** A derived rate: each variant and repetition resolves its own ("own"), or all take the reference's ("reference"). */
+  derive?: DeriveMode;
   /** The plan's settings this form does not edit (agents, cpu_profile, margin_pct…), sent back as they came. */
   kept?: Record<string, unknown>;
 }
 
 /** A plan's keys the form edits (or the server sets); every other key is kept as it came. */
-const EDITED = new Set(["name", "tool", "target_id", "params", "phases", "pause_s", "repeat", "slo", "tags", "monitors", "variants",
+const EDITED = new Set(["name", "tool", "target_id", "params", "phases", "pause_s", "repeat", "slo", "tags", "monitors", "variants", "derive",
   "id", "created_at", "updated_at", "baseline_campaign_id", "profile_document"]);
+
+/** Whose finding a derived rate is a fraction of, when there are variants or repetitions (the API's plan.derive). */
+export type DeriveMode = "own" | "reference";
+
+/** Whether any phase's load is derived from an earlier phase (a derived rate, or a fractions phase). */
+export function hasDerivedLoad(d: PlanDraft): boolean {
+  return d.phases.some((p) => p.kind === "fractions" || p.rateMode === "derived");
+}
 
 /** The SLO a plan gets when it names none (the API's `slo` default): shown in the editor, never applied silently. */
 export const DEFAULT_SLO_LIMIT_MS = "3";
@@ -330,6 +340,7 @@ export function draftFromPlan(plan: Record<string, unknown>, tools: readonly Too
     tags: Array.isArray(plan.tags) ? (plan.tags as string[]).join(", ") : "",
     monitors,
     variants: Array.isArray(plan.variants) ? (plan.variants as unknown[]).map(variantFromApi) : [],
+    derive: plan.derive === "reference" ? "reference" : "own",
     kept: Object.fromEntries(Object.entries(plan).filter(([k, v]) => !EDITED.has(k) && v != null)),
   };
 }
@@ -457,6 +468,7 @@ export function draftToBody(d: PlanDraft, tools: readonly ToolInfo[]): PlanBody 
     monitors,
   };
   if (d.variants.length) body.variants = d.variants.map(variantToApi);
+  if (d.derive === "reference") body.derive = "reference";
   return dropUndefined(body) as unknown as PlanBody;
 }
 
@@ -517,6 +529,9 @@ export function movePhase(phases: PhaseDraft[], from: number, to: number): Phase
 /** The phase fields that hold numbers, as the API names them. */
 const PHASE_NUMBERS = ["duration_s", "concurrency", "unit_rate", "max_concurrency", "stop_error_pct", "rate", "low", "high", "resolution_pct"] as const;
 
+/** Whether a phase's rate is derived from an earlier phase ({phase, of, fraction}) rather than numbers. */
+const isDerived = (rate: unknown): boolean => !!rate && typeof rate === "object" && !Array.isArray(rate) && "fraction" in rate;
+
 /** Whether `v` (a number, a list of them or a start/stop/step range) still holds text that is not a number. */
 const holdsText = (v: unknown): boolean =>
   typeof v === "string" || (Array.isArray(v) && v.some(holdsText)) || (!!v && typeof v === "object" && Object.values(v).some(holdsText));
@@ -536,7 +551,14 @@ export function draftGaps(d: PlanDraft, tools: readonly ToolInfo[]): FieldErrors
   d.phases.map(phaseToApi).forEach((p, i) => {
     if (p.duration_s === undefined) add(`phases.${i}.duration_s`, "required");
     if (p.concurrency === undefined || (Array.isArray(p.concurrency) && p.concurrency.length === 0)) add(`phases.${i}.concurrency`, "required");
-    for (const k of PHASE_NUMBERS) if (holdsText(p[k])) add(`phases.${i}.${k}`, "not a number");
+    for (const k of PHASE_NUMBERS) if (k !== "rate" || !isDerived(p.rate)) if (holdsText(p[k])) add(`phases.${i}.${k}`, "not a number");
+    const derived = (isDerived(p.rate) ? p.rate : p.found) as Record<string, unknown> | undefined;
+    if (derived) {
+      const at = isDerived(p.rate) ? "rate" : "found";
+      if (!derived.phase) add(`phases.${i}.${at}.phase`, "name the earlier phase (its label)");
+      for (const k of ["criterion", "fraction"]) if (holdsText(derived[k])) add(`phases.${i}.${at}.${k}`, "not a number");
+      if (holdsText(p.fractions)) add(`phases.${i}.fractions`, "not a number");
+    }
     ((p.criteria as { limit: unknown }[]) ?? []).forEach((c, j) => holdsText(c.limit) && add(`phases.${i}.criteria.${j}.limit`, "not a number"));
   });
   for (const f of fieldsOf(tool?.params_schema)) {
