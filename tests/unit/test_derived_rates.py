@@ -48,3 +48,12 @@ def test_a_reference_must_come_before():
     later = {"kind": "stability", "label": "hold", "concurrency": 1, "duration_s": 5, "rate": {"phase": "hold", "of": "knee", "fraction": 0.5}}
     with pytest.raises(ValidationError, match="does not come before this one"):
         PLAN.validate_python(plan(later))
+
+
+def test_the_plans_reason_for_a_derived_load_is_said_with_it_and_bounded():
+    why = "a long hold below where latency bends: the server where it still serves well"
+    hold = {"kind": "stability", "concurrency": 8, "duration_s": 30, "rate": {"phase": "find", "of": "capacity", "fraction": 0.8, "why": why}}
+    [point] = [p for p in expand(PLAN.validate_python(plan(SEARCH, hold))) if p.phase == "stability"]
+    assert point.rate_from == f"80 % of the capacity (criterion 1) found by phase 'find', resolved when its phase starts (at most 32,000) ({why})"
+    with pytest.raises(ValidationError, match="at most 200 characters"):
+        PLAN.validate_python(plan(SEARCH, {**hold, "rate": {**hold["rate"], "why": "x" * 201}}))

@@ -44,7 +44,12 @@ def rate_text_of(found: dict, fraction: float, most: float | None = None) -> str
     """Where a derived rate comes from: before a run, with the most it can be (the preview's range)."""
     criterion = f" (criterion {found.get('criterion', 0) + 1})" if found["of"] == "capacity" else ""
     upto = f", resolved when its phase starts (at most {most:,.0f})" if most is not None else ""
-    return f"{fraction * 100:g} % of the {found['of']}{criterion} found by phase {found['phase']!r}{upto}"
+    return f"{fraction * 100:g} % of the {found['of']}{criterion} found by phase {found['phase']!r}{upto}{why_said(found)}"
+
+
+def why_said(found: dict) -> str:
+    """The plan's reason for a derived load's figure and fraction, as said after its rate ("" when it gives none)."""
+    return f" ({found['why']})" if found.get("why") else ""
 
 
 def estimate_seconds(points: list[PointPreview], pause_s: float) -> float:

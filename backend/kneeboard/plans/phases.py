@@ -73,6 +73,7 @@ class Found(BaseModel):
     phase: str = Field(min_length=1, max_length=80, description="the earlier phase's label")
     of: Literal[FOUND_FIGURES]  # type: ignore[valid-type]
     criterion: int = Field(default=0, ge=0, le=3, description="a search's criterion (its index) whose capacity is meant")
+    why: str | None = Field(default=None, max_length=200, description="why this figure and fraction: the report says it with the rate")
 
 
 class DerivedRate(Found):

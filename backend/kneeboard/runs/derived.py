@@ -11,7 +11,7 @@ from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import store
 from kneeboard.campaigns.status import move_point
 from kneeboard.db import session_scope
-from kneeboard.plans.expand import rate_text_of
+from kneeboard.plans.expand import rate_text_of, why_said
 from kneeboard.plans.phases import derived_fractions, referenced
 from kneeboard.states import PointStatus
 
@@ -45,7 +45,8 @@ def resolve(campaign_id: int, point_id: int) -> str | None:
         rate = min(rate, most) if most is not None else rate
         source = "" if own or not variants else f" (variant {variant!r}, repetition 1: one rate for every variant)"
         text = (f"{fraction * 100:g} % of the {rate_text(value, unit)} {what} found by phase {found['phase']!r}{source}"
-                + (f"; held to {rate_text(most, unit)}, the most its plan allowed" if capped else ""))
+                + (f"; held to {rate_text(most, unit)}, the most its plan allowed" if capped else "")
+                + why_said(found))
         point.offered_rate = rate
         point.extra = {**(point.extra or {}), "rate_from": {**found, "fraction": fraction, "found": value, "rate": rate, "most": most,
                                                             "variant": variant, "repeat": repeat, "text": text}}  # fmt: skip

@@ -2966,6 +2966,11 @@ export interface components {
              * @description the earlier phase's label
              */
             phase: string;
+            /**
+             * Why
+             * @description why this figure and fraction: the report says it with the rate
+             */
+            why?: string | null;
         };
         /**
          * devsim parameters
@@ -3613,6 +3618,11 @@ export interface components {
              * @description the earlier phase's label
              */
             phase: string;
+            /**
+             * Why
+             * @description why this figure and fraction: the report says it with the rate
+             */
+            why?: string | null;
         };
         /**
          * FractionsPhase

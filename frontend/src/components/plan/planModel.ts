@@ -41,6 +41,7 @@ export interface PhaseDraft {
   fromFigure: FoundFigure;
   fromCriterion: string; // a search's criterion, counted from 1
   fraction: string; // one fraction (derived rate), or a comma list (a fractions phase)
+  fromWhy?: string; // the plan's reason for that figure and fraction (said with the rate in the report)
   /** The phase's keys the form does not edit (its point events, its agents), sent back as they came. */
   kept?: Record<string, unknown>;
 }
@@ -363,11 +364,12 @@ function phaseFromApi(ph: Record<string, unknown>, tool: ToolInfo | undefined): 
     d.timeBudget = str(ph.time_budget_s);
     d.criteria = ((ph.criteria as { metric: SearchMetric; limit: unknown }[]) ?? []).map((c) => ({ key: newKey(), metric: c.metric, limit: str(c.limit) }));
   }
-  const found = (kind === "fractions" ? ph.found : ph.rate) as { phase?: string; of?: FoundFigure; criterion?: number; fraction?: number } | null;
+  const found = (kind === "fractions" ? ph.found : ph.rate) as { phase?: string; of?: FoundFigure; criterion?: number; fraction?: number; why?: string | null } | null;
   if (found && typeof found === "object" && (kind === "fractions" || "fraction" in found)) {
     d.fromPhase = str(found.phase);
     d.fromFigure = found.of ?? "knee";
     d.fromCriterion = str((found.criterion ?? 0) + 1);
+    d.fromWhy = str(found.why);
     d.fraction = kind === "fractions" ? listStr(ph.fractions ?? [0.1, 0.5, 0.9]) : str(found.fraction);
     d.rateMode = "derived";
     return d;
@@ -424,7 +426,7 @@ export function phaseToApi(p: PhaseDraft): Record<string, unknown> {
     out.criteria = p.criteria.map((c) => ({ metric: c.metric, limit: num(c.limit) }));
     return dropUndefined(out);
   }
-  const found = () => dropUndefined({ phase: p.fromPhase.trim(), of: p.fromFigure, criterion: p.fromFigure === "capacity" ? criterionIndex(p.fromCriterion) : undefined });
+  const found = () => dropUndefined({ phase: p.fromPhase.trim(), of: p.fromFigure, criterion: p.fromFigure === "capacity" ? criterionIndex(p.fromCriterion) : undefined, why: p.fromWhy?.trim() || undefined });
   if (p.kind === "fractions") {
     out.found = found();
     out.fractions = numList(p.fraction);

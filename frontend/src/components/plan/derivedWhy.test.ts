@@ -1,0 +1,21 @@
+// Issue 50: a derived load's reason (the plan's `why`, said with the rate in the report) survives the plan editor.
+import { describe, expect, it } from "vitest";
+import { TOOLS } from "../../tools/__fixtures__";
+import { draftFromPlan, draftToBody } from "./planModel";
+
+describe("a derived load's reason", () => {
+  it("round-trips through the editor with the rate and the fractions it explains", () => {
+    const why = "below where latency bends: the server where it still serves well";
+    const phases = [
+      { kind: "saturation", label: "sweep", concurrency: 20, rate: [2000, 4000], duration_s: 20 },
+      { kind: "stability", concurrency: 20, rate: { phase: "sweep", of: "knee", why, fraction: 0.8 }, duration_s: 60 },
+      { kind: "fractions", concurrency: 20, found: { phase: "sweep", of: "ceiling", why: "CSIT's fractions" }, fractions: [0.1, 0.9], duration_s: 10 },
+    ];
+    const d = draftFromPlan({ name: "p", tool: "dnsperf", target_id: 4, params: {}, phases, pause_s: 3, repeat: 1 }, TOOLS);
+    expect(d.phases[1].fromWhy).toBe(why);
+    expect((draftToBody(d, TOOLS) as unknown as { phases: unknown }).phases).toEqual(phases);
+    d.phases[1].fromWhy = " ";
+    const [, hold] = (draftToBody(d, TOOLS) as unknown as { phases: { rate: object }[] }).phases;
+    expect(hold.rate).toEqual({ phase: "sweep", of: "knee", fraction: 0.8 }); // none given: none sent
+  });
+});
