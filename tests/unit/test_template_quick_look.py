@@ -27,7 +27,9 @@ def test_sweeps_are_thinned_from_both_ends_and_repetitions_kept_where_the_budget
     assert seed000["phases"][1]["concurrency"] == [8] and seed000["phases"][2]["rate"] == [2000, 50000]
     assert seed000["phases"][3]["rate"]["phase"] == seed000["phases"][2]["label"] and seed000["phases"][4]["fractions"] == [0.5]
     logging = quick_look(get_template("dns-coredns-logging-seed001").plan)
-    assert logging["repeat"] == 3 and logging["phases"][0]["rate"] == [20000]  # 2 variants × 3 repetitions × 1 load
+    # 2 variants × (the sweep's ends + the matched hold at half the minimal configuration's ceiling, one absolute rate)
+    assert logging["repeat"] == 1 and logging["phases"][0]["rate"] == [5000, 30000] and logging["derive"] == "reference"
+    assert logging["phases"][1]["rate"] == {"phase": "sweep", "of": "ceiling", "fraction": 0.5}
     ranged = quick_look({"name": "r", "phases": [{"kind": "saturation", "concurrency": 1, "duration_s": 9,
                                                   "rate": {"start": 100, "stop": 1000, "step": 100}}]})  # fmt: skip
     assert ranged["phases"][0]["rate"] == [100, 300, 500, 600, 800, 1000] and ranged["name"] == "r (quick look)"
