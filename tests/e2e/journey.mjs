@@ -391,7 +391,9 @@ try {
     await page.locator('[data-testid="phase-2"]').getByLabel("list").check();
     await phaseInput(page, 2, "rate").fill("600, 900");
     await phaseInput(page, 2, "duration").fill("2");
-    // stability
+    // stability: the template derives it from the sweep's knee (its explanation shown); a fixed rate here
+    await page.locator('[data-testid="phase-3-derived"]').getByText(/Resolved when this phase starts/).waitFor();
+    await page.locator('[data-testid="phase-3"]').getByLabel("single", { exact: true }).check();
     await phaseInput(page, 3, "concurrency").fill("2");
     await phaseInput(page, 3, "rate").fill("500");
     await phaseInput(page, 3, "duration").fill("3");

@@ -20,7 +20,7 @@ from kneeboard.grafana import dashboard_link
 from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.history.query import Filters, find
 from kneeboard.plans.expand import expand
-from kneeboard.plans.schemas import PlanBody
+from kneeboard.plans.schemas import AnyPlan, PlanBody
 from kneeboard.plans.models import Plan
 from kneeboard.plans.service import check_plan, get_plan
 from kneeboard.targets.models import Target
@@ -63,11 +63,16 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session,
         agent=agent or get_settings().agent_name,
         dispatched_at=utcnow(),
     )
-    campaign.points = [Point(**p.model_dump(exclude={"rate_from"})) for p in expand(plan)]
+    campaign.points = points_of(plan)
     store(campaign)
     session.add(campaign)
     session.flush()
     return campaign
+
+
+def points_of(plan: AnyPlan) -> list[Point]:
+    """The pending points a plan expands to (a derived rate at the most it can be, resolved by the worker)."""
+    return [Point(**p.model_dump(exclude={"rate_from"})) for p in expand(plan)]
 
 
 def _freeze(body: dict, *, session: Session) -> dict:

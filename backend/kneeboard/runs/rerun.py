@@ -5,12 +5,11 @@ from __future__ import annotations
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
-from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.models import Campaign
 from kneeboard.campaigns.progress import store
-from kneeboard.campaigns.service import get_campaign
+from kneeboard.campaigns.service import get_campaign, points_of
 from kneeboard.db import utcnow
 from kneeboard.errors import Conflict
-from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import PlanBody
 from kneeboard.plans.service import check_plan
 from kneeboard.states import CampaignStatus
@@ -30,7 +29,7 @@ def rerun(campaign_id: int, *, session: Session) -> Campaign:
         plan=dict(original.plan), target=dict(original.target), status=CampaignStatus.QUEUED,
         tags=list(original.tags), agent=original.agent, dispatched_at=utcnow(),
     )  # fmt: skip
-    campaign.points = [Point(**p.model_dump()) for p in expand(plan)]
+    campaign.points = points_of(plan)
     store(campaign)
     session.add(campaign)
     session.flush()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TOOLS, tool } from "../../tools/__fixtures__";
-import { blankDraft, blankPhase, draftFromPlan, draftToBody, hasDerivedLoad, movePhase, numList, phaseKindsFor, rateModesFor, withMonitor, withTool } from "./planModel";
+import { blankDraft, blankPhase, draftFromPlan, draftGaps, draftToBody, hasDerivedLoad, movePhase, numList, phaseKindsFor, rateModesFor, withMonitor, withTool } from "./planModel";
 
 const template = {
   name: "DNS three dimensions",
@@ -40,6 +40,9 @@ describe("plan draft", () => {
     expect(d.phases[2]).toMatchObject({ rateMode: "derived", fromPhase: "sweep", fromFigure: "knee", fraction: "0.8" });
     expect(d.phases[3]).toMatchObject({ fromPhase: "find", fromFigure: "capacity", fromCriterion: "1", fraction: "0.1, 0.5, 0.9" });
     expect((draftToBody(d, TOOLS) as unknown as { phases: unknown }).phases).toEqual(phases);
+    expect(draftGaps({ ...d, targetId: "4" }, TOOLS)).toEqual({}); // a derived rate is no "not a number"
+    const unnamed = { ...d, targetId: "4", phases: d.phases.map((p, i) => (i === 2 ? { ...p, fromPhase: "", fraction: "lots" } : p)) };
+    expect(draftGaps(unnamed, TOOLS)).toEqual({ "phases.2.rate.phase": ["name the earlier phase (its label)"], "phases.2.rate.fraction": ["not a number"] });
     expect(rateModesFor("stability", tool("dnsperf"))).toContain("derived");
     expect(phaseKindsFor(tool("wrk"))).not.toContain("fractions"); // closed loop: no rate to derive
   });
