@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from kneeboard.deps import SessionDep
 from kneeboard.exports import archive, document, renderer
-from kneeboard.shares.router import Token
+from kneeboard.routes import Token
 
 router = APIRouter(tags=["exports"])
 COMPARE = Query(..., min_length=2, max_length=10, description="campaign ids (12) or variants (12@1 queue); the first is the reference")

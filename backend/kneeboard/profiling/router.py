@@ -9,9 +9,9 @@ from fastapi import APIRouter, Query
 from kneeboard.deps import SessionDep
 from kneeboard.profiling import service
 from kneeboard.profiling.schemas import CpuProfileDiff, FoldedProfile, TopFunctions
+from kneeboard.routes import Limit
 
 router = APIRouter(tags=["cpu profiles"])
-Limit = Query(default=30, ge=1, le=500, description="at most this many functions (or frames)")
 
 
 @router.get("/points/{point_id}/cpu-profile", response_model=FoldedProfile)
