@@ -37,7 +37,7 @@ from kneeboard.schedules.router import router as schedules_router
 from kneeboard.shares.router import router as shares_router
 from kneeboard.exporters.router import router as exporters_router
 from kneeboard.targets.router import router as targets_router
-from kneeboard.tools.router import router as tools_router
+from kneeboard.toolinfo.router import router as tools_router
 from kneeboard.trends.router import router as trends_router
 from kneeboard.ui import mount_ui
 from kneeboard.webhooks.delivery import with_delivery
