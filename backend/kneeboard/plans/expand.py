@@ -14,7 +14,13 @@ START_OVERHEAD_S = 0.5
 
 def count_points(plan: AnyPlan) -> int:
     """How many points `expand` would make (variants × phase loads × repeats), without expanding: check caps with it first."""
-    return max(1, len(plan.variants)) * sum(load_count(phase) for phase in plan.phases) * plan.repeat
+    return max(1, len(plan.variants)) * sum(load_count(phase) for phase in plan.phases) * most_passes(plan)
+
+
+def most_passes(plan: AnyPlan) -> int:
+    """The most passes a plan can run: `repeat`, or repeat until decided's max_passes (the bound for caps and schedules)."""
+    until = getattr(plan, "until_decided", None)
+    return max(plan.repeat, until.max_passes) if until is not None else plan.repeat
 
 
 def expand(plan: AnyPlan) -> list[PointPreview]:

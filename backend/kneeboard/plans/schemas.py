@@ -57,6 +57,22 @@ class Slo(BaseModel):
     limit_ms: float = Field(default=3.0, gt=0, le=60_000, description="the latency target (ms)")
 
 
+SERVER_METRICS = {"server_cost": "lower", "server_rate": "higher"}  # point figures the server evidence adds (evidence/assess.py)
+
+
+class UntilDecided(BaseModel):
+    """Repeat until decided: keep running passes (each variant once, alternating) until the named metrics are decided."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metrics: list[str] = Field(min_length=1, max_length=8, description="the headline metrics to decide (point figures: "
+                               "the tool's, or server_cost / server_rate from the server evidence)")
+    margin_pct: float = Field(default=5.0, gt=0, le=50, description="\"equivalent within ±margin\" when the difference's "
+                              "anytime-valid interval lies inside it")
+    max_passes: int = Field(default=20, ge=2, description="the most passes: bounds points, caps, the preview and schedules")
+    budget_s: float | None = Field(default=None, gt=0, description="stop before a pass that would spend more than this")
+
+
 class _PlanBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -76,6 +92,8 @@ class _PlanBase(BaseModel):
                                                 "resolves its own, or all take the first variant's first (one absolute rate: matched loads)")
     margin_pct: float = Field(default=MARGIN_PCT, gt=0, le=50, description="the practical margin, ± % of the reference: comparisons say "
                               "\"equivalent within ±margin\" when the difference's interval lies inside it (TOST)")
+    until_decided: UntilDecided | None = Field(default=None, description="variants: run passes until the named metrics "
+                                               "are decided (worse, better or equivalent) or the budget is spent")
 
     tool: str
     params: BaseModel
@@ -101,6 +119,7 @@ class _PlanBase(BaseModel):
                     tool.read_params({**self.params.model_dump(), **variant.params})
                 except ToolInputError as exc:
                     raise ValueError(f"variants[{i}].{exc}") from None
+        _until_decided_fits(self, tool)
         if self.slo.metric is not None and self.slo.metric not in {m.name for m in tool.all_metrics()}:
             raise ValueError(f"slo.metric: {self.tool} does not measure {self.slo.metric}")
         return self
@@ -118,6 +137,28 @@ class _PlanBase(BaseModel):
         if value > get_settings().max_repeat:
             raise ValueError(f"must be at most {get_settings().max_repeat} (MAX_REPEAT)")
         return value
+
+
+def _until_decided_fits(plan: _PlanBase, tool: ToolAdapter) -> None:
+    """Repeat until decided compares variants on metrics that say which way is better, within MAX_REPEAT passes."""
+    until = plan.until_decided
+    if until is None:
+        return
+    if len(plan.variants) < 2:
+        raise ValueError("until_decided: needs two variants or more (the first is the reference)")
+    for j, metric in enumerate(until.metrics):
+        if metric_sense(tool, metric) is None:
+            raise ValueError(f"until_decided.metrics[{j}]: {tool.name} measures no {metric} that says which way is better")
+    if until.max_passes > get_settings().max_repeat:
+        raise ValueError(f"until_decided.max_passes: must be at most {get_settings().max_repeat} (MAX_REPEAT)")
+    if until.max_passes < plan.repeat:
+        raise ValueError(f"until_decided.max_passes: {until.max_passes} is fewer than the {plan.repeat} passes `repeat` runs first")
+
+
+def metric_sense(tool: ToolAdapter, metric: str) -> int | None:
+    """+1 when higher is better, −1 when lower is, for a tool's metric or a server figure (None: unknown or no sense)."""
+    better = SERVER_METRICS.get(metric) or next((m.better for m in tool.all_metrics() if m.name == metric), None)
+    return {"higher": +1, "lower": -1}.get(better or "")
 
 
 def _events_fit(plan: _PlanBase, i: int, phase: Phase) -> None:

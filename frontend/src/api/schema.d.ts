@@ -3070,6 +3070,8 @@ export interface components {
              * @enum {string}
              */
             tool: "devsim";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
         };
@@ -3145,6 +3147,8 @@ export interface components {
              * @enum {string}
              */
             tool: "devsim";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /**
              * Updated At
              * Format: date-time
@@ -3293,6 +3297,8 @@ export interface components {
              * @enum {string}
              */
             tool: "dnsperf";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
         };
@@ -3368,6 +3374,8 @@ export interface components {
              * @enum {string}
              */
             tool: "dnsperf";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /**
              * Updated At
              * Format: date-time
@@ -4061,6 +4069,8 @@ export interface components {
              * @enum {string}
              */
             tool: "iperf3";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
         };
@@ -4136,6 +4146,8 @@ export interface components {
              * @enum {string}
              */
             tool: "iperf3";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /**
              * Updated At
              * Format: date-time
@@ -4284,6 +4296,8 @@ export interface components {
              * @enum {string}
              */
             tool: "kbhttp";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
         };
@@ -4359,6 +4373,8 @@ export interface components {
              * @enum {string}
              */
             tool: "kbhttp";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /**
              * Updated At
              * Format: date-time
@@ -6690,6 +6706,34 @@ export interface components {
             server_cost?: number | null;
         };
         /**
+         * UntilDecided
+         * @description Repeat until decided: keep running passes (each variant once, alternating) until the named metrics are decided.
+         */
+        UntilDecided: {
+            /**
+             * Budget S
+             * @description stop before a pass that would spend more than this
+             */
+            budget_s?: number | null;
+            /**
+             * Margin Pct
+             * @description "equivalent within ±margin" when the difference's anytime-valid interval lies inside it
+             * @default 5
+             */
+            margin_pct: number;
+            /**
+             * Max Passes
+             * @description the most passes: bounds points, caps, the preview and schedules
+             * @default 20
+             */
+            max_passes: number;
+            /**
+             * Metrics
+             * @description the headline metrics to decide (point figures: the tool's, or server_cost / server_rate from the server evidence)
+             */
+            metrics: string[];
+        };
+        /**
          * UserCreate
          * @description A new account.
          */
@@ -7017,6 +7061,8 @@ export interface components {
              * @enum {string}
              */
             tool: "wrk";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /** Variants */
             variants?: components["schemas"]["Variant"][];
         };
@@ -7092,6 +7138,8 @@ export interface components {
              * @enum {string}
              */
             tool: "wrk";
+            /** @description variants: run passes until the named metrics are decided (worse, better or equivalent) or the budget is spent */
+            until_decided?: components["schemas"]["UntilDecided"] | null;
             /**
              * Updated At
              * Format: date-time
