@@ -28,8 +28,8 @@ from kneeboard.fanout.share import AgentContext
 from kneeboard.observers.link import ObserverLink
 from kneeboard.observers.schemas import MAX_READINGS
 from kneeboard.profiling import perf
-from kneeboard.profiling.capture import Taken, take
 from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.profiling.taken import Taken, take
 from kneeboard.tools.process import read as process_read
 
 log = logging.getLogger(__name__)
