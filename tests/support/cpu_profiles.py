@@ -14,6 +14,7 @@ HOSTILE_FRAME = "<script>alert(1)</script>"  # a frame name the views must keep 
 
 def _store(point_id: int, fixture: str, process: str, *, extra: dict[str, int] | None = None) -> None:
     """Fold a perf script fixture for `process` and store it as the point's CPU profile (with `extra` stacks added)."""
+    from kneeboard.db import session_scope
     from kneeboard.profiling.folding import cap, fold
     from kneeboard.profiling.service import store
 
@@ -25,9 +26,11 @@ def _store(point_id: int, fixture: str, process: str, *, extra: dict[str, int] |
         folded.stacks[stack] += count
         folded.samples += count
     capped = cap(folded.stacks)
-    store(point_id, {"process": process, "frequency_hz": 99, "window_s": 20.0, "samples": folded.samples,
-                     "all_samples": folded.all_samples, "stack_depth": folded.stack_depth, "stacks": capped.stacks,
-                     "dropped_stacks": capped.dropped_stacks, "dropped_samples": capped.dropped_samples, "folded": capped.text})  # fmt: skip
+    with session_scope() as session:
+        store(point_id, {"process": process, "frequency_hz": 99, "window_s": 20.0, "samples": folded.samples,
+                         "all_samples": folded.all_samples, "stack_depth": folded.stack_depth, "stacks": capped.stacks,
+                         "dropped_stacks": capped.dropped_stacks, "dropped_samples": capped.dropped_samples, "folded": capped.text},
+              session=session)  # fmt: skip
 
 
 def profiled_campaign(stack, name: str, fixture: str, *, points: int = 4, process: str = "coredns") -> dict:

@@ -69,7 +69,7 @@ class PointProfile:
         if self.row is None or not self.row["samples"]:
             return
         try:
-            retrying(lambda: service.store(point_id, self.row), f"storing point {point_id}'s CPU profile")
+            retrying(lambda: _store(point_id, self.row), f"storing point {point_id}'s CPU profile")
         except Exception:  # noqa: BLE001 - a profile is evidence beside the point, never its result
             log.exception("point %s: the CPU profile was not stored", point_id)
 
@@ -109,6 +109,12 @@ class ObservedProfile(PointProfile):
         if "cpu_profile" in result.extra:
             result.extra["cpu_profile"]["observer"] = self.settings.observer
         return warnings
+
+
+def _store(point_id: int, row: dict) -> None:
+    """Store a point's profile in a transaction of its own (the worker's, after the point's)."""
+    with session_scope() as session:
+        service.store(point_id, row, session=session)
 
 
 def _settings(point_id: int, tool: ToolAdapter) -> tuple[CpuProfileSettings | None, float]:

@@ -5,20 +5,18 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from kneeboard.campaigns.models import Point
-from kneeboard.db import session_scope
 from kneeboard.errors import Conflict, NotFound
 from kneeboard.profiling import analysis
 from kneeboard.profiling.models import CpuProfile
 
 
-def store(point_id: int, row: dict) -> None:
-    """Write (or replace) a point's CPU profile row."""
-    with session_scope() as session:
-        existing = session.get(CpuProfile, point_id)
-        if existing is not None:
-            session.delete(existing)
-            session.flush()
-        session.add(CpuProfile(point_id=point_id, **row))
+def store(point_id: int, row: dict, *, session: Session) -> None:
+    """Write (or replace) a point's CPU profile row, in the caller's transaction."""
+    existing = session.get(CpuProfile, point_id)
+    if existing is not None:
+        session.delete(existing)
+        session.flush()
+    session.add(CpuProfile(point_id=point_id, **row))
 
 
 def _loaded(point_id: int, session: Session) -> tuple[Point, CpuProfile]:
