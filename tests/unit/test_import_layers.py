@@ -23,8 +23,22 @@ def _graph() -> grimp.ImportGraph:
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
-    """Every strongly connected group of two modules or more (Tarjan's algorithm, iterative)."""
-    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    """Every strongly connected group of two modules or more."""
+    return _strongly_connected({m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules})
+
+
+def _package_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Every strongly connected group of two top-level packages or more (kneeboard.X: a module's package, or itself)."""
+    edges: dict[str, set[str]] = {}
+    for module in graph.modules:
+        package = ".".join(module.split(".")[:2])
+        edges.setdefault(package, set()).update(".".join(m.split(".")[:2]) for m in graph.find_modules_directly_imported_by(module))
+    return _strongly_connected({package: sorted(imported - {package}) for package, imported in edges.items()})
+
+
+def _strongly_connected(edges: dict[str, list[str]]) -> list[list[str]]:
+    """Every strongly connected group of two nodes or more (Tarjan's algorithm, iterative)."""
+    edges = {node: [c for c in children if c in edges] for node, children in edges.items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -105,3 +119,13 @@ def test_services_never_open_a_session_nor_commit():
     found = {str(p.relative_to(PACKAGE)): _opens_or_commits(p) for p in sorted(PACKAGE.glob("*/service.py"))}
     assert not [line for name, lines in found.items() if name not in owners for line in lines]
     assert all(found.get(name) for name in owners), {name: found.get(name) for name in owners}
+
+
+def test_package_cycles_only_shrink():
+    """No import cycle between kneeboard's packages beyond the contract's allow-list (package_cycles), which names
+    exactly the packages still in one: a package joining a cycle fails, and so does one that left it and is still listed
+    (take it off: the list only shrinks)."""
+    allowed = {f"kneeboard.{name}" for name in tomllib.loads(CONTRACT.read_text())["tool"]["kneeboard"]["layers"]["package_cycles"]}
+    cycling = {package for group in _package_cycles(_graph()) for package in group}
+    assert not cycling - allowed, f"packages newly in an import cycle: {sorted(cycling - allowed)}"
+    assert not allowed - cycling, f"no longer in a cycle, take them off package_cycles: {sorted(allowed - cycling)}"

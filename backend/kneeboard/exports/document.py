@@ -9,12 +9,12 @@ from sqlalchemy.orm import Session
 
 from kneeboard import __version__
 from kneeboard.campaigns import service as campaigns
+from kneeboard.campaigns.featured import cpu_profile_points, featured_points
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.schemas import CampaignOut, PointOut
 from kneeboard.compare.schemas import Comparison
 from kneeboard.compare.service import build as build_comparison
 from kneeboard.errors import Conflict, DomainError, NotFound
-from kneeboard.exports.featured import cpu_profile_points, featured_points
 from kneeboard.failover.service import point_outcomes
 from kneeboard.profiling import service as cpu_profiles
 from kneeboard.profiling.analysis import parse_folded

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kneeboard.auth.credentials import digest
+from kneeboard.campaigns.featured import cpu_profile_points
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.schemas import PointOut
 from kneeboard.campaigns.service import describe, get_campaign, point_samples, refresh_analysis
@@ -21,7 +22,6 @@ from kneeboard.compare.service import build as build_comparison
 from kneeboard.config import get_settings
 from kneeboard.db import as_utc, utcnow
 from kneeboard.errors import Gone, NotFound, invalid
-from kneeboard.exports.featured import cpu_profile_points
 from kneeboard.latency.service import point_histogram
 from kneeboard.profiling import service as cpu_profiles
 from kneeboard.promql.models import PrometheusServer
