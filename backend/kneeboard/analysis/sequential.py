@@ -119,3 +119,34 @@ def stop_reason(result: Mapping, *, passes: int, max_passes: int, spent_s: float
     if budget_s is not None and passes and spent_s + spent_s / passes > budget_s:
         return BUDGET
     return None
+
+
+def passes_of(points: Sequence[Mapping], metrics: Sequence[str], reference: str, variant: str) -> list[dict]:
+    """Per pass (a point's `repeat`), in order, each metric's (reference mean, variant mean) over that pass's completed
+    points (analysis-shaped point dicts); a pass missing either side is left out."""
+    by_pass: dict[int, dict[str, list[Mapping]]] = {}
+    for p in points:
+        if p.get("status") == "completed" and p.get("variant") in (reference, variant):
+            by_pass.setdefault(int(p.get("repeat") or 0), {}).setdefault(p["variant"], []).append(p)
+    out = []
+    for _, sides in sorted(by_pass.items()):
+        if reference in sides and variant in sides:
+            out.append({m: (_mean(sides[reference], m), _mean(sides[variant], m)) for m in metrics})
+    return out
+
+
+def _mean(points: Sequence[Mapping], metric: str) -> float | None:
+    """The mean of a metric over points (None when none has it)."""
+    values = [float(v) for p in points if isinstance(v := p.get(metric), int | float) and math.isfinite(v)]
+    return float(np.mean(values)) if values else None
+
+
+def trace(points: Sequence[Mapping], variants: Sequence[str], senses: Mapping[str, int], *, margin_pct: float,
+          alpha: float = ALPHA) -> dict:
+    """Every variant against the first (the reference), at alpha shared over the variants (Bonferroni; decide shares it
+    over the metrics): {"reference", "variants": {label: decide(...)}, "decided", "passes"}."""
+    reference, others = variants[0], list(variants[1:])
+    level = alpha / max(1, len(others))
+    found = {v: decide(passes_of(points, list(senses), reference, v), senses, margin_pct=margin_pct, alpha=level) for v in others}
+    passes = len({int(p.get("repeat") or 0) for p in points if p.get("status") == "completed"})
+    return {"reference": reference, "variants": found, "decided": all(r["decided"] for r in found.values()), "passes": passes}

@@ -25,7 +25,7 @@ from kneeboard.lab import impair, querylogs
 from kneeboard.observers import process_cpu as server_cpu
 from kneeboard.plans.schemas import PlanBody, params_of
 from kneeboard.profiling import capture as cpu_profile
-from kneeboard.runs import derived, faults, harness_cpu, spool, tls_check
+from kneeboard.runs import derived, faults, harness_cpu, passes, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
 from kneeboard.runs.pinning import pin
@@ -112,18 +112,23 @@ def _run(campaign_id: int, agent: str, owner: str) -> str:
     pending, pause, before, attempt = started
     faults.inject("start")
     live.publish(campaign_id, "status", {"status": CampaignStatus.RUNNING})
-    watch, current_variant, variant_error = _Watch(campaign_id, owner), object(), None
+    watch, current_variant, variant_error, index = _Watch(campaign_id, owner), object(), None, -1
     run = Run(campaign_id, agent, owner, attempt)
     try:
-        for index, (point_id, variant) in enumerate(pending):
-            if watch() or (index and watch.sleep(pause)):
-                break
-            if variant != current_variant:
-                current_variant, variant_error = variant, apply_variant(campaign_id, variant)
-            if search.is_search(point_id):
-                search.drive(point_id, run, watch, run_point, refused=variant_error)
-            elif retrying(lambda: derived.resolve(campaign_id, point_id), "resolving a derived load") is None:
-                run_point(point_id, run, watch, refused=variant_error)
+        while pending:  # repeat until decided adds a pass at a time (runs/passes.py); otherwise one round
+            for index, (point_id, variant) in enumerate(pending, start=index + 1):
+                if watch() or (index and watch.sleep(pause)):
+                    break
+                if variant != current_variant:
+                    current_variant, variant_error = variant, apply_variant(campaign_id, variant)
+                if search.is_search(point_id):
+                    search.drive(point_id, run, watch, run_point, refused=variant_error)
+                elif retrying(lambda: derived.resolve(campaign_id, point_id), "resolving a derived load") is None:
+                    run_point(point_id, run, watch, refused=variant_error)
+            else:
+                pending = [] if watch() else retrying(lambda: passes.another(campaign_id), "adding a pass")
+                continue
+            break
     finally:  # after a cancel or a failure too: the lab is left as it was found
         retrying(lambda: restore(campaign_id, before), "restoring the lab")
     if watch.lost:
@@ -170,6 +175,8 @@ def _settle(campaign_id: int, owner: str) -> str:
             move_campaign(campaign, CampaignStatus.COMPLETED)
         try:
             campaign.analysis = analyse_campaign(campaign)
+            if (decided := passes.verdict_of(campaign, cancelled=cancelling)) is not None:
+                campaign.analysis = {**campaign.analysis, "until_decided": decided}
         except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the campaign's status
             campaign.analysis = {"error": f"analysis failed: {type(exc).__name__}: {exc}"}
         status = campaign.status
