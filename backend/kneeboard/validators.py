@@ -9,10 +9,13 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field
 
-from kneeboard.tools.units import url_host
-
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\.?$")
 _LABEL = re.compile(r"^[A-Za-z0-9_*]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$")
+
+
+def url_host(host: str) -> str:
+    """A host as it goes in a URL or before `:port`: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def check_host(value: str) -> str:

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from kneeboard.tools.base import ToolInputError
+from kneeboard.validators import url_host  # noqa: F401 - where the tools take it from
 
 _TIME_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 _DECIMAL = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
@@ -97,11 +98,6 @@ def require_text(name: str, value: Any) -> str:
     if value.startswith("-"):
         raise ToolInputError(f"{name}: must not start with '-', got {value!r}")
     return value
-
-
-def url_host(host: str) -> str:
-    """A host as it goes in a URL or before `:port`: an IPv6 address in brackets."""
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def host_port(host: str, port: int) -> str:
