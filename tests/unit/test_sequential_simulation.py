@@ -111,3 +111,17 @@ def test_decide_reports_each_metric_history_and_why_it_stops():
     assert stop_reason(undecided, passes=1, max_passes=1, spent_s=10, budget_s=None) == PASSES
     assert stop_reason(undecided, passes=1, max_passes=9, spent_s=10, budget_s=15) == BUDGET
     assert stop_reason(undecided, passes=1, max_passes=9, spent_s=10, budget_s=25) is None
+
+
+def test_passes_pair_each_variant_with_the_reference_within_a_pass():
+    from kneeboard.analysis.sequential import passes_of, trace
+
+    def point(repeat, variant, cost, status="completed"):
+        return {"repeat": repeat, "variant": variant, "status": status, "server_cost": cost}
+
+    points = [point(0, "a", 1.0), point(0, "a", 3.0), point(0, "b", 2.4), point(1, "b", 2.0), point(1, "a", 1.9),
+              point(2, "a", 2.0), point(2, "b", 9.0, "failed")]  # fmt: skip
+    assert passes_of(points, ["server_cost"], "a", "b") == [{"server_cost": (2.0, 2.4)}, {"server_cost": (1.9, 2.0)}]
+    found = trace(points, ["a", "b"], {"server_cost": -1}, margin_pct=5.0)
+    assert found["passes"] == 3 and found["variants"]["b"]["metrics"]["server_cost"]["passes"] == 2
+    assert found["variants"]["b"]["level"] == ALPHA and not found["decided"]
