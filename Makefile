@@ -98,6 +98,7 @@ bench-templates:
 .PHONY: bench-analysis
 bench-analysis:
 	.venv/bin/python tests/bench/analysis.py
+	.venv/bin/pytest -q -s tests/unit/test_sequential_simulation.py -k identical_variants  # repeat until decided: 2,000 drifting-host campaigns a case
 
 lab-up:
 	.venv/bin/kneeboard lab up
