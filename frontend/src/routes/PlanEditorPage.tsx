@@ -16,6 +16,7 @@ import PhaseEditor from "../components/plan/PhaseEditor";
 import PreviewPanel from "../components/plan/PreviewPanel";
 import TemplatePicker from "../components/plan/TemplatePicker";
 import VariantsEditor, { MonitorsEditor } from "../components/plan/VariantsEditor";
+import UntilDecidedEditor, { type UntilDecided } from "../components/plan/UntilDecidedEditor";
 import type { PlanCopyState } from "../components/campaign/RerunActions";
 import { blankDraft, blankPhase, DEFAULT_SLO_LIMIT_MS, draftFromPlan, draftGaps, draftToBody, hasDerivedLoad, movePhase, phaseKindsFor, withTargetExporters, withTool, type DeriveMode, type PhaseDraft, type PlanDraft } from "../components/plan/planModel";
 import { useDebounced } from "../hooks";
@@ -315,6 +316,10 @@ function Editor({ planId, initial, tools }: { planId: number | null; initial: Pl
 
         <section className="card">
           <VariantsEditor variants={d.variants} errors={errors} onChange={(variants) => update({ variants })} />
+          {(d.variants.length >= 2 || d.kept?.until_decided != null) && (
+            <UntilDecidedEditor value={d.kept?.until_decided as UntilDecided | undefined} errors={errors}
+              onChange={(until) => update({ kept: { ...d.kept, until_decided: until } })} />
+          )}
           {hasDerivedLoad(d) && (
             <Field label="Derived loads" errors={err("derive")}
               hint="each variant and repetition at its own fraction of what it found, or all at the reference variant's first (one absolute rate: matched loads for a comparison)">
