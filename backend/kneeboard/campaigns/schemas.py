@@ -293,6 +293,8 @@ class Analysis(VariantAnalysis):
     unit: str | None = Field(default=None, description="the rate unit its figures are in (the tool's)")
     variants: dict[str, VariantAnalysis] | None = None
     search: list[SearchResult] = Field(default_factory=list, description="the plan's search phases: capacity per criterion")
+    until_decided: dict[str, Any] | None = Field(default=None, description="repeat until decided (runs/passes.py): each variant's "
+                                                 "verdict after every pass, the passes, the seconds spent and why it stopped")
 
 
 class HostSharing(BaseModel):

@@ -2007,6 +2007,13 @@ export interface components {
              * @description the rate unit its figures are in (the tool's)
              */
             unit?: string | null;
+            /**
+             * Until Decided
+             * @description repeat until decided (runs/passes.py): each variant's verdict after every pass, the passes, the seconds spent and why it stopped
+             */
+            until_decided?: {
+                [key: string]: unknown;
+            } | null;
             usl?: components["schemas"]["UslFit"] | null;
             /** Variants */
             variants?: {
