@@ -19,6 +19,7 @@ import ServerEvidence from "./ServerEvidence";
 import StabilityChart, { variantAnalysis } from "./StabilityChart";
 import SteadyNote from "./SteadyNote";
 import SummaryCards from "./SummaryCards";
+import UntilDecidedPanel, { type UntilDecidedRecord } from "./UntilDecidedPanel";
 
 /**
  * The conclusion read at a glance: the headline (where it is fine, where it breaks, what limits it, with the numbers), then
@@ -98,6 +99,7 @@ export default function ReportBody({
       {(analysis?.headline || analysis?.conclusion) && <Conclusion analysis={analysis} suffix={suffix} />}
       {variant != null && !analysis && c.summary.points_completed > 0 && <div className="banner warn">No analysis for variant “{variant}” yet.</div>}
       {analysis?.error && <div className="banner warn">{analysis.error}</div>}
+      {variant == null && <UntilDecidedPanel record={c.analysis?.until_decided as UntilDecidedRecord | null | undefined} />}
       <ServerEvidence evidence={evidenceOf(analysis)} tool={tool} suffix={suffix} />
       {controls}
       <SearchPanel events={events} results={live ? null : analysis?.search} />
