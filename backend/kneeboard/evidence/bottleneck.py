@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .readings import HostCpus, Readings
+from .readings import OBSERVER_SOURCE, HostCpus, Readings
 
 SOFTIRQ_PCT = 90.0  # one CPU's softirq at least this…
 IDLE_ELSEWHERE_PCT = 25.0  # …while another CPU is at least this idle: one receive queue does the network stack's work
@@ -248,6 +248,9 @@ def _cpu_candidates(r: Readings, shared: str | None) -> list[Candidate]:
     """The CPU rules on what was read: the server's host's CPUs, and the load generator's host's (mpstat), unless
     those are the server's own, already read."""
     found = _per_cpu(r, r.cpus, SERVER_CPUS) if r.cpus else []
+    if r.cpus_source and r.cpus_source.startswith(OBSERVER_SOURCE):
+        for candidate in found:  # the server's own CPUs, read there by the observer, not on the generator
+            candidate.figure += f" ({r.cpus_source})"
     host = r.host
     if host is None or (shared and _loads(r.cpus)):
         return found

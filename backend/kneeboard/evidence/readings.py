@@ -24,6 +24,7 @@ EXPORTER = "exporter."
 MODES = {"usr": "user", "nice": "nice", "sys": "system", "irq": "irq", "soft": "softirq", "idle": "idle",
          "iowait": "iowait", "steal": "steal"}  # mpstat's (and the node monitor's) field → node_exporter's mode
 NODE_SOFTIRQ_ONLY = "node monitor (softirq only)"
+OBSERVER_SOURCE = "read on the server by observer"  # the observer's own per-CPU reading (observers/readings.py)
 GENERATOR_HOST = "mpstat on the load generator's host"
 
 
@@ -117,6 +118,18 @@ def _node(found: Readings, summary: dict[str, Any]) -> None:
         found.cpus_source = NODE_SOFTIRQ_ONLY
 
 
+def _observer(found: Readings, summary: dict[str, Any]) -> None:
+    """The observer's own reading on the server's host (observers/readings.py): its CPUs by mode before any other
+    monitor's (its label sorts after theirs, so it replaces them), said as read on the server by that observer."""
+    source = f"{OBSERVER_SOURCE} {summary.get('observer') or '?'}"
+    if cpus := _by_cpu(summary.get("mean_pct_by_cpu")):
+        found.cpus, found.cpus_source = cpus, source
+    if (pct := number(summary.get("cpu_pct_of_one"))) is not None and summary.get("process"):
+        name = summary["process"]
+        found.process_cpu = Reading(pct, f"{source}: {name}'s CPU from /proc", f"{name}'s CPU",
+                                    count=number(summary.get("cpu_s")))
+
+
 def _mpstat(summary: dict[str, Any]) -> HostCpus | None:
     """The mpstat monitor's summary as the load generator's host's CPUs (None when it holds no busy figure)."""
     mean, busiest = number(summary.get("all_avg_busy_pct")), number(summary.get("cpu_max_busy_pct"))
@@ -154,7 +167,9 @@ def read(monitors: dict[str, Any] | None) -> Readings:
         summary = (monitors or {})[label]
         if not isinstance(summary, dict):
             continue
-        if label == "node":
+        if label == "observer":
+            _observer(found, summary)
+        elif label == "node":
             _node(found, summary)
         elif label == "mpstat":
             found.host = _mpstat(summary)
