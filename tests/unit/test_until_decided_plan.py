@@ -37,3 +37,12 @@ def test_the_most_passes_bound_the_points_while_the_first_passes_expand():
 def test_an_until_decided_that_cannot_run_is_refused(change, said):
     with pytest.raises(ValidationError, match=said):
         plan(**change)
+
+
+def test_the_preview_is_a_range_from_the_first_passes_to_the_most():
+    from kneeboard.plans.service import preview
+
+    shown = preview(plan())
+    assert shown.point_count == 2 * 2 and shown.estimated_s == pytest.approx(shown.estimated_min_s * 12 / 2)
+    fixed = preview(plan(until_decided=None))
+    assert fixed.estimated_s == fixed.estimated_min_s

@@ -10,7 +10,7 @@ from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.events.check import check_events
 from kneeboard.lab.actions import ActionError, validate_setting
-from kneeboard.plans.expand import count_points, estimate_range, expand, search_estimates
+from kneeboard.plans.expand import count_points, estimate_range, expand, most_passes, search_estimates
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview, params_of
 from kneeboard.states import CampaignStatus
@@ -66,6 +66,7 @@ def preview(body: AnyPlan) -> PlanPreview:
         raise invalid((body.tool, "phases"), f"the plan expands to {count} points, more than MAX_POINTS={cap}")
     points, searches = expand(body), search_estimates(body)
     least, most = estimate_range(points, body.pause_s, searches)
+    most *= most_passes(body) / body.repeat  # repeat until decided: its first passes at least, its most passes at most
     return PlanPreview(points=points, point_count=len(points), estimated_s=most, estimated_min_s=least, searches=searches)
 
 
