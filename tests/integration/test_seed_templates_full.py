@@ -54,7 +54,22 @@ def test_a_whole_seed_template_finishes_within_ten_minutes_with_its_finding(stac
                 f"{c['target']['name']} {row['values'][k]:.4g}" + (f" ({row['verdicts'][k]})" if row["verdicts"].get(k) else "")
                 for (c, _), k in zip(campaigns, keys) if row["values"].get(k) is not None))
     if template_id == "dns-coredns-logging-seed001":
+        _one_matched_hold(campaigns[0][1], template["plan"])
         _logging_is_worse(stack, campaigns[0][0]["id"])
+
+
+def _one_matched_hold(points: list[dict], plan: dict) -> None:
+    """Issue 50 (derive: reference): every variant and repetition holds at one absolute rate, the stated fraction of
+    the ceiling the minimal configuration's first sweep reached (its points read here), and says so."""
+    stated = next(p["rate"] for p in plan["phases"] if p["kind"] == "stability")
+    holds = [p for p in points if p["phase"] == "stability"]
+    sweep = [p for p in points if p["phase"] == "saturation" and p["variant"] == "minimal" and p["repeat"] == 0]
+    top = max(p["metrics"]["achieved_rate"] for p in sweep)
+    print(f"\nfigures: seed 001's matched hold: {holds[0]['offered_rate']:,.0f} q/s for all {len(holds)}; {holds[0]['rate_from']}")
+    assert len(holds) == 2 * plan["repeat"] and all(h["status"] == "completed" for h in holds), holds
+    assert {h["offered_rate"] for h in holds} == {holds[0]["offered_rate"]} and all("one rate for every variant" in h["rate_from"] for h in holds)
+    # the ceiling is the highest achieved rate, repetitions averaged (one here): the top achieved of that sweep
+    assert holds[0]["offered_rate"] == pytest.approx(stated["fraction"] * top, rel=1e-3), (top, holds[0])
 
 
 def _seed000_is_not_rate_limited(run_of: tuple[dict, list[dict]], counted: int, stack) -> None:
@@ -66,6 +81,30 @@ def _seed000_is_not_rate_limited(run_of: tuple[dict, list[dict]], counted: int, 
     assert refused == 0 and abs(counted - sent) <= 0.01 * sent  # a rate limit answers REFUSED or drops uncounted
     for word in ("knee", "ceiling", "operating ranges"):  # the zones, as the conclusion names them
         assert word in analysis["conclusion"].lower(), analysis["conclusion"]
+    _seed000_holds_at_its_fraction_of_the_knee(analysis, points, stack.api.get("/api/v1/plans/templates/dns-adguard-seed000").json()["plan"])
+
+
+def _seed000_holds_at_its_fraction_of_the_knee(analysis: dict, points: list[dict], template: dict) -> None:
+    """Issue 50: the hold runs at the template's fraction of the knee its own sweep found (read from the report), in
+    the green or yellow zone with no loss, and the report says where its rate came from and why; CSIT's fractions
+    follow at their fractions of the ceiling."""
+    stated = next(p["rate"] for p in template["phases"] if p["kind"] == "stability")
+    hold = next(p for p in points if p["phase"] == "stability")
+    knee, top = analysis["knee"], analysis["ceiling"]
+    found = hold["extra"]["rate_from"]["found"]  # the knee of the sweep's own points, as the worker read it
+    print(f"\nfigures: seed 000's hold at {hold['offered_rate']:,.0f} q/s = {stated['fraction']:g} × the sweep's knee {found:,.0f} q/s; "
+          f"the report's knee (every phase's points) {knee['offered_rate']:,.0f} q/s ({knee['rule']}): mean "
+          f"{hold['metrics']['latency_avg_ms']:.2f} ms, loss {hold['metrics']['loss_pct']:.3f} %; {hold['rate_from']}")
+    assert hold["offered_rate"] == pytest.approx(stated["fraction"] * found, abs=0.01)
+    # the report's knee reads the baseline's and scalability's points too: 0.12, 0.43 and 1.03 % apart in three runs
+    assert found == pytest.approx(knee["offered_rate"], rel=0.03), (found, knee)
+    # loss: AdGuard Home loses a few queries in a minute at any load held here (its own count short of what was sent):
+    # 0.039 % at 0.8 × the knee and 0.028 % at 0.7 × on a quiet host, 0.29 % beside another engineer's browser tests
+    # (2026-11-28); the bound holds the quiet spread with room, and fails a hold past the knee (1.6 % at 20k, issue 50)
+    assert hold["metrics"]["latency_avg_ms"] <= analysis["thresholds"]["yellow_ms"] and hold["metrics"]["loss_pct"] <= 0.1
+    assert f"its rate, chosen in the same run, was {hold['rate_from']}" in analysis["conclusion"] and stated["why"] in hold["rate_from"]
+    fractions = next(p["fractions"] for p in template["phases"] if p["kind"] == "fractions")
+    assert [round(p["offered_rate"] / top["achieved_rate"], 3) for p in points if p["phase"] == "fractions"] == fractions
 
 
 def _figure(value: float | None) -> str:
