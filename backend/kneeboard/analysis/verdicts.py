@@ -23,7 +23,7 @@ import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from .points import Point, finite, group_repeats
 
@@ -43,6 +43,12 @@ def _plain(value: object) -> object:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+def t_quantile(q, df):  # noqa: ANN001, ANN201 (arrays or scalars)
+    """Student's t quantile: scipy's stats.t.ppf without its per-call argument checks (the same special.stdtrit it
+    calls, NaN where df ≤ 0 as there); the comparison asks for thousands, one at a time, in repetitions_for."""
+    return special.stdtrit(df, q)
+
+
 def _welch(mean_a, var_a, n_a, mean_b, var_b, n_b, confidence: float) -> dict:  # noqa: ANN001 (arrays or scalars)
     """Welch's test from each side's mean, variance and size, elementwise over numpy arrays."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -52,7 +58,7 @@ def _welch(mean_a, var_a, n_a, mean_b, var_b, n_b, confidence: float) -> dict:  
         df = (va + vb) ** 2 / (np.where(va > 0, va**2 / (n_a - 1), 0.0) + np.where(vb > 0, vb**2 / (n_b - 1), 0.0))
         df = np.where(se > 0, df, n_a + n_b - 2.0)
         p = np.where(se > 0, 2 * stats.t.sf(np.abs(diff / se), df), np.where(diff != 0, 0.0, 1.0))
-        half = stats.t.ppf(0.5 + confidence / 2, df) * se
+        half = t_quantile(0.5 + confidence / 2, df) * se
     return {"diff": diff, "ci_low": diff - half, "ci_high": diff + half, "p": p, "se": se, "df": df}
 
 
@@ -90,7 +96,7 @@ def repetitions_for(sd_a: float, sd_b: float, delta: float, *, confidence: float
     n = max(MIN_REPEATS, math.ceil(2 * (z * math.sqrt((va + vb) / 2) / delta) ** 2))
     while True:
         df = (n - 1) * (va + vb) ** 2 / (va**2 + vb**2)
-        if (stats.t.ppf(0.5 + confidence / 2, df) + stats.t.ppf(power, df)) * math.sqrt((va + vb) / n) <= abs(delta):
+        if (t_quantile(0.5 + confidence / 2, df) + t_quantile(power, df)) * math.sqrt((va + vb) / n) <= abs(delta):
             return n
         n += 1
 
@@ -131,12 +137,12 @@ def next_step_of(a: Sequence[float], b: Sequence[float], *, confidence: float = 
 
 def detectable(se, df, *, confidence: float = 0.95, power: float = POWER):  # noqa: ANN001, ANN201 (arrays or scalars)
     """The smallest true difference a two-sided test at α = 1 − confidence finds with probability `power`."""
-    return (stats.t.ppf(0.5 + confidence / 2, df) + stats.t.ppf(power, df)) * se
+    return (t_quantile(0.5 + confidence / 2, df) + t_quantile(power, df)) * se
 
 
 def _equivalence(tested: dict, reference, *, margin_pct: float, confidence: float) -> dict:  # noqa: ANN001
     """:func:`equivalence`, elementwise over numpy arrays (NaN where the reference is 0)."""
-    half = stats.t.ppf(confidence, tested["df"]) * tested["se"]
+    half = t_quantile(confidence, tested["df"]) * tested["se"]
     low, high = tested["diff"] - half, tested["diff"] + half
     bound = np.abs(reference) * margin_pct / 100.0
     smallest = detectable(tested["se"], tested["df"], confidence=confidence)
