@@ -107,3 +107,34 @@ def test_seed_003_one_receive_queue_on_the_server_by_the_observer(tmp_path, name
         assert "load generator" not in found[0].figure
     else:
         assert found == []
+
+
+def test_the_observer_reports_its_host_seconds_in_a_body_the_api_takes(tmp_path):
+    """The agent's HostReader over seed 003's single-queue files gives per-second figures that the observer's report
+    schema takes as they are, and that come back to the evidence as the seed's CPU11 softirq; a stray field is refused."""
+    from pydantic import ValidationError
+
+    from kneeboard.observers.agent import HostReader
+    from kneeboard.observers.schemas import ObservedProfile
+
+    roots = write_stat_sequence(tmp_path, seed_rows("single-queue"), seconds=2)
+    reader = HostReader(str(roots[0]))
+    for root in roots:
+        reader.root = str(root)
+        reader.read()
+    assert len(reader.seconds) == 2
+    body = ObservedProfile.model_validate({"host_seconds": reader.seconds})
+    summary = readings.summary([s.model_dump() for s in body.host_seconds], "obs-a")
+    assert summary["mean_pct_by_cpu"]["11"]["soft"] == pytest.approx(98.99, abs=0.021)
+    with pytest.raises(ValidationError):
+        ObservedProfile.model_validate({"host_seconds": [reader.seconds[0] | {"shell": "rm -rf /"}]})
+
+
+def test_the_observer_reads_nothing_where_proc_has_no_stat(tmp_path):
+    """A root without stat (a kernel or mount without it) gives no seconds rather than zeros."""
+    from kneeboard.observers.agent import HostReader
+
+    reader = HostReader(str(tmp_path))
+    reader.read()
+    reader.read()
+    assert reader.seconds == []

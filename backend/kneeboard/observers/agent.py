@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import shutil
 import threading
 import time
@@ -25,6 +26,7 @@ from kneeboard.observers.host import HostActions, InForce, load_config
 from kneeboard.fanout.link import LinkRefused
 from kneeboard.observers.actions import register_events
 from kneeboard.fanout.share import AgentContext
+from kneeboard.observers import readings as host_readings
 from kneeboard.observers.link import ObserverLink
 from kneeboard.observers.schemas import MAX_READINGS
 from kneeboard.profiling import perf
@@ -34,6 +36,7 @@ from kneeboard.tools.process import read as process_read
 
 log = logging.getLogger(__name__)
 BEAT_S = 1.0  # an assignment's sign of life (the server gives up on it after 3 s without one)
+PROC_ROOT_ENV = "KNEEBOARD_OBSERVER_PROC"  # where the observer reads its host's /proc (recorded files in tests)
 READ_TAIL_S = 30.0  # a process_cpu assignment reads at most this long past the load's planned end (the told end comes first)
 
 
@@ -92,7 +95,8 @@ def read_cpu(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
     stopped = threading.Event()
     threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
     try:
-        body = {"process_cpu": _read_cpu(name, job, ctx, stopped)}
+        process_cpu, host_seconds = _read_cpu(name, job, ctx, stopped)
+        body = {"process_cpu": process_cpu, "host_seconds": host_seconds}
     except Exception as exc:  # noqa: BLE001 - the worker must hear of any failure, not wait for its deadline
         log.exception("process CPU assignment %s failed", job["id"])
         body = {"error": f"observer {ctx.name} failed: {type(exc).__name__}: {exc}"[:2000]}
@@ -104,19 +108,36 @@ def read_cpu(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
         log.error("the process CPU readings of assignment %s were not accepted: %s", job["id"], exc)
 
 
-def _read_cpu(name: str, job: dict, ctx: AgentContext, stopped: threading.Event) -> list[dict]:
+def _read_cpu(name: str, job: dict, ctx: AgentContext, stopped: threading.Event) -> tuple[list[dict], list[dict]]:
     """The readings of one process_cpu assignment (read_cpu), spaced out to stay within MAX_READINGS."""
     offset = ctx.offset_s
     start, until = job["start_at"] - offset, job["until"] - offset
     interval = max(1.0, float(math.ceil((until - start + READ_TAIL_S) / (MAX_READINGS - 3))))
     reader, readings, known = process_read.Job(name), [], None
+    host = HostReader(os.environ.get(PROC_ROOT_ENV, "/proc"))
     for at in _reading_times(start, until, interval):
         if stopped.wait(max(0.0, at - time.time())):
             break  # told the load ended: the last reading now
         line, known = process_read.reading(reader, known)
         readings.append(line | {"t": round(line["t"] + offset, 4)})
+        host.read()
     line, known = process_read.reading(reader, known)
-    return readings + [line | {"t": round(line["t"] + offset, 4)}]
+    host.read()
+    return readings + [line | {"t": round(line["t"] + offset, 4)}], host.seconds
+
+
+class HostReader:
+    """The observer's own readings of its host beside the process's (observers/readings.py), from a /proc root."""
+
+    def __init__(self, root: str) -> None:
+        self.root, self.last, self.seconds = root, None, []
+
+    def read(self) -> None:
+        """Take a snapshot; from the second on, keep the figures since the one before (none when /proc/stat is unread)."""
+        now = host_readings.snapshot(self.root, time.monotonic())
+        if self.last is not None and now.ticks and now.t > self.last.t and len(self.seconds) < MAX_READINGS:
+            self.seconds.append(host_readings.between(self.last, now))
+        self.last = now
 
 
 def _reading_times(start: float, until: float, interval: float) -> list[float]:

@@ -13,6 +13,7 @@ import time
 
 from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope
+from kneeboard.observers import readings as host_readings
 from kneeboard.observers import service as observing
 from kneeboard.runs.retry import retrying
 from kneeboard.tools.base import PointResult
@@ -94,6 +95,9 @@ class ObservedProcess:
         read.extra |= {"observer": self.observer, "read_by": f"read by observer {self.observer}",
                        "dropped_readings": len(report.process_cpu) - len(kept)}
         result.extra.setdefault("monitors", {})["process"] = read.extra
+        if report.host_seconds:  # the server host's own CPUs, NET_RX and drops, as the observer read them there
+            seconds = [s.model_dump() for s in report.host_seconds]
+            result.extra["monitors"]["observer"] = host_readings.summary(seconds, self.observer)
         result.samples += read.samples
         return self.warnings + [f"monitor process (read by observer {self.observer}): {w}" for w in own]
 

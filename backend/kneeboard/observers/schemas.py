@@ -154,6 +154,19 @@ class ProcessReading(BaseModel):
     usable: ProcessUsable | None = None
 
 
+class HostSecond(BaseModel):
+    """One second of the observer's own reading of its host (observers/readings.py's between): per-CPU % by mode,
+    NET_RX, softnet drops and time squeezes per second per CPU, the interface's drops per second."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cpus: dict[Annotated[str, Field(max_length=8)], dict[Annotated[str, Field(max_length=8)], float]] = Field(max_length=4096)
+    net_rx_s: dict[Annotated[str, Field(max_length=8)], float] = Field(default_factory=dict, max_length=4096)
+    softnet_drop_s: dict[Annotated[str, Field(max_length=8)], float] = Field(default_factory=dict, max_length=4096)
+    squeeze_s: dict[Annotated[str, Field(max_length=8)], float] = Field(default_factory=dict, max_length=4096)
+    interface: dict[Annotated[str, Field(max_length=16)], float] | None = None
+
+
 class ObservedProfile(BaseModel):
     """An observer's report of one assignment: the folded profile, or why there is none; for an assignment of events,
     each event as run and each thing put back after them."""
@@ -169,3 +182,5 @@ class ObservedProfile(BaseModel):
     reverted: list[HostEventRecord] = Field(default_factory=list, max_length=MAX_EVENTS)
     process_cpu: list[ProcessReading] = Field(default_factory=list, max_length=MAX_READINGS,
                                               description="a process_cpu assignment's readings, first to last")
+    host_seconds: list[HostSecond] = Field(default_factory=list, max_length=MAX_READINGS,
+                                           description="the observer's own host readings beside process_cpu's, per second")
