@@ -92,7 +92,7 @@ def repetitions_for(sd_a: float, sd_b: float, delta: float, *, confidence: float
     va, vb = sd_a**2, sd_b**2
     if va + vb == 0:
         return MIN_REPEATS
-    z = stats.norm.ppf(0.5 + confidence / 2) + stats.norm.ppf(power)
+    z = special.ndtri(0.5 + confidence / 2) + special.ndtri(power)  # stats.norm.ppf, as t_quantile is stats.t.ppf
     n = max(MIN_REPEATS, math.ceil(2 * (z * math.sqrt((va + vb) / 2) / delta) ** 2))
     while True:
         df = (n - 1) * (va + vb) ** 2 / (va**2 + vb**2)
