@@ -3958,6 +3958,35 @@ export interface components {
             value: string;
         };
         /**
+         * HostSecond
+         * @description One second of the observer's own reading of its host (observers/readings.py's between): per-CPU % by mode,
+         *     NET_RX, softnet drops and time squeezes per second per CPU, the interface's drops per second.
+         */
+        HostSecond: {
+            /** Cpus */
+            cpus: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** Interface */
+            interface?: {
+                [key: string]: number;
+            } | null;
+            /** Net Rx S */
+            net_rx_s?: {
+                [key: string]: number;
+            };
+            /** Softnet Drop S */
+            softnet_drop_s?: {
+                [key: string]: number;
+            };
+            /** Squeeze S */
+            squeeze_s?: {
+                [key: string]: number;
+            };
+        };
+        /**
          * HostSharing
          * @description The load generator ran on the server's own host (environment.host_sharing): the report must say so.
          */
@@ -4790,6 +4819,11 @@ export interface components {
              * @default 0
              */
             fold_s: number;
+            /**
+             * Host Seconds
+             * @description the observer's own host readings beside process_cpu's, per second
+             */
+            host_seconds?: components["schemas"]["HostSecond"][];
             /**
              * Process Cpu
              * @description a process_cpu assignment's readings, first to last
