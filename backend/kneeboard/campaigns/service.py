@@ -99,17 +99,18 @@ def refresh_analysis(campaign: Campaign, thresholds: Thresholds | None = None) -
     if thresholds is not None and campaign.status not in CAMPAIGN_TERMINAL:
         raise Conflict(f"campaign {campaign.id} is {campaign.status}; it is analysed when it ends")
     if campaign.status in CAMPAIGN_TERMINAL and (thresholds is not None or campaign.analysis is None):
-        campaign.analysis = {**analyse_campaign(campaign, thresholds), **_recorded(campaign.analysis)}
+        campaign.analysis = _with_record(analyse_campaign(campaign, thresholds), campaign.analysis)
     elif campaign.status in CAMPAIGN_TERMINAL and _analysed_by_older_rules(campaign.analysis):
         stored = (campaign.analysis or {}).get("thresholds")
-        campaign.analysis = {**analyse_campaign(campaign, Thresholds(**stored) if stored else None), **_recorded(campaign.analysis)}
+        campaign.analysis = _with_record(analyse_campaign(campaign, Thresholds(**stored) if stored else None), campaign.analysis)
     return campaign
 
 
-def _recorded(analysis: dict | None) -> dict:
-    """What the worker recorded on the analysis when the run stopped (repeat until decided's trace, runs/passes.py): kept
-    when the analysis is computed again."""
-    return {k: analysis[k] for k in ("until_decided",) if analysis and k in analysis}
+def _with_record(found: dict | None, before: dict | None) -> dict | None:
+    """A new analysis (None when no point completed) keeping what the worker recorded on the old one when the run
+    stopped (repeat until decided's trace, runs/passes.py)."""
+    recorded = {k: before[k] for k in ("until_decided",) if before and k in before}
+    return {**found, **recorded} if found is not None else recorded or None
 
 
 def _analysed_by_older_rules(analysis: dict | None) -> bool:

@@ -176,7 +176,7 @@ def _settle(campaign_id: int, owner: str) -> str:
         try:
             campaign.analysis = analyse_campaign(campaign)
             if (decided := passes.verdict_of(campaign, cancelled=cancelling)) is not None:
-                campaign.analysis = {**campaign.analysis, "until_decided": decided}
+                campaign.analysis = {**(campaign.analysis or {}), "until_decided": decided}
         except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the campaign's status
             campaign.analysis = {"error": f"analysis failed: {type(exc).__name__}: {exc}"}
         status = campaign.status
