@@ -20,7 +20,7 @@ from kneeboard.grafana import dashboard_link
 from kneeboard.errors import Conflict, NotFound, invalid
 from kneeboard.history.query import Filters, find
 from kneeboard.plans.expand import expand
-from kneeboard.plans.schemas import AnyPlan, PlanBody
+from kneeboard.plans.schemas import AnyPlan, PlanBody, PointPreview
 from kneeboard.plans.models import Plan
 from kneeboard.plans.service import check_plan, get_plan
 from kneeboard.targets.models import Target
@@ -72,7 +72,12 @@ def launch(plan_id: int, *, name: str | None, tags: list[str], session: Session,
 
 def points_of(plan: AnyPlan) -> list[Point]:
     """The pending points a plan expands to (a derived rate at the most it can be, resolved by the worker)."""
-    return [Point(**p.model_dump(exclude={"rate_from"})) for p in expand(plan)]
+    return [point_of(p) for p in expand(plan)]
+
+
+def point_of(preview: PointPreview, **changes) -> Point:
+    """A stored point from a previewed one (its `rate_from` text is the preview's; the worker stores its own)."""
+    return Point(**{**preview.model_dump(exclude={"rate_from"}), **changes})
 
 
 def _freeze(body: dict, *, session: Session) -> dict:

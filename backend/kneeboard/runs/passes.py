@@ -8,7 +8,8 @@ from pydantic import TypeAdapter
 
 from kneeboard.analysis.sequential import stop_reason, trace
 from kneeboard.campaigns.analysis import point_dict
-from kneeboard.campaigns.models import Campaign, Point
+from kneeboard.campaigns.models import Campaign
+from kneeboard.campaigns.service import point_of
 from kneeboard.campaigns.progress import store
 from kneeboard.db import session_scope
 from kneeboard.plans.expand import expand
@@ -49,8 +50,7 @@ def another(campaign_id: int) -> list[tuple[int, str | None]]:
         order = [v["label"] for v in campaign.plan["variants"]][:: -1 if number % 2 else 1]
         first.sort(key=lambda p: (order.index(p.variant), p.seq))
         seq = max(p.seq for p in campaign.points) + 1
-        added = [Point(**p.model_dump(exclude={"rate_from", "seq", "repeat"}), seq=seq + k, repeat=number, status=PointStatus.PENDING)
-                 for k, p in enumerate(first)]  # fmt: skip
+        added = [point_of(p, seq=seq + k, repeat=number, status=PointStatus.PENDING) for k, p in enumerate(first)]
         campaign.points.extend(added)
         store(campaign)
         session.flush()
