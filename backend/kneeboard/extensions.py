@@ -5,6 +5,7 @@ after-settle hooks (runs/settled.py) are filled here. docs/architecture.md, "Whe
 
 from __future__ import annotations
 
+from kneeboard.lab import actions as lab_actions
 from kneeboard.lab import events as lab_events
 from kneeboard.observers import actions as host_actions
 from kneeboard.promql import remote_write
@@ -18,6 +19,7 @@ def register_all() -> None:
     """Fill the catalogue and the hook lists (again: nothing changes); the order is the catalogue's and the hooks'."""
     lab_events.register_events()  # lab.* point events, run by the worker
     host_actions.register_events()  # host.* point events, run by an observer
+    lab_actions.register_settings()  # lab.* variant settings, applied by the worker
     webhook_action.register_events()  # webhook.send, run by the worker
     after_settle(trends.settled)  # a completed campaign's trend row and its plan's new change points…
     after_settle(webhooks.settled)  # …which webhooks then tell

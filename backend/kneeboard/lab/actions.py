@@ -13,21 +13,17 @@ from typing import Any, Callable, Iterable
 from kneeboard.lab import adguard, bind, caddy, coredns, ethtool, haproxy, impair, namespace
 from kneeboard.lab.namespace import HOST_IF, LAB_IF, NETNS, LabError, current_queues, status
 from kneeboard.lab.system import CommandFailed, cpu_count, list_sysfs, read_sysfs, which, write_sysfs
+from kneeboard.variant_settings import SettingFailed, SettingProvider, SettingRefused, register
 
 ENDS = ((HOST_IF, None), (LAB_IF, NETNS))  # (device, netns) for both ends of the veth
 GRO_FEATURES = ("gro", "rx-udp-gro-forwarding")
 
 
-class ActionError(ValueError):
+class ActionError(SettingRefused):
     """An unknown action or a value out of range; `field` names what was wrong (→ HTTP 422)."""
 
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
-
-class ActionFailed(RuntimeError):
+class ActionFailed(SettingFailed):
     """A valid setting the system could not apply."""
 
 
@@ -306,3 +302,9 @@ def held(name: str) -> bool:
 def defaults(names: Iterable[str]) -> dict[str, Any]:
     """The default of each named action that has one (a variant that does not set it runs with it; a campaign restores it)."""
     return {name: _ACTIONS[name].default for name in names if name in _ACTIONS and _ACTIONS[name].default is not None}
+
+
+def register_settings() -> None:
+    """Register the lab's actions as the `lab.` variant settings (kneeboard/variant_settings.py)."""
+    register(SettingProvider("lab.", names=lambda: list(_ACTIONS), validate=validate_setting, apply=apply_setting,
+                             read=read_setting, defaults=defaults))

@@ -9,7 +9,6 @@ from kneeboard.campaigns.models import Campaign
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.events.check import check_events
-from kneeboard.lab.actions import ActionError, validate_setting
 from kneeboard.plans.expand import count_points, estimate_range, expand, most_passes, search_estimates
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview, params_of
@@ -17,6 +16,7 @@ from kneeboard.states import CampaignStatus
 from kneeboard.fanout.check import check_agents
 from kneeboard.targets.models import Target
 from kneeboard.tools.registry import adapter
+from kneeboard.variant_settings import SettingRefused, validate_setting
 
 
 def check_plan(body: AnyPlan, *, session: Session) -> PlanPreview:
@@ -55,7 +55,7 @@ def _check_variants(body: AnyPlan) -> None:
         for name, value in variant.set.items():
             try:
                 variant.set[name] = validate_setting(name, value)
-            except ActionError as exc:
+            except SettingRefused as exc:
                 raise invalid((body.tool, "variants", i, "set", name), str(exc) if name in str(exc) else f"{name}: {exc}") from None
 
 

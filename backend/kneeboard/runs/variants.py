@@ -1,4 +1,5 @@
-"""Variants: environment settings applied by registered actions, and the facts taken under each."""
+"""Variants: environment settings applied through the variant-setting registry (kneeboard/variant_settings.py: the
+lab's actions, a server host's through its observer), and the facts taken under each."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from kneeboard.campaigns.models import Campaign
 from kneeboard.db import session_scope
 from kneeboard.environment import collect_facts
 from kneeboard.lab import impair, namespace
-from kneeboard.lab.actions import ActionError, ActionFailed, apply_setting, defaults, read_setting
 from kneeboard.observers.process_cpu import where_read
+from kneeboard.variant_settings import SettingFailed, SettingRefused, apply_setting, defaults, read_setting, restore_setting
 
 
 def environment(campaign: Campaign) -> dict:
@@ -50,7 +51,7 @@ def apply_variant(campaign_id: int, label: str | None) -> str | None:
     for name, value in settings.items():
         try:
             applied[name] = apply_setting(name, value)
-        except (ActionError, ActionFailed) as exc:
+        except (SettingRefused, SettingFailed) as exc:
             error = f"variant {label!r}: setting {name}={value} could not be applied: {exc}"
             break
     with session_scope() as session:
@@ -69,7 +70,7 @@ def lab_settings_before(plan: dict) -> dict[str, int | bool | None]:
     for name in names:
         try:
             before[name] = read_setting(name)
-        except (ActionError, ActionFailed):
+        except (SettingRefused, SettingFailed):
             before[name] = None
     return {**before, **defaults(names)}  # an action with a default goes back to it, whatever a crashed campaign left
 
@@ -84,8 +85,8 @@ def restore(campaign_id: int, before: dict[str, int | bool | None]) -> dict:
             restored[name] = "unknown before the campaign: left as the last variant set it"
             continue
         try:
-            restored[name] = apply_setting(name, value)
-        except (ActionError, ActionFailed) as exc:
+            restored[name] = restore_setting(name, value)
+        except (SettingRefused, SettingFailed) as exc:
             restored[name] = f"could not restore {value}: {exc}"
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)

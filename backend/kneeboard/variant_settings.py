@@ -1,0 +1,91 @@
+"""The registry of variant settings: the only way a plan's variant changes the environment (`set: {name: value}`).
+
+A provider owns a prefix — `lab.` (the lab's actions on the worker's host, lab/actions.py) and `host.` (a server host's
+own actions file, applied by its observer) — and offers names, validate, apply, read, defaults and restore. The
+registry imports none of its providers: each registers at start (kneeboard/extensions.py). A name no provider owns, or
+a value its provider refuses, raises SettingRefused (the plan check answers 422); a valid value the system could not
+take raises SettingFailed (the variant fails with the reason).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+
+class SettingRefused(ValueError):
+    """An unknown setting or a value its provider does not allow; `field` names what was wrong (→ HTTP 422)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class SettingFailed(RuntimeError):
+    """A valid setting the system could not apply (the lab is not up, the observer did not answer…)."""
+
+
+@dataclass(frozen=True)
+class SettingProvider:
+    """The settings under one prefix and how to check, apply, read and put them back."""
+
+    prefix: str  # "lab." or "host.": every name it owns starts with it
+    names: Callable[[], list[str]]
+    validate: Callable[[str, Any], Any]  # (name, value) → the normalized value, or SettingRefused
+    apply: Callable[[str, Any], Any]  # (name, value) → the value read back; SettingRefused / SettingFailed
+    read: Callable[[str], Any]  # name → the current value, None when it cannot be read
+    defaults: Callable[[Iterable[str]], dict[str, Any]] = lambda names: {}  # what an unset name runs with, and goes back to
+    restore: Callable[[str, Any], Any] | None = None  # (name, value found before) → read back; None: apply puts it back
+
+
+PROVIDERS: dict[str, SettingProvider] = {}  # prefix → provider, filled at start
+
+
+def register(provider: SettingProvider) -> None:
+    """Add a provider (again: replaced in place)."""
+    PROVIDERS[provider.prefix] = provider
+
+
+def provider_of(name: str) -> SettingProvider:
+    """The provider owning `name`; SettingRefused when none does."""
+    for prefix, provider in PROVIDERS.items():
+        if name.startswith(prefix):
+            return provider
+    known = ", ".join(f"{p}*" for p in PROVIDERS) or "none registered"
+    raise SettingRefused("action", f"unknown setting {name!r} (known prefixes: {known})")
+
+
+def validate_setting(name: str, value: Any) -> Any:
+    """The normalized value of a registered setting; SettingRefused for an unknown name or a value not allowed."""
+    return provider_of(name).validate(name, value)
+
+
+def apply_setting(name: str, value: Any) -> Any:
+    """Apply a setting; returns the value read back. Raises SettingRefused / SettingFailed."""
+    return provider_of(name).apply(name, value)
+
+
+def read_setting(name: str) -> Any:
+    """The current value of a registered setting (None when it cannot be read)."""
+    return provider_of(name).read(name)
+
+
+def restore_setting(name: str, value: Any) -> Any:
+    """Put a setting back to the value found before the campaign; returns the value read back."""
+    provider = provider_of(name)
+    return (provider.restore or provider.apply)(name, value)
+
+
+def defaults(names: Iterable[str]) -> dict[str, Any]:
+    """The default of each named setting whose provider has one (an unset name runs with it; a campaign goes back to it)."""
+    names = list(names)
+    found: dict[str, Any] = {}
+    for prefix, provider in PROVIDERS.items():
+        found.update(provider.defaults([n for n in names if n.startswith(prefix)]))
+    return found
+
+
+def names() -> list[str]:
+    """Every registered setting's name, provider by provider."""
+    return [name for provider in PROVIDERS.values() for name in provider.names()]
