@@ -8,6 +8,7 @@ from __future__ import annotations
 from kneeboard.lab import actions as lab_actions
 from kneeboard.lab import events as lab_events
 from kneeboard.observers import actions as host_actions
+from kneeboard.observers import host_settings
 from kneeboard.promql import remote_write
 from kneeboard.runs.settled import after_settle
 from kneeboard.trends import settle as trends
@@ -20,6 +21,7 @@ def register_all() -> None:
     lab_events.register_events()  # lab.* point events, run by the worker
     host_actions.register_events()  # host.* point events, run by an observer
     lab_actions.register_settings()  # lab.* variant settings, applied by the worker
+    host_settings.register_settings()  # host.* variant settings, applied by the campaign's observer
     webhook_action.register_events()  # webhook.send, run by the worker
     after_settle(trends.settled)  # a completed campaign's trend row and its plan's new change points…
     after_settle(webhooks.settled)  # …which webhooks then tell

@@ -9,8 +9,12 @@ take raises SettingFailed (the variant fails with the reason).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
+
+CAMPAIGN: ContextVar[int | None] = ContextVar("variant_settings_campaign", default=None)  # whose variant is applied
 
 
 class SettingRefused(ValueError):
@@ -37,6 +41,7 @@ class SettingProvider:
     read: Callable[[str], Any]  # name → the current value, None when it cannot be read
     defaults: Callable[[Iterable[str]], dict[str, Any]] = lambda names: {}  # what an unset name runs with, and goes back to
     restore: Callable[[str, Any], Any] | None = None  # (name, value found before) → read back; None: apply puts it back
+    facts: Callable[[], dict[str, str]] | None = None  # the facts taken where the last settings were applied (then forgotten)
 
 
 PROVIDERS: dict[str, SettingProvider] = {}  # prefix → provider, filled at start
@@ -83,6 +88,26 @@ def defaults(names: Iterable[str]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for prefix, provider in PROVIDERS.items():
         found.update(provider.defaults([n for n in names if n.startswith(prefix)]))
+    return found
+
+
+@contextmanager
+def for_campaign(campaign_id: int) -> Iterator[None]:
+    """Within: the settings applied, read and restored are campaign `campaign_id`'s (a provider that acts through the
+    campaign's own parts, such as its observer, reads CAMPAIGN)."""
+    token = CAMPAIGN.set(campaign_id)
+    try:
+        yield
+    finally:
+        CAMPAIGN.reset(token)
+
+
+def facts_taken() -> dict[str, str]:
+    """The facts each provider took where it applied the last settings (a server host's, through its observer)."""
+    found: dict[str, str] = {}
+    for provider in PROVIDERS.values():
+        if provider.facts is not None:
+            found.update(provider.facts())
     return found
 
 

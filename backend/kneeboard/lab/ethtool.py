@@ -14,8 +14,8 @@ FEATURE_NAMES = {
 }
 
 
-def parse_channels(text: str) -> dict[str, dict[str, int | None]]:
-    """`ethtool -l` output → {"max": {rx, tx, other, combined}, "current": {...}}; "n/a" becomes None."""
+def _sections(text: str, keys: tuple[str, ...]) -> dict[str, dict[str, int | None]]:
+    """`ethtool -l`/`-g` style output → {"max": {key: n}, "current": {...}} for the given lower-case keys; "n/a" → None."""
     out: dict[str, dict[str, int | None]] = {}
     section: str | None = None
     for raw in text.splitlines():
@@ -29,11 +29,20 @@ def parse_channels(text: str) -> dict[str, dict[str, int | None]]:
             out[section] = {}
         elif section and ":" in line:
             key, _, value = line.partition(":")
-            key = key.strip().lower()
-            if key in CHANNEL_KINDS:
-                value = value.strip()
+            key, value = key.strip().lower(), value.strip()
+            if key in keys:
                 out[section][key] = int(value) if value.isdigit() else None
     return out
+
+
+def parse_channels(text: str) -> dict[str, dict[str, int | None]]:
+    """`ethtool -l` output → {"max": {rx, tx, other, combined}, "current": {...}}; "n/a" becomes None."""
+    return _sections(text, CHANNEL_KINDS)
+
+
+def parse_rings(text: str) -> dict[str, dict[str, int | None]]:
+    """`ethtool -g` output → {"max": {rx, rx mini, rx jumbo, tx}, "current": {...}} (the same sections as `-l`)."""
+    return _sections(text, ("rx", "rx mini", "rx jumbo", "tx"))
 
 
 def parse_features(text: str) -> dict[str, dict[str, bool]]:
@@ -67,9 +76,19 @@ def features(dev: str, netns: str | None = None) -> dict[str, dict[str, bool]]:
     return parse_features(run(in_netns(netns, ["ethtool", "-k", dev])).stdout)
 
 
+def rings(dev: str, netns: str | None = None) -> dict[str, dict[str, int | None]]:
+    """Run `ethtool -g DEV` (inside netns if given) and parse it; raises CommandFailed (veth has no rings)."""
+    return parse_rings(run(in_netns(netns, ["ethtool", "-g", dev])).stdout)
+
+
 def set_channels(dev: str, rx: int, tx: int, netns: str | None = None) -> None:
     """`ethtool -L DEV rx N tx N` (veth has separate RX/TX channels, no combined)."""
     run(in_netns(netns, ["ethtool", "-L", dev, "rx", str(rx), "tx", str(tx)]))
+
+
+def set_combined(dev: str, count: int, netns: str | None = None) -> None:
+    """`ethtool -L DEV combined N` (most multi-queue NICs pair each RX queue with a TX queue)."""
+    run(in_netns(netns, ["ethtool", "-L", dev, "combined", str(count)]))
 
 
 def set_features(dev: str, settings: dict[str, bool], netns: str | None = None) -> None:

@@ -28,6 +28,7 @@ from kneeboard.observers.actions import register_events
 from kneeboard.fanout.share import AgentContext
 from kneeboard.observers import readings as host_readings
 from kneeboard.observers.link import ObserverLink
+from kneeboard.observers.nic import HostNic, apply_all, link_interface
 from kneeboard.observers.schemas import MAX_READINGS
 from kneeboard.profiling import perf
 from kneeboard.profiling.schemas import CpuProfileSettings
@@ -54,8 +55,8 @@ def running(comm: str, proc: Path = Path("/proc")) -> bool:
 class HostSide:
     """What this observer may do to its host (None: nothing) and what it has taken out and not yet put back."""
 
-    def __init__(self, actions: HostActions | None, in_force: InForce | None) -> None:
-        self.actions, self.in_force = actions, in_force
+    def __init__(self, actions: HostActions | None, in_force: InForce | None, nic: HostNic | None = None) -> None:
+        self.actions, self.in_force, self.nic = actions, in_force, nic
         self.lock = threading.Lock()  # two points' events never interleave their changes
 
     @classmethod
@@ -72,14 +73,45 @@ class HostSide:
         for record in InForce.recover(state, actions):
             log.warning("put back what a previous run left in force: %s %s %s", record["action"], record["value"],
                         record.get("error") or "done")
-        return cls(actions, InForce(state))
+        nic = HostNic(actions.config.nic, config_path.with_name(f".{config_path.name}.nic-in-force.json"))
+        for record in nic.put_back() if nic.access else []:
+            log.warning("put back a host setting a previous run left changed: %s", record)
+        return cls(actions, InForce(state), nic)
 
 
 def start_observing(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> None:
     """Observe one assignment in a thread of its own (points may overlap; the next one must be acknowledged at once)."""
     kind = job.get("kind") or ("events" if job.get("events") else "cpu_profile")
-    target, args = {"events": (act, (job, link, ctx, host)), "process_cpu": (read_cpu, (job, link, ctx))}.get(kind, (observe, (job, link, ctx)))
+    target, args = {"events": (act, (job, link, ctx, host)), "process_cpu": (read_cpu, (job, link, ctx)),
+                    "host": (set_host, (job, link, host))}.get(kind, (observe, (job, link, ctx)))
     threading.Thread(target=target, args=args, daemon=True).start()
+
+
+def set_host(job: dict, link: ObserverLink, host: HostSide) -> None:
+    """A host assignment (a variant's host settings, or putting them back): acknowledge, apply each as this host's
+    actions file allows (observers/nic.py: typed values, this module's own commands), read the facts, report."""
+    try:
+        link.acknowledge(job["id"], None)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("host assignment %s not taken: %s", job["id"], exc)
+        return
+    stopped = threading.Event()
+    threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
+    nic = host.nic or HostNic(None, Path(os.devnull))
+    if nic.link_dev is None:
+        nic.link_dev = link_interface(link.http.base_url.host)
+    try:
+        with host.lock:
+            body = {"host": apply_all(nic, job["settings"])}
+    except Exception as exc:  # noqa: BLE001 - the worker must hear of any failure, not wait for its deadline
+        log.exception("host assignment %s failed", job["id"])
+        body = {"error": f"observer failed: {type(exc).__name__}: {exc}"[:2000]}
+    finally:
+        stopped.set()
+    try:
+        link.report(job["id"], body)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("the host settings of assignment %s were not accepted: %s", job["id"], exc)
 
 
 def read_cpu(job: dict, link: ObserverLink, ctx: AgentContext) -> None:

@@ -28,6 +28,7 @@ from kneeboard.events.actions import ACTIONS, EventFailed
 from kneeboard.lab import haproxy as haproxy_socket
 from kneeboard.lab import impair
 from kneeboard.lab.system import CommandFailed, run, which
+from kneeboard.observers.nic import NicAccess
 
 TABLE = "kneeboard_observer"  # our nftables table on this host (the lab's is kneeboard_impair)
 STOP_WAIT_S = 5.0
@@ -74,6 +75,7 @@ class HostConfig(BaseModel):
     services: dict[Name, Service] = Field(default_factory=dict, max_length=64)
     haproxy: HaproxyAccess | None = None
     link: LinkAccess | None = None
+    nic: NicAccess | None = Field(default=None, description="the interface whose settings plans' variants may change (observers/nic.py)")
 
 
 def load_config(path: Path) -> HostConfig:

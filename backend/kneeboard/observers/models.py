@@ -26,6 +26,7 @@ class ObserveAssignment(Base):
     process: Mapped[str | None] = mapped_column(String(15), nullable=True)  # a CPU profile's; null for events
     frequency_hz: Mapped[int | None] = mapped_column(Integer, nullable=True)
     events: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)  # host actions to run (observers/host.py)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # host settings to apply (observers/nic.py)
     start_at: Mapped[float] = mapped_column(Float)  # the load starts
     since: Mapped[float] = mapped_column(Float)  # the steady window
     until: Mapped[float] = mapped_column(Float)

@@ -59,5 +59,7 @@ def report_profile(assignment_id: int, body: ObservedProfile, caller: ObserverCa
     """The folded CPU profile of the assignment (or why there is none), once, while its worker waits."""
     row = audited(caller, assignment_id, "report", lambda: service.report(caller.agent, assignment_id, body, session=session), KIND)
     record_by(session, caller, "report", "observe_assignment", row.id, f"point {row.point_id}",
-              {"campaign_id": row.campaign_id, "samples": body.profile.samples if body.profile else None, "error": body.error})
+              {"campaign_id": row.campaign_id, "samples": body.profile.samples if body.profile else None, "error": body.error,
+               **({"host_settings": [d.model_dump(exclude_none=True) for d in body.host.applied], "refused": body.host.refused}
+                  if body.host else {})})
     return {"accepted": True}

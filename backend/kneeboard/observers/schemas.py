@@ -39,15 +39,20 @@ class ObserveAssignmentOut(BaseModel):
     process: str | None
     frequency_hz: int | None
     events: list[HostEvent] | None = None
+    settings: dict[Annotated[str, Field(max_length=40)], int | str | bool | None] | None = Field(
+        default=None, max_length=8, description="host settings to apply (null value: put back what was found), then read the facts")
     start_at: float = Field(description="the load starts: acknowledge before this")
     since: float = Field(description="the point's steady window begins (events: the load's start)")
     until: float = Field(description="and ends (events: the load's end, the deadline to put everything back)")
 
     @computed_field  # type: ignore[prop-decorator]
     @property
-    def kind(self) -> Literal["cpu_profile", "events", "process_cpu"]:
-        """What the observer does: profile `process` (a frequency given), run `events`, or read `process`'s CPU from
-        /proc over the load (no frequency: process_cpu, from the load's start to its end)."""
+    def kind(self) -> Literal["cpu_profile", "events", "process_cpu", "host"]:
+        """What the observer does: profile `process` (a frequency given), run `events`, apply host `settings` and read
+        its host's facts, or read `process`'s CPU from /proc over the load (no frequency: process_cpu, from the load's
+        start to its end)."""
+        if self.settings is not None:
+            return "host"
         if self.events:
             return "events"
         return "process_cpu" if self.frequency_hz is None else "cpu_profile"
@@ -167,6 +172,29 @@ class HostSecond(BaseModel):
     interface: dict[Annotated[str, Field(max_length=16)], float] | None = None
 
 
+class HostSettingDone(BaseModel):
+    """One host setting as the observer applied or put it back (observers/nic.py HostNic.apply)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=40)
+    value: int | str | bool | None = None
+    read_back: int | str | bool | None = None
+    before: int | str | bool | None = None
+    error: str | None = Field(default=None, max_length=500)
+
+
+class HostReport(BaseModel):
+    """A host assignment's report: the settings applied (read back), the first refused and why, the host's facts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    applied: list[HostSettingDone] = Field(default_factory=list, max_length=16)
+    refused: str | None = Field(default=None, max_length=500)
+    expired: list[HostSettingDone] = Field(default_factory=list, max_length=16, description="put back: past the file's in_force_max_s")
+    facts: dict[Annotated[str, Field(max_length=200)], Annotated[str, Field(max_length=1000)]] = Field(default_factory=dict, max_length=2000)
+
+
 class ObservedProfile(BaseModel):
     """An observer's report of one assignment: the folded profile, or why there is none; for an assignment of events,
     each event as run and each thing put back after them."""
@@ -184,3 +212,4 @@ class ObservedProfile(BaseModel):
                                               description="a process_cpu assignment's readings, first to last")
     host_seconds: list[HostSecond] = Field(default_factory=list, max_length=MAX_READINGS,
                                            description="the observer's own host readings beside process_cpu's, per second")
+    host: HostReport | None = Field(default=None, description="a host assignment's settings and facts")

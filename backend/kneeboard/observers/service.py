@@ -49,7 +49,7 @@ def _alive(assignment_id: int) -> str:
 
 def assign(point_id: int, observer: str, start_s: float, length_s: float, *, what: str = "CPU profile",
            process: str | None = None, frequency_hz: int | None = None, events: list[dict] | None = None,
-           ) -> tuple[int | None, list[str]]:  # fmt: skip
+           settings: dict | None = None) -> tuple[int | None, list[str]]:  # fmt: skip
     """Assign `observer` the point's window [start + start_s, + length_s] — a CPU profile of `process`, or the host
     `events` — then wait until the load's start (ACK_LEAD_S from now) for its acknowledgement; returns (the
     assignment's id, or None when the observer is not alive; the warnings for the point, each starting with `what`).
@@ -61,7 +61,7 @@ def assign(point_id: int, observer: str, start_s: float, length_s: float, *, wha
             return None, [f"{what} not taken: observer {observer} is not registered or not alive (start it on the server's host "
                           f"with `kneeboard agent --observe --name {observer} …`: docs/profiling.md)"]
         row = ObserveAssignment(observer=observer, campaign_id=point.campaign_id, point_id=point_id, attempt=point.attempt,
-                                process=process, frequency_hz=frequency_hz, events=events, start_at=start_at,
+                                process=process, frequency_hz=frequency_hz, events=events, settings=settings, start_at=start_at,
                                 since=start_at + start_s, until=start_at + start_s + length_s, status=ASSIGNED)  # fmt: skip
         session.add(row)
         session.flush()
@@ -195,6 +195,11 @@ def report(observer: str, assignment_id: int, body: ObservedProfile, *, session:
         raise Conflict(f"observe assignment {assignment_id} is {row.status}: its report is no longer taken")
     if row.events is None and body.events:
         raise Conflict(f"observe assignment {assignment_id} gave no events to report")
+    if (row.settings is None) != (body.host is None) and body.error is None:
+        raise Conflict(f"observe assignment {assignment_id} {'gave no host settings' if row.settings is None else 'is a host one'}: "
+                       "its report must match")
+    if body.host is not None and {d.name for d in body.host.applied} - set(row.settings):
+        raise Conflict(f"observe assignment {assignment_id} asked for no change of those host settings")
     if body.process_cpu and (row.frequency_hz is not None or row.events or {r.process for r in body.process_cpu} != {row.process}):
         raise Conflict(f"observe assignment {assignment_id} asked for no CPU reading of those processes")
     _given(row, body.events)

@@ -10,7 +10,8 @@ from kneeboard.db import session_scope
 from kneeboard.environment import collect_facts
 from kneeboard.lab import impair, namespace
 from kneeboard.observers.process_cpu import where_read
-from kneeboard.variant_settings import SettingFailed, SettingRefused, apply_setting, defaults, read_setting, restore_setting
+from kneeboard.variant_settings import (SettingFailed, SettingRefused, apply_setting, defaults, facts_taken, for_campaign,
+                                        read_setting, restore_setting)
 
 
 def environment(campaign: Campaign) -> dict:
@@ -48,15 +49,17 @@ def apply_variant(campaign_id: int, label: str | None) -> str | None:
         settings = next((v["set"] for v in variants if v["label"] == label), {})
         settings = {**defaults({name for v in variants for name in v.get("set", {})}), **settings}  # unset: the default
     applied, error = {}, None
-    for name, value in settings.items():
-        try:
-            applied[name] = apply_setting(name, value)
-        except (SettingRefused, SettingFailed) as exc:
-            error = f"variant {label!r}: setting {name}={value} could not be applied: {exc}"
-            break
+    with for_campaign(campaign_id):
+        for name, value in settings.items():
+            try:
+                applied[name] = apply_setting(name, value)
+            except (SettingRefused, SettingFailed) as exc:
+                error = f"variant {label!r}: setting {name}={value} could not be applied: {exc}"
+                break
+        taken = facts_taken()  # a server host's, read back by its observer after its settings
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
-        facts = {**environment(campaign), **{f"setting.{k}": str(v) for k, v in applied.items()}}
+        facts = {**environment(campaign), **taken, **{f"setting.{k}": str(v) for k, v in applied.items()}}
         if error:
             facts["setting.error"] = error
         campaign.environment = {**campaign.environment, "variants": {**campaign.environment.get("variants", {}), label: facts}}
@@ -85,7 +88,8 @@ def restore(campaign_id: int, before: dict[str, int | bool | None]) -> dict:
             restored[name] = "unknown before the campaign: left as the last variant set it"
             continue
         try:
-            restored[name] = restore_setting(name, value)
+            with for_campaign(campaign_id):
+                restored[name] = restore_setting(name, value)
         except (SettingRefused, SettingFailed) as exc:
             restored[name] = f"could not restore {value}: {exc}"
     with session_scope() as session:

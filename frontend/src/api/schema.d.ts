@@ -3958,6 +3958,25 @@ export interface components {
             value: string;
         };
         /**
+         * HostReport
+         * @description A host assignment's report: the settings applied (read back), the first refused and why, the host's facts.
+         */
+        HostReport: {
+            /** Applied */
+            applied?: components["schemas"]["HostSettingDone"][];
+            /**
+             * Expired
+             * @description put back: past the file's in_force_max_s
+             */
+            expired?: components["schemas"]["HostSettingDone"][];
+            /** Facts */
+            facts?: {
+                [key: string]: string;
+            };
+            /** Refused */
+            refused?: string | null;
+        };
+        /**
          * HostSecond
          * @description One second of the observer's own reading of its host (observers/readings.py's between): per-CPU % by mode,
          *     NET_RX, softnet drops and time squeezes per second per CPU, the interface's drops per second.
@@ -3985,6 +4004,22 @@ export interface components {
             squeeze_s?: {
                 [key: string]: number;
             };
+        };
+        /**
+         * HostSettingDone
+         * @description One host setting as the observer applied or put it back (observers/nic.py HostNic.apply).
+         */
+        HostSettingDone: {
+            /** Before */
+            before?: number | string | boolean | null;
+            /** Error */
+            error?: string | null;
+            /** Name */
+            name: string;
+            /** Read Back */
+            read_back?: number | string | boolean | null;
+            /** Value */
+            value?: number | string | boolean | null;
         };
         /**
          * HostSharing
@@ -4771,15 +4806,23 @@ export interface components {
             id: number;
             /**
              * Kind
-             * @description What the observer does: profile `process` (a frequency given), run `events`, or read `process`'s CPU from
-             *     /proc over the load (no frequency: process_cpu, from the load's start to its end).
+             * @description What the observer does: profile `process` (a frequency given), run `events`, apply host `settings` and read
+             *     its host's facts, or read `process`'s CPU from /proc over the load (no frequency: process_cpu, from the load's
+             *     start to its end).
              * @enum {string}
              */
-            readonly kind: "cpu_profile" | "events" | "process_cpu";
+            readonly kind: "cpu_profile" | "events" | "process_cpu" | "host";
             /** Point Id */
             point_id: number;
             /** Process */
             process: string | null;
+            /**
+             * Settings
+             * @description host settings to apply (null value: put back what was found), then read the facts
+             */
+            settings?: {
+                [key: string]: number | string | boolean | null;
+            } | null;
             /**
              * Since
              * @description the point's steady window begins (events: the load's start)
@@ -4819,6 +4862,8 @@ export interface components {
              * @default 0
              */
             fold_s: number;
+            /** @description a host assignment's settings and facts */
+            host?: components["schemas"]["HostReport"] | null;
             /**
              * Host Seconds
              * @description the observer's own host readings beside process_cpu's, per second
