@@ -2,25 +2,14 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { compareExportUrl, useCompare } from "../api/compare";
 import { comparisonShare } from "../api/shares";
-import OverlayCharts from "../charts/OverlayCharts";
-import { colourAt } from "../charts/palette";
 import CopyLinkButton from "../components/common/CopyLinkButton";
 import GrafanaLink from "../components/common/GrafanaLink";
 import PageHead from "../components/common/PageHead";
 import ShareButton from "../components/share/ShareButton";
 import { Empty, QueryView } from "../components/common/States";
-import StatusBadge from "../components/common/StatusBadge";
-import DifferencesTable from "../components/compare/DifferencesTable";
-import FailoverEventsTable from "../components/compare/FailoverEventsTable";
-import Table from "../components/common/Table";
-import HeadlineTable from "../components/compare/HeadlineTable";
-import PointVerdictsTable from "../components/compare/PointVerdictsTable";
-import CpuProfileCompare from "../components/profiling/CpuProfileCompare";
-import { fmtDateTime } from "../format";
-import { findTool, rateUnitOf } from "../tools/catalog";
+import ComparisonBody from "../components/compare/ComparisonBody";
 import { useTools } from "../tools/useTools";
 import { param, useUrlState } from "../urlState";
-import ScrollBox from "../components/common/ScrollBox";
 
 /** The campaigns compared, in order (?c=12&c=9@1%20queue): the first is the reference. */
 const COMPARE_VIEW = { c: param.list() };
@@ -74,71 +63,31 @@ export default function ComparePage() {
       ) : (
         <QueryView query={cmp} loading="Comparing">
           {(data) => (
-            <>
-              <section className="card flush" aria-label="Campaigns compared">
-                <Table columns={["Campaign", "Target", "Tool", "Status", "Started"]} actions="Remove">
-                  {data.campaigns.map((c, i) => {
-                    // the API's key for this column: "12", or "12@1 queue" for one variant of campaign 12
-                    const key = data.selectors[i];
-                    const at = key.indexOf("@");
-                    const variant = at >= 0 ? key.slice(at + 1) : null;
-                    return (
-                      <tr key={key}>
-                        <td>
-                          <span className="swatch" style={{ background: colourAt(i) }} />
-                          <Link to={variant != null ? `/campaigns/${c.id}?variant=${encodeURIComponent(variant)}` : `/campaigns/${c.id}`}>
-                            #{c.id} {c.name}
-                          </Link>
-                          {i === 0 && <span className="muted small"> reference</span>}
-                        </td>
-                        <td>{String((c.target as { name?: string }).name ?? "—")}</td>
-                        <td>{c.tool}</td>
-                        <td>
-                          <StatusBadge status={c.status} partial={c.partial} />
-                        </td>
-                        <td className="muted small">{fmtDateTime(c.started_at ?? c.created_at)}</td>
-                        <td className="row-actions">
-                          {i > 0 && (
-                            <button type="button" className="btn small" onClick={() => setSelectors([selectors[i], ...selectors.filter((_, j) => j !== i)])}>
-                              Make reference
-                            </button>
-                          )}
-                          <button
-                            type="button"
-                            className="btn small"
-                            disabled={selectors.length <= 2}
-                            onClick={() => setSelectors(selectors.filter((_, j) => j !== i))}
-                            aria-label={`Remove #${key} from the comparison`}
-                          >
-                            Remove
-                          </button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </Table>
-              </section>
-              <section className="card flush" aria-label="Headline metrics">
-                <h2 className="pad">Headline</h2>
-                <ScrollBox label="Headline metrics table">
-                  <HeadlineTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
-                </ScrollBox>
-              </section>
-              <PointVerdictsTable data={data} tool={findTool(tools.data, data.campaigns[0]?.tool)} />
-              <FailoverEventsTable data={data} rateUnit={rateUnitOf(findTool(tools.data, data.campaigns[0]?.tool))} />
-              <CpuProfileCompare data={data} rateUnit={rateUnitOf(findTool(tools.data, data.campaigns[0]?.tool))} />
-              <OverlayCharts
-                tool={findTool(tools.data, data.campaigns[0]?.tool)}
-                series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))}
-              />
-              <div className="two-col">
-                <DifferencesTable title="Plan parameters that differ" rows={data.differences.plan} keys={data.selectors} empty="Same plan parameters." />
-                <DifferencesTable title="Environment facts that differ" rows={data.differences.environment} keys={data.selectors} empty="Same environment facts." />
-              </div>
-              {data.differences.target.length > 0 && (
-                <DifferencesTable title="Target details that differ" rows={data.differences.target} keys={data.selectors} empty="" />
-              )}
-            </>
+            <ComparisonBody
+              data={data}
+              tools={tools.data}
+              live={{
+                link: (id, variant, text) => <Link to={variant != null ? `/campaigns/${id}?variant=${encodeURIComponent(variant)}` : `/campaigns/${id}`}>{text}</Link>,
+                actions: (key, i) => (
+                  <>
+                    {i > 0 && (
+                      <button type="button" className="btn small" onClick={() => setSelectors([selectors[i], ...selectors.filter((_, j) => j !== i)])}>
+                        Make reference
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="btn small"
+                      disabled={selectors.length <= 2}
+                      onClick={() => setSelectors(selectors.filter((_, j) => j !== i))}
+                      aria-label={`Remove #${key} from the comparison`}
+                    >
+                      Remove
+                    </button>
+                  </>
+                ),
+              }}
+            />
           )}
         </QueryView>
       )}

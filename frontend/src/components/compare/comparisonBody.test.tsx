@@ -1,0 +1,134 @@
+// Issue 49 item 4: one comparison body. The compare page, a share link's page and the exported files (HTML and
+// Markdown) draw the same ComparisonBody from the same comparison: the same sections, headings, tables and figures.
+// The comparison is the API's real answer for the real CoreDNS pair (tests/fixtures/real-campaigns/coredns-{minimal,log}-
+// untuned.json imported, then GET /api/v1/compare?c=1&c=2), the tools are GET /tools' (tools/__fixtures__).
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { render, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MemoryRouter, Route, Routes } from "react-router-dom";
+import type { Comparison } from "../../api/compare";
+import { fixedSizeCharts } from "../../charts/chartTesting";
+import ComparePage from "../../routes/ComparePage";
+import SharedPage from "../../routes/SharedPage";
+import { TOOLS } from "../../tools/__fixtures__";
+import { renderHtml, renderMarkdown } from "../../../export/report";
+import type { ExportDocument } from "../../../export/document";
+import real from "./__fixtures__/coredns-minimal-vs-log.compare.json";
+
+const fetchMock = vi.hoisted(() => vi.fn<(req: Request) => Promise<Response>>());
+vi.mock("../../api/client", async (importOriginal) => {
+  const orig = await importOriginal<typeof import("../../api/client")>();
+  const { default: createClient } = await import("openapi-fetch");
+  return { ...orig, api: createClient({ baseUrl: "http://kb.test", fetch: (req: Request) => fetchMock(req) }) };
+});
+
+const comparison = real as unknown as Comparison;
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+
+/** What the API answers the pages: the comparison, the tools, and the share link's report of the same comparison. */
+function answer(req: Request): Promise<Response> {
+  const path = new URL(req.url).pathname;
+  if (path === "/api/v1/compare") return Promise.resolve(json(comparison));
+  if (path === "/api/v1/tools") return Promise.resolve(json(TOOLS));
+  if (path === "/api/v1/shared/tok")
+    return Promise.resolve(
+      json({ kind: "comparison", comparison, tools: TOOLS, created_at: "2026-11-28T20:00:00Z", expires_at: "2026-12-05T20:00:00Z", newer_analysis_available: false }),
+    );
+  return Promise.reject(new Error(`unexpected request ${path}`));
+}
+
+const CONTROLS = "button, input, select, textarea, label.chart-option, .recharts-tooltip-wrapper"; // what a file has not (export/clean.ts)
+const STRIPPED = 'button, input, select, textarea, label, svg, [aria-hidden="true"], .sr-only, .recharts-wrapper';
+const text = (el: Element) => {
+  const copy = el.cloneNode(true) as Element;
+  copy.querySelectorAll(STRIPPED).forEach((e) => e.remove());
+  return (copy.textContent ?? "").replace(/\s+/g, " ").trim();
+};
+
+/** What a reader sees of a comparison body, controls aside (a file has none): its sections, headings, test ids, and
+ * every table's header and first five cells per row (the compare page's row controls come after). */
+function outline(drawn: Element) {
+  const body = drawn.cloneNode(true) as Element;
+  body.querySelectorAll(CONTROLS).forEach((e) => e.remove());
+  return {
+    sections: [...body.querySelectorAll("section[aria-label]")].map((s) => s.getAttribute("aria-label")),
+    headings: [...body.querySelectorAll("h2, h3, h4")].map(text),
+    testIds: [...new Set([...body.querySelectorAll("[data-testid]")].map((e) => e.getAttribute("data-testid")))],
+    metrics: [...body.querySelectorAll("tr[data-metric]")].map((r) => r.getAttribute("data-metric")),
+    tables: [...body.querySelectorAll("table")].map((t) => [...t.querySelectorAll("tr")].map((tr) => [...tr.children].slice(0, 5).map(text))),
+  };
+}
+
+let qc: QueryClient;
+beforeAll(() => fixedSizeCharts());
+beforeEach(() => {
+  qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(answer);
+});
+
+async function drawn(path: string) {
+  const { container, unmount } = render(
+    <QueryClientProvider client={qc}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/compare" element={<ComparePage />} />
+          <Route path="/s/:token" element={<SharedPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  await screen.findByTestId("comparison-body");
+  await waitFor(() => expect(container.querySelectorAll('[data-testid="comparison-body"] tr[data-metric]').length).toBeGreaterThan(0));
+  const out = outline(container.querySelector('[data-testid="comparison-body"]')!);
+  unmount();
+  return out;
+}
+
+/** The export renderer's own act() calls, as in its node process (dom.ts sets the flag there). */
+async function exporting<T>(run: () => Promise<T>): Promise<T> {
+  const g = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  const before = g.IS_REACT_ACT_ENVIRONMENT;
+  g.IS_REACT_ACT_ENVIRONMENT = true;
+  try {
+    return await run();
+  } finally {
+    g.IS_REACT_ACT_ENVIRONMENT = before;
+  }
+}
+
+const doc: ExportDocument = { kind: "comparison", version: "test", generated_at: "2026-11-28T20:00:00Z", link: "https://kb.example/compare?c=1&c=2", site: "https://kb.example", tools: TOOLS, comparison };
+
+describe("one comparison body", () => {
+  it("the compare page, the share page and the exported HTML draw the same sections, tables and figures", async () => {
+    const page = await drawn("/compare?c=1&c=2");
+    const shared = await drawn("/s/tok");
+    const file = new DOMParser().parseFromString(await exporting(() => renderHtml(doc)), "text/html");
+    const exported = outline(file.querySelector('[data-testid="comparison-body"]')!);
+
+    // the body has what a comparison shows, from the real pair: both campaigns, the headline led by capacity at the SLO,
+    // the per-point verdicts and what differs (the target's exporters, the plan's name)
+    expect(page.sections).toEqual(expect.arrayContaining(["Campaigns compared", "Headline metrics"]));
+    expect(page.metrics[0]).toBe("capacity_at_slo");
+    expect(page.metrics).toEqual(comparison.headline.map((h) => h.metric));
+    expect(page.tables[0].slice(1).map((r) => r[0])).toEqual(comparison.campaigns.map((c, i) => `#${c.id} ${c.name}${i === 0 ? " reference" : ""}`));
+    expect(page.headings).toEqual(expect.arrayContaining(["Headline", "Target details that differ", "Plan parameters that differ"]));
+
+    expect(shared).toEqual(page);
+    expect(exported).toEqual(page);
+  });
+
+  it("the Markdown export is read from the same body: its sections' headings and the headline's rows, in order", async () => {
+    const page = await drawn("/compare?c=1&c=2");
+    const md = (await exporting(() => renderMarkdown(doc)))["report.md"];
+    expect(md).toBeDefined();
+    let at = -1;
+    for (const heading of page.headings) {
+      const found = md.indexOf(heading, at + 1);
+      expect(found, heading).toBeGreaterThan(at);
+      at = found;
+    }
+    const headline = page.tables.find((t) => t[0].includes("Metric")) ?? page.tables[1];
+    for (const row of headline.slice(1)) expect(md).toContain(row[0]);
+  });
+});
