@@ -2,7 +2,7 @@
 // with everything its charts would fetch, so that rendering needs no network.
 import { QueryClient } from "@tanstack/react-query";
 import type { Comparison } from "../src/api/compare";
-import { TOP_FUNCTIONS, type FoldedProfile, type TopFunctions } from "../src/api/cpuProfiles";
+import { TOP_FUNCTIONS, type CpuProfileDiff, type FoldedProfile, type TopFunctions } from "../src/api/cpuProfiles";
 import { keys } from "../src/api/keys";
 import type { PointOutcomes } from "../src/api/outcomes";
 import type { CampaignOut, Point, SampleSeries } from "../src/api/types";
@@ -21,6 +21,15 @@ export interface CpuProfileEntry {
   point_id: number;
   profile?: FoldedProfile;
   functions?: TopFunctions;
+  missing?: string;
+}
+
+/** A comparison's CPU differential as its body asks for it: point B against point A (TOP_FUNCTIONS functions), or
+ * the reason there is none. */
+export interface CpuProfileDiffEntry {
+  a: number;
+  b: number;
+  diff?: CpuProfileDiff;
   missing?: string;
 }
 
@@ -46,6 +55,8 @@ export interface ExportDocument {
   /** The campaign against its plan's pinned baseline, when there is one. */
   baseline?: Comparison | null;
   comparison?: Comparison;
+  /** The comparison's CPU differentials (each campaign against the reference at its default matched load). */
+  cpu_profile_diffs?: CpuProfileDiffEntry[];
 }
 
 /** The samples' max_points the monitor charts are read with (the point evidence panel's). */
@@ -62,6 +73,7 @@ export function seededClient(doc: ExportDocument): QueryClient {
     qc.setQueryData(keys.cpuProfile(e.point_id), missing ?? e.profile);
     qc.setQueryData(keys.cpuFunctions(e.point_id, "self", TOP_FUNCTIONS), missing ?? e.functions);
   }
+  for (const d of doc.cpu_profile_diffs ?? []) qc.setQueryData(keys.cpuProfileDiff(d.a, d.b, TOP_FUNCTIONS), d.missing != null ? { missing: d.missing } : d.diff);
   return qc;
 }
 

@@ -70,6 +70,34 @@ def _cpu_profiles(campaign: Campaign, *, session: Session) -> list[dict]:
     return out
 
 
+def _matched_point(points: list[dict], row: dict) -> int | None:
+    """The first completed point of `points` at a matched load's phase, concurrency and offered rate (its id)."""
+    return next((p["id"] for p in points if p["status"] == "completed" and p["phase"] == row["phase"]
+                 and p["concurrency"] == row["concurrency"] and p.get("offered_rate") == row["offered_rate"]), None)  # fmt: skip
+
+
+def _cpu_profile_diffs(comparison: dict, *, session: Session) -> list[dict]:
+    """The CPU profiles' differentials the comparison draws (CpuProfileCompare.tsx): each campaign against the
+    reference, when both plans ask for profiles, at its default load (the highest matched load with a completed point
+    on both sides); a pair without one carries the reason instead."""
+    keys, plans = comparison["selectors"], [c.get("plan") or {} for c in comparison["campaigns"]]
+    out = []
+    for i, key in enumerate(keys[1:], start=1):
+        verdicts = comparison["point_verdicts"].get(key)
+        if not (plans[0].get("cpu_profile") and plans[i].get("cpu_profile") and verdicts):
+            continue
+        pairs = [(a, b) for row in verdicts["points"] if (a := _matched_point(comparison["points"][keys[0]], row)) is not None
+                 and (b := _matched_point(comparison["points"][key], row)) is not None]  # fmt: skip
+        if not pairs:
+            continue
+        a, b = pairs[-1]
+        try:
+            out.append({"a": a, "b": b, "diff": cpu_profiles.diff(a, b, session=session, limit=TOP_FUNCTIONS)})
+        except Conflict as exc:
+            out.append({"a": a, "b": b, "missing": str(exc)})
+    return out
+
+
 def _baseline(campaign: Campaign, *, session: Session) -> dict | None:
     """The campaign against its plan's pinned baseline, as the compare page shows it; None when there is none or they do not compare."""
     baseline = campaigns.pinned_baseline(campaign, session=session)
@@ -110,7 +138,8 @@ def comparison_document(selectors: list[str], *, site: str, session: Session, li
     ids = list(dict.fromkeys(int(s.split("@")[0]) for s in selectors))
     query = "&".join(f"c={s}" for s in selectors)
     tools = shares.tools_for([campaigns.get_campaign(i, session=session) for i in ids])
-    return {**_frame("comparison", link or f"{site.rstrip('/')}/compare?{query}", site, tools), "comparison": comparison}
+    return {**_frame("comparison", link or f"{site.rstrip('/')}/compare?{query}", site, tools), "comparison": comparison,
+            "cpu_profile_diffs": _cpu_profile_diffs(comparison, session=session)}  # fmt: skip
 
 
 def shared_document(token: str, *, site: str, session: Session, campaign_id: int | None = None) -> dict:

@@ -13,7 +13,7 @@ from kneeboard.deps import SessionDep
 from kneeboard.analysis.hdr import MAX_BUCKETS
 from kneeboard.inputs import MAX_ID
 from kneeboard.latency.schemas import Histogram, Window
-from kneeboard.profiling.schemas import FoldedProfile, TopFunctions
+from kneeboard.profiling.schemas import CpuProfileDiff, FoldedProfile, TopFunctions
 from kneeboard.routes import Limit, Token
 from kneeboard.shares import service
 from kneeboard.shares.models import Share
@@ -100,3 +100,10 @@ def read_shared_cpu_functions(session: SessionDep, point_id: int, token: str = T
                               by: Literal["self", "total"] = Query(default="self")):  # fmt: skip
     """Public (no login): the top functions of a point of the link's campaigns."""
     return service.shared_cpu_functions(token, point_id, limit=limit, by=by, session=session)
+
+
+@router.get("/shared/{token}/points/{point_id}/cpu-profile/diff/{other_id}", response_model=CpuProfileDiff)
+def read_shared_cpu_diff(session: SessionDep, point_id: int, other_id: int, token: str = Token, limit: int = Limit):
+    """Public (no login): point `other_id`'s CPU profile against `point_id`'s, both of the link's campaigns (the
+    shared comparison's differential; any other point answers 404)."""
+    return service.shared_cpu_diff(token, point_id, other_id, limit=limit, session=session)

@@ -200,3 +200,11 @@ def shared_cpu_functions(token: str, point_id: int, *, limit: int, by: str, sess
     """A point's top functions, only when the point belongs to one of the share's campaigns."""
     shared_point(token, point_id, session=session)
     return cpu_profiles.top(point_id, session=session, limit=limit, by=by)
+
+
+def shared_cpu_diff(token: str, point_id: int, other_id: int, *, limit: int, session: Session) -> dict:
+    """Point `other_id`'s CPU profile against `point_id`'s (the comparison's differential), only when both points
+    belong to the share's campaigns."""
+    for pid in (point_id, other_id):
+        shared_point(token, pid, session=session)
+    return cpu_profiles.diff(point_id, other_id, session=session, limit=limit)

@@ -68,14 +68,19 @@ export function useCpuFunctions(pointId: number | null, by: "self" | "total" = "
   });
 }
 
-/** Point B's CPU profile against point A's (per 1,000 requests); null ids: not asked. */
+/** Point B's CPU profile against point A's (per 1,000 requests; on a shared page, through the link); null ids: not asked. */
 export function useCpuProfileDiff(a: number | null, b: number | null, limit = TOP_FUNCTIONS) {
+  const token = useContext(SharedTokenContext);
+  const key = keys.cpuProfileDiff(a ?? 0, b ?? 0, limit);
   return useQuery({
-    queryKey: keys.cpuProfileDiff(a ?? 0, b ?? 0, limit),
+    queryKey: token ? [...keys.shared(token), ...key] : key,
     enabled: a != null && b != null,
     queryFn: ({ signal }) =>
-      orMissing(async () =>
-        unwrap(await api.GET("/api/v1/points/{point_id}/cpu-profile/diff/{other_id}", { params: { path: { point_id: a!, other_id: b! }, query: { limit } }, signal })) as CpuProfileDiff,
-      ),
+      orMissing(async () => {
+        const path = { point_id: a!, other_id: b! };
+        return (token
+          ? unwrap(await api.GET("/api/v1/shared/{token}/points/{point_id}/cpu-profile/diff/{other_id}", { params: { path: { token, ...path }, query: { limit } }, signal }))
+          : unwrap(await api.GET("/api/v1/points/{point_id}/cpu-profile/diff/{other_id}", { params: { path, query: { limit } }, signal }))) as CpuProfileDiff;
+      }),
   });
 }

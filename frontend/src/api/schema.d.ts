@@ -1425,6 +1425,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/{token}/points/{point_id}/cpu-profile/diff/{other_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Shared Cpu Diff
+         * @description Public (no login): point `other_id`'s CPU profile against `point_id`'s, both of the link's campaigns (the
+         *     shared comparison's differential; any other point answers 404).
+         */
+        get: operations["read_shared_cpu_diff_api_v1_shared__token__points__point_id__cpu_profile_diff__other_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shared/{token}/points/{point_id}/cpu-profile/functions": {
         parameters: {
             query?: never;
@@ -9860,6 +9881,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FoldedProfile"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    read_shared_cpu_diff_api_v1_shared__token__points__point_id__cpu_profile_diff__other_id__get: {
+        parameters: {
+            query?: {
+                /** @description at most this many functions (or frames) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                point_id: number;
+                other_id: number;
+                /** @description the token a share link's URL holds */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CpuProfileDiff"];
                 };
             };
             /** @description Validation Error */

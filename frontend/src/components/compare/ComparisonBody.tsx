@@ -19,8 +19,7 @@ export function variantOfKey(key: string): string | null {
   return at >= 0 ? key.slice(at + 1) : null;
 }
 
-/** What the signed-in compare page adds to the body: links to each campaign's report, the row's controls, and the
- * CPU profiles' differential (fetched per matched load, which a share link and a file cannot). */
+/** What the signed-in compare page adds to the body: links to each campaign's report and the rows' controls. */
 export interface LiveControls {
   /** A campaign's name as a link to its report (variant: the report's tab). */
   link: (campaignId: number, variant: string | null, text: ReactNode) => ReactNode;
@@ -61,8 +60,8 @@ function CampaignsCompared({ data, live }: { data: Comparison; live?: LiveContro
 /**
  * One comparison as every place draws it (the compare page, a share link's page, the exported HTML and Markdown files):
  * the campaigns, the headline, the per-point verdicts, failover events, the overlaid charts and what differs, from one
- * GET /compare answer and the tools' descriptions. `live` (the signed-in page only) adds links, row controls and the
- * CPU profiles' differential.
+ * GET /compare answer and the tools' descriptions, and the CPU profiles' differential (through the share link on a
+ * shared page; carried by the document in a file). `live` (the signed-in page only) adds links and row controls.
  */
 export default function ComparisonBody({ data, tools, live }: { data: Comparison; tools: ToolInfo[] | undefined; live?: LiveControls }) {
   const tool = findTool(tools, data.campaigns[0]?.tool);
@@ -77,7 +76,7 @@ export default function ComparisonBody({ data, tools, live }: { data: Comparison
       </section>
       <PointVerdictsTable data={data} tool={tool} />
       <FailoverEventsTable data={data} rateUnit={rateUnitOf(tool)} />
-      {live && <CpuProfileCompare data={data} rateUnit={rateUnitOf(tool)} />}
+      <CpuProfileCompare data={data} rateUnit={rateUnitOf(tool)} />
       <OverlayCharts tool={tool} series={data.selectors.map((key, i) => ({ key, name: data.campaigns[i]?.name ?? "", points: data.points[key] ?? [] }))} />
       <div className="two-col">
         <DifferencesTable title="Plan parameters that differ" rows={data.differences.plan} keys={data.selectors} empty="Same plan parameters." />
