@@ -1,8 +1,9 @@
 // CPU profiles where the numbers are (issue 38), in a browser: the report's point evidence draws a zoomable flame graph,
 // the share page and the exported file (opened from disk, network blocked) draw it static, and the compare page draws
-// the differential with the log handler grown. playwright-core with Debian's Chromium.
+// the differential with the log handler grown, as the shared comparison does through its link (one comparison body).
+// playwright-core with Debian's Chromium.
 //
-//   KB_BASE_URL=… KB_E2E_USER=… KB_E2E_PASSWORD=… KB_PROFILE_IDS=A,B KB_PROFILE_SHARE=token KB_PROFILE_FILE=b.html node tests/e2e/cpu_profiles.mjs
+//   KB_BASE_URL=… KB_E2E_USER=… KB_E2E_PASSWORD=… KB_PROFILE_IDS=A,B KB_PROFILE_SHARE=token KB_PROFILE_COMPARE_SHARE=token KB_PROFILE_FILE=b.html node tests/e2e/cpu_profiles.mjs
 //
 // tests/e2e/test_cpu_profile_views.py makes the campaigns (A: CoreDNS minimal, B: with `log`), the link and the file.
 import { pathToFileURL } from "node:url";
@@ -12,13 +13,15 @@ const { AxeBuilder } = frontendRequire("@axe-core/playwright");
 
 const [A, B] = (process.env.KB_PROFILE_IDS ?? "").split(",").filter(Boolean).map(Number);
 const SHARE = process.env.KB_PROFILE_SHARE ?? "";
+const COMPARE_SHARE = process.env.KB_PROFILE_COMPARE_SHARE ?? "";
 const FILE = process.env.KB_PROFILE_FILE ?? "";
 const [LEAF, LEAF_FILE] = (process.env.KB_PROFILE_LEAF ?? "").split(",");
-if (!A || !B || !SHARE || !FILE || !LEAF || !LEAF_FILE)
-  throw new Error("KB_PROFILE_IDS (two), KB_PROFILE_SHARE, KB_PROFILE_FILE and KB_PROFILE_LEAF are needed (tests/e2e/test_cpu_profile_views.py sets them)");
+if (!A || !B || !SHARE || !COMPARE_SHARE || !FILE || !LEAF || !LEAF_FILE)
+  throw new Error("KB_PROFILE_IDS (two), KB_PROFILE_SHARE, KB_PROFILE_COMPARE_SHARE, KB_PROFILE_FILE and KB_PROFILE_LEAF are needed (tests/e2e/test_cpu_profile_views.py sets them)");
 const LOG = "github.com/coredns/coredns/plugin/log.(*Logger).ServeDNS";
 const HOSTILE = "<script>alert(1)</script>";
 
+let compareFrames = []; // the compare page's differential: [title, fill] per frame
 const { step, finish } = makeSteps({ afterFailure: "continue" });
 const { browser, close } = await launchBrowser("kb-profiles-");
 
@@ -141,7 +144,18 @@ try {
     await section.getByLabel("Rank the changed functions by").selectOption("total");
     const first = await section.locator("table.changed-functions tbody tr").first().textContent();
     assert(first.includes("plugin/log."), `first changed function by total change: ${first}`);
+    compareFrames = list.map((f) => [f.title, f.fill]);
     guard.assertClean("compare");
+  });
+
+  await step("the shared comparison draws the same differential through its link, signed out", async () => {
+    const { page, guard } = await openPage(browser, { signIn: false, viewport: { width: 1280, height: 900 } });
+    await page.goto(`/s/${COMPARE_SHARE}`);
+    const section = page.getByTestId("cpu-profile-diff");
+    await section.locator("svg.flame-graph g.flame-frame").first().waitFor();
+    const list = (await frames(section)).map((f) => [f.title, f.fill]);
+    assert(compareFrames.length > 50 && JSON.stringify(list) === JSON.stringify(compareFrames), `the shared differential differs: ${list.length} frames, ${compareFrames.length} on the compare page`);
+    guard.assertClean("shared comparison");
   });
 } finally {
   await close();
