@@ -18,7 +18,7 @@ def environment(campaign: Campaign) -> dict:
     """Facts about this host (and the lab's interfaces when the target is in the lab)."""
     tools = [campaign.tool] + [m["kind"] for m in campaign.plan.get("monitors", [])]
     in_lab = campaign.target.get("host") == namespace.LAB_ADDR or any(
-        v.get("set") for v in campaign.plan.get("variants", [])
+        name.startswith("lab.") for v in campaign.plan.get("variants", []) for name in v.get("set", {})
     )  # fmt: skip
     facts = collect_facts(
         interfaces=[namespace.HOST_IF] if in_lab else [],
