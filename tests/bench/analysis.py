@@ -1,4 +1,4 @@
-"""Issue 47: the campaign analysis (kneeboard.analysis.analyse, what the worker runs) on 10,000 generated campaigns
+"""Issue 47: the campaign analysis (kneeboard.report.analyse, what the worker runs) on 10,000 generated campaigns
 whose truth is known by construction (tests/support/campaign_model.py). Prints, per statement, its misses and false
 alarms, and the campaign mix. `make bench-analysis`; `--n N` for another count, `--seed S` for other campaigns."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "backend"), str(ROOT)]
 
-from kneeboard.analysis import analyse  # noqa: E402
+from kneeboard.report import analyse  # noqa: E402
 from tests.support.campaign_model import STATEMENTS, broken_invariants, campaign, score  # noqa: E402
 
 import numpy as np  # noqa: E402

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 from sqlalchemy import Engine, text
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from kneeboard.campaigns.analysis import Thresholds
 from kneeboard.campaigns.progress import counts, summary
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from kneeboard.analysis.generator import SENT_MIN_PCT, Sending, judge, server_judged, warning
 from kneeboard.tools import dnsperf, kbhttp
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kneeboard.analysis import analyse, find_knee, parse_seed_csv, saturation_onset
+from kneeboard.analysis import find_knee, parse_seed_csv, saturation_onset
+from kneeboard.report import analyse
 
 DATA = Path(__file__).parent / "data"
 

@@ -8,7 +8,8 @@ import json
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from kneeboard.analysis import analyse, hdr
+from kneeboard.analysis import hdr
+from kneeboard.report import analyse
 from kneeboard.compare.service import low_load
 
 FILTERED = "kblat-dnsperf-2.10-v-c2-Q500-S1.txt"  # dnsperf -v piped through kblat: 1,500 answers

@@ -5,10 +5,8 @@ import math
 
 import pytest
 
-from kneeboard.analysis import (
-    analyse, baseline_latency, ceiling, derived, efficiency, inflight, json_safe,
-    requests_in_flight, sla_zones, split_by_variant,
-)
+from kneeboard.analysis import baseline_latency, ceiling, derived, efficiency, inflight, requests_in_flight, sla_zones, split_by_variant
+from kneeboard.report import analyse, json_safe
 
 
 def pt(phase, offered, achieved, latency, *, c=20, status="completed", repeat=0, variant=None):

@@ -1,4 +1,4 @@
-"""The campaign analysis (kneeboard.analysis.analyse, what the worker runs) on 2,000 campaigns generated from
+"""The campaign analysis (kneeboard.report.analyse, what the worker runs) on 2,000 campaigns generated from
 queueing models with their truth known by construction (tests/support/campaign_model.py; `make bench-analysis` runs
 10,000 and prints every statement's misses and false alarms).
 
@@ -16,7 +16,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from tests.support.campaign_model import broken_invariants, campaigns, score
 
 N = 2_000

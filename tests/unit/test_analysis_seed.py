@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kneeboard.analysis import analyse, baseline_latency, fit_usl, oscillation, parse_seed_csv
+from kneeboard.analysis import baseline_latency, fit_usl, oscillation, parse_seed_csv
+from kneeboard.report import analyse
 
 DATA = Path(__file__).parent / "data"
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from kneeboard.analysis import analyse, drift, oscillation, oscillation_details
+from kneeboard.analysis import drift, oscillation, oscillation_details
+from kneeboard.report import analyse
 
 
 def samples(rate, latency=None, n=60):

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from kneeboard.analysis.conclusion import SECTIONS, dedupe, rate_text
 from tests.support.campaign_model import campaigns
 from tests.unit.test_real_campaigns import analysed

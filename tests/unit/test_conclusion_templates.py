@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 from pydantic import TypeAdapter
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from kneeboard.analysis.conclusion import split_outside_parentheses
 from kneeboard.analysis.searched import search_capacities
 from kneeboard.plans.expand import expand

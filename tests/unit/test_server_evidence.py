@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from kneeboard.evidence import bottleneck
 from kneeboard.evidence.assess import agreement, assess, cost, figures, point_evidence
 from kneeboard.evidence.readings import Readings, read

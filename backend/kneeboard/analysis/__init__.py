@@ -9,7 +9,8 @@ A point is a dict::
      "variant": str|None}
 
 Samples (the stability point's interval series) are dicts {"t", "achieved_rate",
-"latency_avg_ms"}, either metric possibly None. Start with :func:`analyse`.
+"latency_avg_ms"}, either metric possibly None. The whole report of a campaign (this analysis with the server's
+evidence) is kneeboard/report.py's :func:`analyse`.
 """
 
 from .knee import ceiling, find_knee, requests_in_flight, saturation_onset
@@ -17,7 +18,6 @@ from .points import baseline_latency, derived, efficiency, inflight, split_by_va
 from .capacity import capacity_at_slo
 from .repeats import bootstrap_ci, summarise_repeats
 from .verdicts import compare
-from .report import analyse, json_safe
 from .seed_csv import ImportFormatError, parse_seed_csv
 from .stability import drift, oscillation, oscillation_details
 from .usl import fit_usl, usl_peak, usl_throughput
@@ -25,7 +25,6 @@ from .zones import sla_zones
 
 __all__ = [
     "ImportFormatError",
-    "analyse",
     "baseline_latency",
     "bootstrap_ci",
     "capacity_at_slo",
@@ -37,7 +36,6 @@ __all__ = [
     "find_knee",
     "fit_usl",
     "inflight",
-    "json_safe",
     "requests_in_flight",
     "saturation_onset",
     "oscillation",

@@ -331,5 +331,5 @@ def conclude(result: dict, *, baseline_ms: float | None = None, **how) -> dict:
 
 def conclusion(result: dict, **how) -> str:
     """One English paragraph: every section's text in order (:func:`sections`); `result` has the keys of
-    :func:`kneeboard.analysis.analyse` (without "conclusion"), `how` the keywords of :func:`conclude`."""
+    :func:`kneeboard.report.analyse` (without "conclusion"), `how` the keywords of :func:`conclude`."""
     return conclude(result, **how)["conclusion"]

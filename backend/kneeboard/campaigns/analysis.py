@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
-from kneeboard.analysis import analyse
+from kneeboard.report import analyse
 from kneeboard.analysis.capacity import SLO_METRICS
 from kneeboard.analysis.knee import FLOOR_MS
 from kneeboard.analysis.searched import search_capacities

@@ -23,6 +23,7 @@ MAX_PACK_BYTES = 64 * 1024
 NAME = r"^[a-z][a-z0-9_]{0,19}$"
 QUERY_NAME = r"^[a-z][a-z0-9_]{0,29}$"  # server.<20>.<30> stays within the samples table's 60-character series
 METRIC_NAME = r"^[a-zA-Z_:][a-zA-Z0-9_:]{0,199}$"
+EXPORTER_NAME = r"^[a-z][a-z0-9_-]{0,19}$"  # a target's exporter, as a plan's exporter monitor names it (e.g. coredns)
 LabelName = Annotated[str, Field(pattern=r"^[a-zA-Z_][a-zA-Z0-9_]{0,99}$")]
 
 

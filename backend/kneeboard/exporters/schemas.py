@@ -6,8 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from kneeboard.exporters.packs import all_packs
-from kneeboard.tools.exporter.adapter import EXPORTER_NAME
+from kneeboard.exporters.packs import EXPORTER_NAME, all_packs
 from kneeboard.validators import MetricsUrl
 
 MAX_EXPORTERS = 8

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from kneeboard.lab import processes
-from kneeboard.lab.link import HOST_ADDR, HOST_IF, NETNS, PREFIX_LEN
+from kneeboard.lab_link import HOST_ADDR, HOST_IF, NETNS, PREFIX_LEN
 from kneeboard.lab.system import run
 
 BRIDGE = "kbbr0"

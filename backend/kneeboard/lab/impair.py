@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from kneeboard.lab import backends, processes
-from kneeboard.lab.link import HOST_IF, LAB_ADDR, LAB_IF, NETNS, STATE_FILE
+from kneeboard.lab_link import HOST_IF, LAB_ADDR, LAB_IF, NETNS, STATE_FILE
 from kneeboard.lab.system import CommandFailed, in_netns, run, which
 
 TABLE = "kneeboard_impair"

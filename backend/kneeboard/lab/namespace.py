@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kneeboard.lab import adguard, agents, backends, balancers, bind, coredns, dns, haproxy, impair, nginx, processes
-from kneeboard.lab.link import HOST_ADDR, HOST_IF, LAB_ADDR, LAB_IF, NETNS, PREFIX_LEN, STATE_FILE  # noqa: F401 - the lab's names, said here too
+from kneeboard.lab_link import HOST_ADDR, HOST_IF, LAB_ADDR, LAB_IF, NETNS, PREFIX_LEN, STATE_FILE  # noqa: F401 - the lab's names, said here too
 from kneeboard.lab.system import CommandFailed, cpu_count, is_root, list_sysfs, run, which
 
 log = logging.getLogger(__name__)

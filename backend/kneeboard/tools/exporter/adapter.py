@@ -12,7 +12,7 @@ import sys
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kneeboard.exporters.packs import all_packs
+from kneeboard.exporters.packs import EXPORTER_NAME, all_packs
 from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, ToolInputError
 from kneeboard.tools.contract import Metric, Role, ToolAdapter
@@ -22,7 +22,6 @@ from kneeboard.validators import check_metrics_url
 
 PARSER_VERSION = "1"
 WARMUP_S = 1.0  # the summary leaves out the point's first second, as a load tool's steady window does
-EXPORTER_NAME = r"^[a-z][a-z0-9_-]{0,19}$"
 SCRAPER = [sys.executable, "-m", "kneeboard.tools.exporter.scrape"]  # then one exporter's arguments (or --each groups)
 
 

@@ -43,7 +43,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.agents.schemas import AGENT_NAME
-from kneeboard.lab.namespace import LAB_ADDR, NETNS
+from kneeboard.lab_link import LAB_ADDR, NETNS
 from kneeboard.tools import units
 from kneeboard.tools.base import PointResult, PointSpec, Sample, ToolInputError
 from kneeboard.tools.contract import Metric, Role, ToolAdapter

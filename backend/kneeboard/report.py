@@ -1,20 +1,20 @@
-"""The top-level analysis of one campaign's points."""
+"""The report of one campaign's points: the analysis of its load and latency (analysis/, pure) with the server's
+evidence (evidence/, read from its exporters); it sits above both so that neither imports the other."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from kneeboard.analysis.capacity import capacity_at_slo
+from kneeboard.analysis.conclusion import conclude
+from kneeboard.analysis.generator import server_judged
+from kneeboard.analysis.knee import FLOOR_MS, ceiling, ceiling_statement, find_knee, knee_metric, requests_in_flight
+from kneeboard.analysis.points import Point, aggregate, baseline_latency, finite, of_phase, sorted_by_load, sweep_points, load_of
+from kneeboard.analysis.stability import drift, oscillation
+from kneeboard.analysis.usl import fit_usl
+from kneeboard.analysis.zones import sla_zones
 from kneeboard.evidence.assess import assess
-
-from .conclusion import conclude
-from .generator import server_judged
-from .knee import FLOOR_MS, ceiling, ceiling_statement, find_knee, knee_metric, requests_in_flight
-from .capacity import capacity_at_slo
-from .points import Point, aggregate, baseline_latency, finite, of_phase, sorted_by_load, sweep_points, load_of
-from .stability import drift, oscillation
-from .usl import fit_usl
-from .zones import sla_zones
 
 
 def json_safe(value: Any) -> Any:
