@@ -41,7 +41,7 @@ class SettingProvider:
     read: Callable[[str], Any]  # name → the current value, None when it cannot be read
     defaults: Callable[[Iterable[str]], dict[str, Any]] = lambda names: {}  # what an unset name runs with, and goes back to
     restore: Callable[[str, Any], Any] | None = None  # (name, value found before) → read back; None: apply puts it back
-    facts: Callable[[], dict[str, str]] | None = None  # the facts taken where the last settings were applied (then forgotten)
+    facts: Callable[[list[str]], dict[str, str]] | None = None  # (the plan's names of this prefix) → the facts where they apply
 
 
 PROVIDERS: dict[str, SettingProvider] = {}  # prefix → provider, filled at start
@@ -102,12 +102,16 @@ def for_campaign(campaign_id: int) -> Iterator[None]:
         CAMPAIGN.reset(token)
 
 
-def facts_taken() -> dict[str, str]:
-    """The facts each provider took where it applied the last settings (a server host's, through its observer)."""
+def facts_taken(names: Iterable[str]) -> dict[str, str]:
+    """The facts of where the plan's settings (`names`, every variant's) apply, from each provider owning some: what
+    it read after applying the variant's (a server host's, through its observer), or read now for a variant that
+    sets none of them."""
+    names = list(names)
     found: dict[str, str] = {}
-    for provider in PROVIDERS.values():
-        if provider.facts is not None:
-            found.update(provider.facts())
+    for prefix, provider in PROVIDERS.items():
+        owned = [n for n in names if n.startswith(prefix)]
+        if provider.facts is not None and owned:
+            found.update(provider.facts(owned))
     return found
 
 

@@ -114,7 +114,8 @@ class Observer:
     def start(self) -> None:
         """Start it, and wait until this process (not a killed one's registration, still alive for a while) registered."""
         self.proc, self.starts = start_agent(self.stack, self.name, self.secret, None, "--observe", "--actions", str(self.path)), self.starts + 1
-        until(lambda: self.log().count(f"agent {self.name} registered") == self.starts, 60, f"observer {self.name} registering")
+        until(lambda: self.log().count(f"agent {self.name} registered") == self.starts, 60,
+              f"observer {self.name} registering ({self.starts} starts): {self.log()[-1500:]}")
         wait_agents(self.stack, {self.name})
 
 
@@ -127,14 +128,14 @@ def observer(stack, admin, allowed, tmp_path_factory):
         stop(found.proc)
 
 
-def plan(admin, address: str, observer: str, channels_set: list[int], seconds: float = SECONDS) -> dict:
+def plan(admin, address: str, observer: str, channels_set: list[int], seconds: float = SECONDS, found: bool = False) -> dict:
     target = admin.post("/api/v1/targets", json={"name": f"nic-{secrets.token_hex(3)}", "kind": "dns", "host": address,
                                                  "port": PORT, "process": COMM, "tags": ["test"]})
     assert target.status_code == 201, target.text
     return {"name": f"host channels {secrets.token_hex(3)}", "tool": "dnsperf", "target_id": target.json()["id"], "pause_s": 0,
             "params": {"names": ["www.example.lab"], "timeout_s": 2, "latency_capture": False},
             "monitors": [{"kind": "process", "observer": observer}],
-            "variants": [{"label": f"q{n}", "set": {"host.channels": n}} for n in channels_set],
+            "variants": [{"label": "as found", "set": {}}] * found + [{"label": f"q{n}", "set": {"host.channels": n}} for n in channels_set],
             "phases": [{"kind": "scalability", "concurrency": [1], "unit_rate": 200, "duration_s": seconds}]}
 
 
@@ -147,10 +148,11 @@ def until(check, timeout_s: float, what: str) -> None:
 
 def test_each_variants_channels_read_back_in_its_facts_and_in_what_differs(admin, allowed, observer):
     dev = allowed["interface"]
-    campaign_id = launch(admin, plan(admin, allowed["address"], observer.name, [1, 2]))
+    campaign_id = launch(admin, plan(admin, allowed["address"], observer.name, [1, 2], found=True))
     campaign = wait_status(admin, campaign_id, {"completed", "failed", "cancelled", "crashed"}, 120)
     assert campaign["status"] == "completed", campaign
     variants = campaign["environment"]["variants"]
+    assert variants["as found"][f"server.nic.{dev}.channels.rx"] == "1" and "setting.host.channels" not in variants["as found"]
     for n in (1, 2):
         facts = variants[f"q{n}"]
         assert facts["setting.host.channels"] == str(n)
@@ -162,6 +164,10 @@ def test_each_variants_channels_read_back_in_its_facts_and_in_what_differs(admin
     assert compared.status_code == 200, compared.text
     differs = {d["key"]: d["values"] for d in compared.json()["differences"]["environment"]}
     assert list(differs[f"server.nic.{dev}.channels.rx"].values()) == ["1", "2"]
+    audited = [e["details"] for e in admin.get("/api/v1/audit", params={"kind": "observe_assignment", "limit": 100}).json()["items"]
+               if e["details"].get("campaign_id") == campaign_id and e["details"].get("host_settings")]
+    changed = [(d["name"], d["value"], d["read_back"]) for e in audited for d in e["host_settings"]]
+    assert changed.count(("host.channels", 2, 2)) == 1 and changed.count(("host.channels", 1, 1)) == 2  # q1, then put back
 
 
 def test_channels_put_back_after_a_cancel(admin, allowed, observer):

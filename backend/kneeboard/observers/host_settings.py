@@ -75,9 +75,17 @@ def restore(name: str, _before: Any) -> Any:
     return next((d.get("error") or d["read_back"] for d in done), "unchanged")
 
 
-def facts() -> dict[str, str]:
-    """The server host's facts its observer read after the campaign's last host settings (forgotten once taken)."""
-    return _facts.pop(CAMPAIGN.get(), {}) if CAMPAIGN.get() is not None else {}
+def facts(_names: list[str]) -> dict[str, str]:
+    """The server host's facts its observer read after the variant's host settings; for a variant setting none, read
+    now (the facts-only assignment); nothing when the observer could not be asked (the variant says why, if it failed)."""
+    if (campaign_id := CAMPAIGN.get()) is None:
+        return {}
+    if campaign_id not in _facts:
+        try:
+            _ask({})
+        except (SettingFailed, SettingRefused):
+            return {}
+    return _facts.pop(campaign_id, {})
 
 
 def register_settings() -> None:

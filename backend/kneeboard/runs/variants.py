@@ -46,8 +46,8 @@ def apply_variant(campaign_id: int, label: str | None) -> str | None:
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
         variants = campaign.plan.get("variants", [])
-        settings = next((v["set"] for v in variants if v["label"] == label), {})
-        settings = {**defaults({name for v in variants for name in v.get("set", {})}), **settings}  # unset: the default
+        settings, names = next((v["set"] for v in variants if v["label"] == label), {}), {n for v in variants for n in v.get("set", {})}
+        settings = {**defaults(names), **settings}  # unset: the default
     applied, error = {}, None
     with for_campaign(campaign_id):
         for name, value in settings.items():
@@ -56,7 +56,7 @@ def apply_variant(campaign_id: int, label: str | None) -> str | None:
             except (SettingRefused, SettingFailed) as exc:
                 error = f"variant {label!r}: setting {name}={value} could not be applied: {exc}"
                 break
-        taken = facts_taken()  # a server host's, read back by its observer after its settings
+        taken = facts_taken(names)  # a server host's, read back by its observer after its settings
     with session_scope() as session:
         campaign = session.get(Campaign, campaign_id)
         facts = {**environment(campaign), **taken, **{f"setting.{k}": str(v) for k, v in applied.items()}}
