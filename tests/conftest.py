@@ -82,7 +82,7 @@ def fixtures_dir() -> Path:
 
 def _forget_cached_settings() -> None:
     from kneeboard import db
-    from kneeboard.campaigns import live
+    from kneeboard import live
     from kneeboard.config import get_settings
 
     for cached in (get_settings, db.get_engine, db.get_sessionmaker, live._client):

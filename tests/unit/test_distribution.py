@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kneeboard.analysis import failover
-from kneeboard.events import service
+from kneeboard.runs import fired_events as service
 from kneeboard.events.schedule import Fired
 from kneeboard.fanout.merge import merge
 from kneeboard.fanout.outcome import ShareOutcome

@@ -10,7 +10,7 @@ import time
 import pytest
 import redis
 
-from kneeboard.campaigns import live
+from kneeboard import live
 from kneeboard.config import get_settings
 from kneeboard.events import actions, schedule
 from kneeboard.events.actions import EventAction, EventFailed

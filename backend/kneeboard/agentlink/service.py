@@ -17,7 +17,7 @@ from kneeboard.agentlink.schemas import Beat, Hello, LiveSample, OutcomeIn
 from kneeboard.agents.models import Agent
 from kneeboard.agents.service import heartbeat, is_alive
 from kneeboard.auth.errors import Forbidden
-from kneeboard.campaigns.live import channel
+from kneeboard.live import channel
 from kneeboard.campaigns.models import Point
 from kneeboard.config import get_settings
 from kneeboard.db import utcnow

@@ -6,7 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
 
-from kneeboard.campaigns import export, importer, live, service
+from kneeboard import live
+from kneeboard.campaigns import export, importer, service
 from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.downsample import MAX_SERIES_POINTS
 from kneeboard.history.listing import campaign_page

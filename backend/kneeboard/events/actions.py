@@ -31,7 +31,7 @@ class EventAction:
     impairs: bool = False  # changes the lab's link (a registered lab action's value; 0 restores): the point counts its cost
     runs_on: Runner = "worker"  # "observer": run by the observer the event names, on the server's host
     check: Callable[[str], str | None] | None = None  # the value's own check, when not one of `values`
-    admits: Admits | None = None  # the event against what exists (a lab target, a webhook…), at plan check (events/check.py)
+    admits: Admits | None = None  # the event against what exists (a lab target, a webhook…), at plan check (plans/events_check.py)
 
     def refusal(self, value: str) -> str | None:
         """Why `value` is not one this action takes (→ 422), or None."""

@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Iterator
 
-from kneeboard.campaigns import live
+from kneeboard import live
 from kneeboard.events.actions import ACTIONS, AFTER_POINT, EventFailed
 
 ACTION_TIMEOUT_S = 15.0  # a start waits for its backend to answer; past this the next events fire late (and say so)

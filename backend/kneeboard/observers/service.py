@@ -15,7 +15,7 @@ from kneeboard.agentlink.service import async_broker, broker
 from kneeboard.agents.models import Agent
 from kneeboard.agents.service import is_alive
 from kneeboard.auth.errors import Forbidden
-from kneeboard.campaigns import live
+from kneeboard import live
 from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope, utcnow
 from kneeboard.errors import Conflict

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from kneeboard.campaigns.models import Campaign
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
-from kneeboard.events.check import check_events
+from kneeboard.plans.events_check import check_events
 from kneeboard.plans.expand import count_points, estimate_range, expand, most_passes, search_estimates
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview, params_of

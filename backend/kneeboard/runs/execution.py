@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 from sqlalchemy import select
 
-from kneeboard.campaigns import live
+from kneeboard import live
 from kneeboard.campaigns.analysis import analyse_campaign
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import store
@@ -17,7 +17,7 @@ from kneeboard.campaigns.status import move_campaign, move_point
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.events import schedule as point_events
-from kneeboard.events import service as events_service
+from kneeboard.runs import fired_events as events_service
 from kneeboard.events.actions import impairing, on_observers, on_worker
 from kneeboard.fanout import driver as fanout
 from kneeboard.observers import remote as host_events

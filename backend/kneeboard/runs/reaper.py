@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from kneeboard.campaigns import live
+from kneeboard import live
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.runs.recovery import crash_expired, redispatch_stale

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from kneeboard.auth.deps import CurrentUser
-from kneeboard.campaigns import live, service
+from kneeboard import live
+from kneeboard.campaigns import service
 from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.schemas import CampaignOut
 from kneeboard.deps import SessionDep

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
-from kneeboard.campaigns import live
+from kneeboard import live
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import store
 from kneeboard.config import get_settings
