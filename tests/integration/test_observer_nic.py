@@ -214,3 +214,31 @@ def test_the_observers_own_link_is_refused(stack, admin, allowed, tmp_path_facto
         assert "interface lo carries this observer's own link to Kneeboard" in said
     finally:
         stop(own.proc)
+
+
+def test_an_observer_cannot_report_host_settings_its_assignment_did_not_ask_for(admin, allowed, observer):
+    """The worker's side stands in (an acknowledged host assignment written as assign() writes it); the API refuses a
+    report changing another setting, and a host report on an assignment that is not a host one."""
+    from kneeboard.db import session_scope
+    from kneeboard.models import import_all
+    from kneeboard.observers.models import ObserveAssignment
+
+    import_all()  # every table, for the assignment's foreign key
+    campaign_id = launch(admin, plan(admin, allowed["address"], observer.name, [1]))
+    wait_status(admin, campaign_id, {"completed", "failed", "cancelled", "crashed"}, 60)
+    (point,) = admin.get(f"/api/v1/campaigns/{campaign_id}/points").json()
+    ids = []
+    with session_scope() as session:
+        for settings in ({"host.channels": 1}, None):
+            row = ObserveAssignment(observer=observer.name, campaign_id=campaign_id, point_id=point["id"], attempt=1, settings=settings,
+                                    process=None if settings else COMM, start_at=time.time(), since=time.time(),
+                                    until=time.time() + 5, status="acknowledged")
+            session.add(row)
+            session.flush()
+            ids.append(row.id)
+    headers = {"Authorization": f"Bearer {observer.secret}"}
+    forged = {"host": {"applied": [{"name": "host.gro", "value": False, "read_back": False}], "facts": {}}}
+    answer = admin.post(f"/api/v1/agent/observe/assignments/{ids[0]}/profile", json=forged, headers=headers)
+    assert answer.status_code == 409 and "asked for no change of those host settings" in answer.text, answer.text
+    answer = admin.post(f"/api/v1/agent/observe/assignments/{ids[1]}/profile", json={"host": {"facts": {}}}, headers=headers)
+    assert answer.status_code == 409 and "gave no host settings" in answer.text, answer.text
