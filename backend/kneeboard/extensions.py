@@ -1,10 +1,12 @@
 """Where the core's extensions are registered, one line each, at the start of every process that needs them (the API
 in main.py, the worker in worker/celery_app.py, the scheduler in worker/beat.py; an observer registers its host
-actions itself, observers/agent.py). The core imports none of them: the events catalogue (events/actions.py) and the
-after-settle hooks (runs/settled.py) are filled here. docs/architecture.md, "Where does it go", says what goes where."""
+actions itself, observers/agent.py). The core imports none of them: the events catalogue (events/actions.py), the
+after-settle hooks (runs/settled.py) and the bearer kinds auth resolves (auth/resolve.py) are filled here.
+docs/architecture.md, "Where does it go", says what goes where."""
 
 from __future__ import annotations
 
+from kneeboard.agentlink import credentials as agent_credentials
 from kneeboard.lab import actions as lab_actions
 from kneeboard.lab import events as lab_events
 from kneeboard.observers import actions as host_actions
@@ -26,3 +28,4 @@ def register_all() -> None:
     after_settle(trends.settled)  # a completed campaign's trend row and its plan's new change points…
     after_settle(webhooks.settled)  # …which webhooks then tell
     after_settle(after=remote_write.after_campaign)  # results out to remote-write Prometheus servers
+    agent_credentials.register_bearer()  # an agent's or observer's bearer secret (kba_…), resolved by auth

@@ -11,6 +11,7 @@ from kneeboard.agentlink.router import router as agentlink_router
 from kneeboard.observers.router import router as observers_router
 from kneeboard.agents.router import router as agents_router
 from kneeboard.audit.router import router as audit_router
+from kneeboard.auth.deps import require
 from kneeboard.auth.http import install_security
 from kneeboard.auth.router import auth_router, tokens_router, users_router
 from kneeboard.campaigns.router import router as campaigns_router
@@ -58,7 +59,7 @@ def create_app() -> FastAPI:
     api = APIRouter(prefix="/api/v1", dependencies=[Depends(ids_in_range)])
     for router in (
         health_router, agents_router, targets_router, plans_router, campaigns_router, compare_router, profiles_router, lab_router,
-        policy_router, latency_router, auth_router, tokens_router, users_router, audit_router, tools_router, runs_router,
+        policy_router, latency_router, auth_router, tokens_router, users_router, tools_router, runs_router,
         schedules_router, shares_router, streams_router,
         agentlink_router, observers_router,
         exports_router,
@@ -70,6 +71,7 @@ def create_app() -> FastAPI:
         failover_router,
     ):
         api.include_router(router)
+    api.include_router(audit_router, dependencies=[Depends(require("admin"))])  # the audit log: admins only
     app.include_router(api)
     install_metrics(app)
     mount_ui(app, get_settings().frontend_dist)

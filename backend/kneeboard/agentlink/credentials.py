@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from kneeboard.agentlink.models import OBSERVE, AgentCredential
 from kneeboard.agents.models import Agent
+from kneeboard.auth import resolve
 from kneeboard.auth.credentials import digest, new_secret
 from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
@@ -63,3 +64,8 @@ def principal(secret: str, source: str | None) -> Principal | None:
             row.last_used_at = now
         role = Role.observer if row.role == OBSERVE else Role.agent
         return Principal(row.agent, role.value, "agent", credential_id=row.id, source=source, agent=row.agent)
+
+
+def register_bearer() -> None:
+    """Let auth resolve an agent's bearer secret (PREFIX) to its Principal (kneeboard/extensions.py, at start)."""
+    resolve.register_bearer(PREFIX, principal)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import redis
 
@@ -20,8 +20,17 @@ log = logging.getLogger(__name__)
 REFUSAL_WINDOW_S = 60  # a caller's same refused request is written once per minute; the repeats are counted
 REFUSALS_PER_ACTOR = 30  # and at most this many refusal rows per actor per minute, whatever it tried
 
-if TYPE_CHECKING:
-    from kneeboard.auth.principal import Principal
+
+class Caller(Protocol):
+    """Who made a request, as the audit reads it (auth's Principal is one; audit/ is below auth/ and imports none of it)."""
+
+    @property
+    def actor(self) -> str:
+        """Who, as the log names them (e.g. a user's name, or agent:<name>)."""
+
+    @property
+    def source(self) -> str | None:
+        """The address the request came from."""
 
 
 def record(session: Session, actor: str, action: str, kind: str, obj_id: object, name: str | None,
@@ -33,7 +42,7 @@ def record(session: Session, actor: str, action: str, kind: str, obj_id: object,
     return entry
 
 
-def record_by(session: Session, who: Principal, action: str, kind: str, obj_id: object, name: str | None,
+def record_by(session: Session, who: Caller, action: str, kind: str, obj_id: object, name: str | None,
               details: dict[str, Any] | None = None) -> AuditEntry:  # fmt: skip
     """`record` with the actor and source address of the request's caller."""
     return record(session, who.actor, action, kind, obj_id, name, who.source, details)

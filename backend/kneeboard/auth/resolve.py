@@ -1,12 +1,14 @@
-"""From a request's credentials to a Principal: a bearer token (or KB_ADMIN_TOKEN), else the session cookie."""
+"""From a request's credentials to a Principal: a bearer token (or KB_ADMIN_TOKEN), else the session cookie. Bearer
+secrets of another kind (an agent's credential: agentlink/credentials.py) are resolved by whoever registered their
+prefix at start (kneeboard/extensions.py); auth/ imports none of them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import select
 
-from kneeboard.agentlink.credentials import PREFIX as AGENT_PREFIX, principal as agent_principal
 from kneeboard.auth.credentials import TOKEN_PREFIX, digest, same_secret
 from kneeboard.auth.models import ApiToken, LoginSession, User
 from kneeboard.auth.principal import ENV_ADMIN, Principal
@@ -18,6 +20,12 @@ from kneeboard.db import as_utc, session_scope, utcnow
 SESSION_COOKIE = "kb_session"
 MAX_SECRET = 512
 LAST_USE_EVERY = timedelta(minutes=1)
+BEARERS: dict[str, Callable[[str, str | None], Principal | None]] = {}  # a secret's prefix -> who it belongs to
+
+
+def register_bearer(prefix: str, resolve: Callable[[str, str | None], Principal | None]) -> None:
+    """Resolve bearer secrets starting with `prefix` with `resolve(secret, source)` (registering again replaces it)."""
+    BEARERS[prefix] = resolve
 
 
 def _usable(secret: str | None) -> bool:
@@ -31,8 +39,9 @@ def from_bearer(secret: str, source: str | None) -> Principal | None:
     admin_token = get_settings().kb_admin_token
     if admin_token and same_secret(secret, admin_token):
         return Principal(ENV_ADMIN, Role.admin.value, "env", source=source)
-    if secret.startswith(AGENT_PREFIX):
-        return agent_principal(secret, source)
+    for prefix, resolve in BEARERS.items():
+        if secret.startswith(prefix):
+            return resolve(secret, source)
     if not secret.startswith(TOKEN_PREFIX):
         return None
     with session_scope() as session:
