@@ -22,6 +22,7 @@ const DERIVED_HELP =
   "so the load needs no picking by hand and holds on any server. Caps and the target policy are checked against the most it can be; " +
   "a reference that found nothing skips this phase with the reason.";
 
+const WHY_HINT = "optional; the report says it beside the rate (e.g. a fifth below where latency bends)";
 const MODE_LABEL: Record<RateMode, string> = { none: "unlimited", single: "single", list: "list", range: "range", derived: "from an earlier phase" };
 
 /** One phase of a plan: its kind, concurrency, duration and (when the tool takes one) offered rate. */
@@ -245,6 +246,9 @@ function DerivedFields({ phase, index, errors, at, fractions = false, onChange }
       <Field label={fractions ? "Fractions" : "Fraction"} errors={messagesFor(errors, fractions ? `phases.${index}.fractions` : `${at}.fraction`)}
         hint={fractions ? "comma-separated, e.g. 0.1, 0.5, 0.9" : "e.g. 0.8 = 80 %"}>
         <input value={phase.fraction} onChange={(e) => onChange({ fraction: e.target.value })} name={`phase-${index}-fraction`} inputMode="decimal" />
+      </Field>
+      <Field label="Why this figure and fraction" errors={messagesFor(errors, `${at}.why`)} hint={WHY_HINT}>
+        <input value={phase.fromWhy ?? ""} onChange={(e) => onChange({ fromWhy: e.target.value })} name={`phase-${index}-from-why`} maxLength={200} />
       </Field>
       {own.length > 0 && (
         <ul className="field-errors">
