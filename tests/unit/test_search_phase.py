@@ -69,7 +69,7 @@ def test_the_find_capacity_template_is_a_search_for_p99_at_most_10_ms():
 
 def test_role_caps_are_checked_against_the_top_of_the_range_and_name_high():
     from kneeboard.errors import PolicyRefused
-    from kneeboard.policy.caps import check_caps
+    from kneeboard.plans.caps import check_caps
     from kneeboard.policy.schemas import RoleCaps
 
     points = expand(plan())

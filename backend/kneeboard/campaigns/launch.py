@@ -12,7 +12,7 @@ from kneeboard.audit.service import record
 from kneeboard.auth.principal import Principal
 from kneeboard.campaigns.dispatch import Dispatcher
 from kneeboard.campaigns.models import Campaign
-from kneeboard.policy import service as policy
+from kneeboard.plans import policy_check as policy
 
 Details = Callable[[Campaign], dict]  # what the audit entry says, from the campaign made
 

@@ -10,8 +10,8 @@ from kneeboard import live
 from kneeboard.campaigns import export, importer, service
 from kneeboard.campaigns.dispatch import DispatcherDep
 from kneeboard.campaigns.downsample import MAX_SERIES_POINTS
-from kneeboard.history.listing import campaign_page
-from kneeboard.history.query import Filters, Sort
+from kneeboard.campaigns.listing import campaign_page
+from kneeboard.campaigns.query import Filters, Sort
 from kneeboard.campaigns.importer import ImportFile
 from kneeboard.errors import invalid
 from kneeboard.campaigns.analysis import Thresholds

@@ -18,7 +18,7 @@ from kneeboard.db import utcnow
 from kneeboard.environment import host_sharing
 from kneeboard.grafana import dashboard_link
 from kneeboard.errors import Conflict, NotFound, invalid
-from kneeboard.history.query import Filters, find
+from kneeboard.campaigns.query import Filters, find
 from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import AnyPlan, PlanBody, PointPreview
 from kneeboard.plans.models import Plan

@@ -10,7 +10,7 @@ from kneeboard.audit.service import record_by
 from kneeboard.auth.deps import CurrentUser
 from kneeboard.deps import SessionDep
 from kneeboard.plans import service, templates, yaml_io
-from kneeboard.policy import service as policy
+from kneeboard.plans import policy_check as policy
 from kneeboard.plans.schemas import BaselinePin, PlanBody, PlanOut, PlanPreview, PlanTemplate
 
 router = APIRouter(prefix="/plans", tags=["plans"])

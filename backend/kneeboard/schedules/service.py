@@ -21,7 +21,7 @@ from kneeboard.db import as_utc, utcnow
 from kneeboard.errors import DomainError, NotFound, invalid
 from kneeboard.gate import baseline_outcome, check_thresholds, parse_threshold
 from kneeboard.plans.service import get_plan
-from kneeboard.policy import service as policy
+from kneeboard.plans import policy_check as policy
 from kneeboard.schedules.cron import fire_times, next_fire
 from kneeboard.schedules.models import Schedule
 from kneeboard.schedules.schemas import ScheduleCreate, ScheduleFields

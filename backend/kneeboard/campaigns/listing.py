@@ -12,7 +12,7 @@ from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.progress import progress, stored_summary
 from kneeboard.campaigns.service import queue_position
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE
-from kneeboard.history.query import LIST_COLUMNS, Filters, Sort, find
+from kneeboard.campaigns.query import LIST_COLUMNS, Filters, Sort, find
 
 BRIEF_KEYS = tuple(c.key for c in LIST_COLUMNS if not c.key.startswith("points_") and c.key != "summary")
 

@@ -1,1 +1,0 @@
-"""Campaign history at scale: list filters, pages and cursors in SQL, briefs without points."""
