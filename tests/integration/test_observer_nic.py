@@ -23,6 +23,7 @@ from tests.integration.test_campaign_run import wait_status
 from tests.integration.test_fanout import start_agent, wait_agents
 from tests.integration.test_observer import launch
 from tests.integration.test_observer_process import SERVER
+from tests.support.policy import let_through
 from tests.support.roles import client_for
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a network namespace and ethtool -L need root")
@@ -79,14 +80,8 @@ def admin(stack):
 @pytest.fixture(scope="module")
 def allowed(stack, server_host):
     """The server host's address let through the target policy for the module (put back after)."""
-    before = stack.api.get("/api/v1/policy/targets").json()
-    body = {k: before[k] for k in ("networks", "hosts", "role_caps")}
-    put = stack.api.put("/api/v1/policy/targets", json={**body, "networks": [*body["networks"], f"{server_host['address']}/32"]})
-    assert put.status_code == 200, put.text
-    try:
+    with let_through(stack.api, server_host["address"]):
         yield server_host
-    finally:
-        stack.api.put("/api/v1/policy/targets", json=body)
 
 
 def actions_file(folder: Path, interface: str) -> Path:

@@ -23,6 +23,7 @@ from kneeboard.stack import stop
 from kneeboard.tools.process.read import proc_stat
 from tests.integration.test_host_events_lab import free_port
 from tests.integration.test_observer import finished, launch, start_observer
+from tests.support.policy import let_through
 from tests.support.roles import client_for
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("dnsperf") is None,
@@ -59,15 +60,8 @@ def admin(stack):
 @pytest.fixture(scope="module")
 def address(stack):
     """This host's address, let through the target policy for the module (the policy put back after)."""
-    address = this_hosts_address()
-    before = stack.api.get("/api/v1/policy/targets").json()
-    body = {k: before[k] for k in ("networks", "hosts", "role_caps")}
-    put = stack.api.put("/api/v1/policy/targets", json={**body, "networks": [*body["networks"], f"{address}/32"]})
-    assert put.status_code == 200, put.text
-    try:
+    with let_through(stack.api, this_hosts_address()) as address:
         yield address
-    finally:
-        stack.api.put("/api/v1/policy/targets", json=body)
 
 
 @pytest.fixture(scope="module")

@@ -83,11 +83,29 @@ def start_observing(job: dict, link: ObserverLink, ctx: AgentContext, host: Host
     """Observe one assignment in a thread of its own (points may overlap; the next one must be acknowledged at once)."""
     kind = job.get("kind") or ("events" if job.get("events") else "cpu_profile")
     target, args = {"events": (act, (job, link, ctx, host)), "process_cpu": (read_cpu, (job, link, ctx)),
-                    "host": (set_host, (job, link, host))}.get(kind, (observe, (job, link, ctx)))
+                    "host": (set_host, (job, link, ctx, host))}.get(kind, (observe, (job, link, ctx)))
     threading.Thread(target=target, args=args, daemon=True).start()
 
 
-def set_host(job: dict, link: ObserverLink, host: HostSide) -> None:
+def _worked(job: dict, link: ObserverLink, ctx: AgentContext, what: str, work) -> None:
+    """After the acknowledgement: beat while `work(stopped)` makes the report's body (any failure becomes its error:
+    the worker must hear of it, not wait for its deadline), then report it."""
+    stopped = threading.Event()
+    threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
+    try:
+        body = work(stopped)
+    except Exception as exc:  # noqa: BLE001
+        log.exception("%s assignment %s failed", what, job["id"])
+        body = {"error": f"observer {ctx.name} failed: {type(exc).__name__}: {exc}"[:2000]}
+    finally:
+        stopped.set()
+    try:
+        link.report(job["id"], body)
+    except (LinkRefused, httpx.HTTPError) as exc:
+        log.error("the report of %s assignment %s was not accepted: %s", what, job["id"], exc)
+
+
+def set_host(job: dict, link: ObserverLink, ctx: AgentContext, host: HostSide) -> None:
     """A host assignment (a variant's host settings, or putting them back): acknowledge, apply each as this host's
     actions file allows (observers/nic.py: typed values, this module's own commands), read the facts, report."""
     try:
@@ -95,23 +113,15 @@ def set_host(job: dict, link: ObserverLink, host: HostSide) -> None:
     except (LinkRefused, httpx.HTTPError) as exc:
         log.error("host assignment %s not taken: %s", job["id"], exc)
         return
-    stopped = threading.Event()
-    threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
     nic = host.nic or HostNic(None, Path(os.devnull))
     if nic.link_dev is None:
         nic.link_dev = link_interface(link.http.base_url.host)
-    try:
+
+    def work(_stopped: threading.Event) -> dict:
         with host.lock:
-            body = {"host": apply_all(nic, job["settings"])}
-    except Exception as exc:  # noqa: BLE001 - the worker must hear of any failure, not wait for its deadline
-        log.exception("host assignment %s failed", job["id"])
-        body = {"error": f"observer failed: {type(exc).__name__}: {exc}"[:2000]}
-    finally:
-        stopped.set()
-    try:
-        link.report(job["id"], body)
-    except (LinkRefused, httpx.HTTPError) as exc:
-        log.error("the host settings of assignment %s were not accepted: %s", job["id"], exc)
+            return {"host": apply_all(nic, job["settings"])}
+
+    _worked(job, link, ctx, "host", work)
 
 
 def read_cpu(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
@@ -124,20 +134,12 @@ def read_cpu(job: dict, link: ObserverLink, ctx: AgentContext) -> None:
     except (ValidationError, LinkRefused, httpx.HTTPError) as exc:
         log.error("process CPU assignment %s not taken: %s", job["id"], exc)
         return
-    stopped = threading.Event()
-    threading.Thread(target=_beat, args=(link, job["id"], stopped), daemon=True).start()
-    try:
+
+    def work(stopped: threading.Event) -> dict:
         process_cpu, host_seconds = _read_cpu(name, job, ctx, stopped)
-        body = {"process_cpu": process_cpu, "host_seconds": host_seconds}
-    except Exception as exc:  # noqa: BLE001 - the worker must hear of any failure, not wait for its deadline
-        log.exception("process CPU assignment %s failed", job["id"])
-        body = {"error": f"observer {ctx.name} failed: {type(exc).__name__}: {exc}"[:2000]}
-    finally:
-        stopped.set()
-    try:
-        link.report(job["id"], body)
-    except (LinkRefused, httpx.HTTPError) as exc:
-        log.error("the process CPU readings of assignment %s were not accepted: %s", job["id"], exc)
+        return {"process_cpu": process_cpu, "host_seconds": host_seconds}
+
+    _worked(job, link, ctx, "process CPU", work)
 
 
 def _read_cpu(name: str, job: dict, ctx: AgentContext, stopped: threading.Event) -> tuple[list[dict], list[dict]]:
