@@ -16,7 +16,7 @@ from kneeboard.analysis.points import low_load
 from kneeboard.campaigns.models import Campaign, Point
 from kneeboard.campaigns.status import CAMPAIGN_ACTIVE
 from kneeboard.db import as_utc, utcnow
-from kneeboard.plans.expand import START_OVERHEAD_S
+from kneeboard.search.estimate import START_OVERHEAD_S
 from kneeboard.search.report import group_key, search_report
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.tools.registry import adapter

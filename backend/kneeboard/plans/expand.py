@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from kneeboard.plans.phases import SearchPhase, derived_fractions, found_bound, load_count, phase_loads
 from kneeboard.plans.schemas import AnyPlan, PointPreview
-from kneeboard.search.estimate import Cost, span
+from kneeboard.search.estimate import START_OVERHEAD_S, Cost, span
 from kneeboard.search.schemas import SearchEstimate
 from kneeboard.search.state import config_of
 from kneeboard.tools.registry import adapter
-
-START_OVERHEAD_S = 0.5
 
 
 def count_points(plan: AnyPlan) -> int:

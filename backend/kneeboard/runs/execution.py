@@ -34,7 +34,7 @@ from kneeboard.runs.monitors import MonitorSet, scraped_by
 from kneeboard.runs.retry import is_outage, retrying
 from kneeboard.runs.settled import settled
 from kneeboard.runs.store import Run, store_point
-from kneeboard.search import driver as search
+from kneeboard.runs import search_driver as search
 from kneeboard.runs.variants import apply_variant, environment, lab_settings_before, restore
 from kneeboard.states import CampaignStatus, PointStatus
 from kneeboard.tools import runner

@@ -24,6 +24,9 @@ MAX_TRIALS = 10_000  # a guard: the search ends long before
 JITTER_SEED = 2544
 
 
+START_OVERHEAD_S = 0.5  # a tool's start, before its point's duration (a plan's estimate, a search's budget, a campaign's ETA)
+
+
 @dataclass(frozen=True)
 class Cost:
     """What a trial costs in wall time: its run (whole seconds for a tool that takes only those), the tool's start, and

@@ -8,9 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from kneeboard.db import as_utc
-from kneeboard.plans.expand import START_OVERHEAD_S
 from kneeboard.search.algorithm import Trial
-from kneeboard.search.estimate import Cost, over_budget
+from kneeboard.search.estimate import START_OVERHEAD_S, Cost, over_budget
 from kneeboard.analysis.conclusion import rate_text
 from kneeboard.search.state import AT_LEAST, BELOW, BETWEEN, Stored, bracket, config_of, found_dict, replay
 from kneeboard.states import PointStatus
