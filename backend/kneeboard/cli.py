@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "lab":
         return lab_command(args.action)
     if args.command == "agent":
-        from kneeboard.fanout.agent import run_agent
+        from kneeboard.agent_process import run_agent
 
         if not args.token:
             return _no_token()

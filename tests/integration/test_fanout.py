@@ -216,7 +216,7 @@ def fanned_run(stack, point_id: int) -> str:
 def test_shares_go_only_to_agents_waiting_for_work_and_a_silent_one_is_named(stack, agents, monkeypatch):
     """An idle agent keeps a work poll open in the API (its `polling` mark); the conductor sends shares only once
     every agent has one, and names the one that never asks."""
-    from kneeboard.fanout import driver
+    from kneeboard.runs import fanout_driver as driver
     from kneeboard.fanout.keys import polling
 
     broker = redis.Redis.from_url(stack.env["REDIS_URL"])

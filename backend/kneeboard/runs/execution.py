@@ -19,7 +19,7 @@ from kneeboard.db import session_scope
 from kneeboard.events import schedule as point_events
 from kneeboard.runs import fired_events as events_service
 from kneeboard.events.actions import impairing, on_observers, on_worker
-from kneeboard.fanout import driver as fanout
+from kneeboard.runs import fanout_driver as fanout
 from kneeboard.observers import remote as host_events
 from kneeboard.lab import impair, querylogs
 from kneeboard.observers import process_cpu as server_cpu
