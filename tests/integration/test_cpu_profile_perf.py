@@ -11,7 +11,7 @@ import time
 import pytest
 
 from kneeboard.profiling import perf
-from kneeboard.profiling.capture import PointProfile, is_local
+from kneeboard.runs.cpu_capture import PointProfile, is_local
 from kneeboard.profiling.schemas import CpuProfileSettings
 from kneeboard.tools.base import PointResult
 from kneeboard.tools.runner import RunOutcome

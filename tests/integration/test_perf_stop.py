@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from kneeboard.profiling import perf
-from kneeboard.profiling.capture import PointProfile
+from kneeboard.runs.cpu_capture import PointProfile
 from kneeboard.profiling.schemas import CpuProfileSettings
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult

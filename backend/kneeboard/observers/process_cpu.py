@@ -15,7 +15,7 @@ from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope
 from kneeboard.observers import readings as host_readings
 from kneeboard.observers import service as observing
-from kneeboard.runs.retry import retrying
+from kneeboard.retry import retrying
 from kneeboard.tools.base import PointResult
 from kneeboard.tools.process.adapter import from_readings, is_local, over_the_load
 

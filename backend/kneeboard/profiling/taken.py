@@ -1,5 +1,5 @@
 """A CPU profile as the host that ran the server took it: a stopped perf recording folded (idle priority) into the row
-to store, or why there is none. Both sides use it: the local worker (profiling/capture.py) and the observer on the
+to store, or why there is none. Both sides use it: the local worker (runs/cpu_capture.py) and the observer on the
 server's host (observers/agent.py), which imports no database or web code: nothing here touches either."""
 
 from __future__ import annotations

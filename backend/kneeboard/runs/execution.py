@@ -24,14 +24,14 @@ from kneeboard.observers import remote as host_events
 from kneeboard.lab import impair, querylogs
 from kneeboard.observers import process_cpu as server_cpu
 from kneeboard.plans.schemas import PlanBody, params_of
-from kneeboard.profiling import capture as cpu_profile
+from kneeboard.runs import cpu_capture as cpu_profile
 from kneeboard.runs import derived, faults, harness_cpu, passes, spool, tls_check
 from kneeboard.runs.agent_lock import agent_slot
 from kneeboard.runs.failure import fail_run
 from kneeboard.runs.pinning import pin
 from kneeboard.runs.leases import HELD, claim, executing, holds, instance_id, release
 from kneeboard.runs.monitors import MonitorSet, scraped_by
-from kneeboard.runs.retry import is_outage, retrying
+from kneeboard.retry import is_outage, retrying
 from kneeboard.runs.settled import settled
 from kneeboard.runs.store import Run, store_point
 from kneeboard.runs import search_driver as search

@@ -16,7 +16,7 @@ from kneeboard.campaigns.progress import store
 from kneeboard.config import get_settings
 from kneeboard.db import session_scope
 from kneeboard.runs.leases import holds
-from kneeboard.runs.retry import retrying
+from kneeboard.retry import retrying
 from kneeboard.runs.store import Run
 from kneeboard.search.report import budget_stop, group_key, stored_trials
 from kneeboard.search.state import bracket, config_of, found_dict, replay, run_duration

@@ -15,7 +15,7 @@ from kneeboard.observers import service as observing
 from kneeboard.profiling import perf, service
 from kneeboard.profiling.schemas import CpuProfileSettings
 from kneeboard.profiling.taken import Taken, take
-from kneeboard.runs.retry import retrying
+from kneeboard.retry import retrying
 from kneeboard.tools.base import PointResult, PointSpec
 from kneeboard.tools.contract import ToolAdapter
 from kneeboard.tools.process.adapter import is_local
