@@ -6,13 +6,14 @@ docs/architecture.md, "Where does it go", says what goes where."""
 
 from __future__ import annotations
 
+from kneeboard import remote_write
 from kneeboard.agentlink import credentials as agent_credentials
 from kneeboard.lab import actions as lab_actions
 from kneeboard.lab import events as lab_events
 from kneeboard.observers import actions as host_actions
 from kneeboard.observers import host_settings
-from kneeboard.promql import remote_write
 from kneeboard.runs.settled import after_settle
+from kneeboard.targets import service as targets
 from kneeboard.trends import settle as trends
 from kneeboard.webhooks import fire as webhook_action
 from kneeboard.webhooks import service as webhooks
@@ -28,4 +29,5 @@ def register_all() -> None:
     after_settle(trends.settled)  # a completed campaign's trend row and its plan's new change points…
     after_settle(webhooks.settled)  # …which webhooks then tell
     after_settle(after=remote_write.after_campaign)  # results out to remote-write Prometheus servers
+    targets.register_prometheus_users()  # a Prometheus a target names is not deleted
     agent_credentials.register_bearer()  # an agent's or observer's bearer secret (kba_…), resolved by auth

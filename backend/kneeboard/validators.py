@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field
 
+COMM = r"^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,14}$"  # a process's command name as Linux keeps it (comm: 15 characters)
+
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\.?$")
 _LABEL = re.compile(r"^[A-Za-z0-9_*]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$")
 

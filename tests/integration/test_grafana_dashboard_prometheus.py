@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from kneeboard.campaigns.models import Point, SampleRow
-from kneeboard.promql import remote_write
+from kneeboard import remote_write
 from kneeboard.tools import dnsperf
 from tests.support.prometheus import NodeExporter, Prometheus
 

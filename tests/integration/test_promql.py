@@ -140,6 +140,17 @@ def test_urls_off_the_allow_list_and_unknown_servers_are_refused_naming_the_fiel
     assert unknown.status_code == 422 and unknown.json()["detail"][0]["loc"][-2:] == ["prometheus", "server"], unknown.text
 
 
+def test_a_prometheus_a_target_names_is_not_deleted_until_the_target_is(stack, allowed):
+    """promql/ imports no target: targets register what names a Prometheus at start (extensions.py), and the API's
+    delete asks them. A 409 naming the target, then a 204 once the target is gone."""
+    server = register(stack, "http://127.0.0.1:9")
+    target = target_with(stack, {"server": server["name"], "packs": ["node"]})
+    refused = stack.api.delete(f"/api/v1/prometheus/{server['id']}")
+    assert refused.status_code == 409 and target["name"] in refused.text, refused.text
+    assert stack.api.delete(f"/api/v1/targets/{target['id']}").status_code == 204
+    assert stack.api.delete(f"/api/v1/prometheus/{server['id']}").status_code == 204
+
+
 def test_a_redirecting_prometheus_is_not_followed_and_the_point_is_kept(stack, prometheus, allowed):
     prom, _ = prometheus
     with Endpoint("redirect", location=f"{prom.url}/api/v1/query_range") as moved:

@@ -13,7 +13,7 @@ import pytest
 
 from kneeboard.campaigns.models import Point, SampleRow
 from kneeboard.grafana import DASHBOARD_UID
-from kneeboard.promql import remote_write
+from kneeboard import remote_write
 from kneeboard.tools import dnsperf
 from kneeboard.tools.registry import adapter
 

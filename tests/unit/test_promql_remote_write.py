@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import cramjam
 
 from kneeboard.campaigns.models import Point, SampleRow
-from kneeboard.promql import remote_write
+from kneeboard import remote_write
 
 
 def test_the_body_is_remote_protos_wire_format_snappy_compressed():

@@ -8,9 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.agents.schemas import AGENT_NAME
 from kneeboard.profiling.folding import MAX_FOLDED_BYTES
+from kneeboard.validators import COMM
 
 
-COMM = r"^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,14}$"
 
 
 class CpuProfileSettings(BaseModel):

@@ -8,6 +8,7 @@ A credential comes in once (create or update) and is kept in its row; it leaves 
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,6 +20,14 @@ from kneeboard.promql.schemas import PrometheusSource, ServerCreate, ServerUpdat
 
 ALLOWLIST_URL = "/api/v1/policy/prometheus"
 ALLOWLIST = AllowListTable(PrometheusAllowList, f"the Prometheus allow-list (see {ALLOWLIST_URL})")
+NAMERS: list[Callable[[str, Session], list[str]]] = []  # what names a Prometheus by name (targets/, registered at start)
+
+
+def named_by(namers: Callable[[str, Session], list[str]]) -> None:
+    """Register `namers(server_name, session)`: the names of what uses that Prometheus; a delete is refused while any
+    does (targets register theirs at start, kneeboard/extensions.py: promql/ imports no target)."""
+    if namers not in NAMERS:
+        NAMERS.append(namers)
 
 
 def list_all(*, session: Session) -> list[PrometheusServer]:
@@ -86,10 +95,8 @@ def update(server_id: int, body: ServerUpdate, *, session: Session) -> Prometheu
 
 def delete(server_id: int, *, session: Session) -> PrometheusServer:
     """Forget a Prometheus no target names."""
-    from kneeboard.targets.models import Target
-
     server = get(server_id, session=session)
-    users = [t.name for t in session.scalars(select(Target)) if (t.prometheus or {}).get("server") == server.name]
+    users = [name for namers in NAMERS for name in namers(server.name, session)]
     if users:
         raise Conflict(f"Prometheus {server.name!r} is named by target(s) {', '.join(users[:5])}; change them first")
     session.delete(server)

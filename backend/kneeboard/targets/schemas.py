@@ -8,9 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from kneeboard.exporters.schemas import Exporters
-from kneeboard.profiling.schemas import COMM
 from kneeboard.promql.schemas import PrometheusSource
-from kneeboard.validators import Host, MetricsUrl, Port, Tag
+from kneeboard.validators import COMM, Host, MetricsUrl, Port, Tag
 
 TargetKind = Literal["dns", "http", "net", "device"]
 PROMETHEUS_HELP = "its server metrics read by PromQL from a registered Prometheus after each point (docs/prometheus.md)"

@@ -15,6 +15,16 @@ from kneeboard.targets.schemas import TargetCreate, TargetUpdate
 from kneeboard.validators import metrics_host
 
 
+def naming_prometheus(server: str, session: Session) -> list[str]:
+    """The targets whose PromQL source is the Prometheus named `server` (asked before that Prometheus is deleted)."""
+    return [t.name for t in session.scalars(select(Target)) if (t.prometheus or {}).get("server") == server]
+
+
+def register_prometheus_users() -> None:
+    """Let promql/ refuse to delete a Prometheus a target names (kneeboard/extensions.py, at start)."""
+    promql.named_by(naming_prometheus)
+
+
 def list_targets(*, session: Session, kind: str | None = None) -> list[Target]:
     """All targets (of one kind, if given), by name."""
     query = select(Target).order_by(Target.name)
