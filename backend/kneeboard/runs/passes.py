@@ -50,7 +50,10 @@ def another(campaign_id: int) -> list[tuple[int, str | None]]:
         order = [v["label"] for v in campaign.plan["variants"]][:: -1 if number % 2 else 1]
         first.sort(key=lambda p: (order.index(p.variant), p.seq))
         seq = max(p.seq for p in campaign.points) + 1
-        added = [point_of(p, seq=seq + k, repeat=number, status=PointStatus.PENDING) for k, p in enumerate(first)]
+        # the campaign's attempt: after a resume the worker runs only points of its own attempt (a point of an earlier
+        # one is stale to it), so a pass added with the default attempt was never run and another was added, forever
+        added = [point_of(p, seq=seq + k, repeat=number, status=PointStatus.PENDING, attempt=campaign.attempt)
+                 for k, p in enumerate(first)]
         campaign.points.extend(added)
         store(campaign)
         session.flush()
