@@ -31,3 +31,4 @@ def register_all() -> None:
     after_settle(after=remote_write.after_campaign)  # results out to remote-write Prometheus servers
     targets.register_prometheus_users()  # a Prometheus a target names is not deleted
     agent_credentials.register_bearer()  # an agent's or observer's bearer secret (kba_…), resolved by auth
+    agent_credentials.register_observers()  # a plan's observer event names an existing observer credential

@@ -12,7 +12,7 @@ import pytest
 
 from kneeboard.profiling import perf
 from kneeboard.runs.cpu_capture import PointProfile, is_local
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 from kneeboard.tools.base import PointResult
 from kneeboard.tools.runner import RunOutcome
 

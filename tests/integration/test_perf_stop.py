@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kneeboard.profiling import perf
 from kneeboard.runs.cpu_capture import PointProfile
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 from kneeboard.tools import runner
 from kneeboard.tools.base import PointResult
 

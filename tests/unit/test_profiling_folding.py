@@ -11,7 +11,7 @@ import pytest
 from kneeboard.profiling import analysis
 from kneeboard.profiling.folding import FULL, KERNEL_MARK, LEAF_ONLY, cap, fold, frame_name
 from kneeboard.profiling.perf import record_argv, script_argv, window
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 
 ALL = "perf-6.1-script-all-coredns-minimal-Q10000.txt"
 MINIMAL = "perf-6.1-script-coredns-minimal-Q10000.txt"

@@ -16,6 +16,7 @@ from kneeboard.auth.principal import Principal
 from kneeboard.auth.roles import Role
 from kneeboard.db import as_utc, session_scope, utcnow
 from kneeboard.errors import NotFound, invalid
+from kneeboard.plans import events_check
 
 PREFIX = "kba_"
 LAST_USE_EVERY = timedelta(minutes=1)
@@ -69,3 +70,13 @@ def principal(secret: str, source: str | None) -> Principal | None:
 def register_bearer() -> None:
     """Let auth resolve an agent's bearer secret (PREFIX) to its Principal (kneeboard/extensions.py, at start)."""
     resolve.register_bearer(PREFIX, principal)
+
+
+def holds_observe(name: str, session: Session) -> bool:
+    """Whether an observer credential is named `name` (a plan's observer event needs one)."""
+    return session.scalar(select(AgentCredential.id).where(AgentCredential.agent == name, AgentCredential.role == OBSERVE)) is not None
+
+
+def register_observers() -> None:
+    """Let a plan's check know which observers exist (kneeboard/extensions.py, at start)."""
+    events_check.observers_from(holds_observe)

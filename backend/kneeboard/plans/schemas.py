@@ -13,7 +13,7 @@ from kneeboard.config import get_settings
 from kneeboard.fanout.schemas import Agents, OnAgentFailure
 from kneeboard.inputs import MAX_ID
 from kneeboard.plans.phases import Phase, RampPhase, ScalabilityPhase, SearchPhase, reference_error
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 from kneeboard.search.schemas import SearchEstimate
 from kneeboard.tools import registry
 from kneeboard.tools.base import ToolInputError

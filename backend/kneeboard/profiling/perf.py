@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kneeboard.profiling.folding import Folded, StackFolder
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 from kneeboard.tools import runner
 
 DATA_FILE = "cpu-profile.perf.data"  # in the point's workdir; removed once folded

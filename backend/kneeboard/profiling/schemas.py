@@ -1,30 +1,14 @@
-"""A plan's CPU profile setting and the CPU profile API's bodies."""
+"""The CPU profile API's bodies (a plan's CPU profile setting is the leaf cpu_profile_setting.py)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from kneeboard.agents.schemas import AGENT_NAME
+from kneeboard.cpu_profile_setting import CpuProfileSettings  # noqa: F401 - observers/agent.py reads it here
 from kneeboard.profiling.folding import MAX_FOLDED_BYTES
-from kneeboard.validators import COMM
-
-
-
-
-class CpuProfileSettings(BaseModel):
-    """Opt-in per plan: profile the server's CPU at each point (perf on the host that runs the server: the observer the
-    plan names, else the local worker, for loopback and lab targets)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    process: str = Field(pattern=COMM,
-                         description="the server's command name (comm, at most 15 characters of A-Z a-z 0-9 _ . -, not starting with -: `coredns`, `nginx`); only "
-                                     "its samples are kept")  # fmt: skip
-    frequency_hz: int = Field(default=99, ge=1, le=999, description="samples per second on each CPU (99: off the timer's beat)")
-    observer: str | None = Field(default=None, pattern=AGENT_NAME, description="the observer (`kneeboard agent --observe`) on the "
-                                 "server's host that takes the profile; none: the local worker, for loopback and lab targets")
+from kneeboard.validators import COMM  # noqa: F401 - observers/schemas.py reads it here
 
 
 class CpuProfileSummary(BaseModel):

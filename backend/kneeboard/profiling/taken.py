@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from kneeboard.profiling import perf
 from kneeboard.profiling.folding import Folded, cap
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 
 
 @dataclass

@@ -13,7 +13,7 @@ from kneeboard.campaigns.models import Point
 from kneeboard.db import session_scope
 from kneeboard.observers import service as observing
 from kneeboard.profiling import perf, service
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 from kneeboard.profiling.taken import Taken, take
 from kneeboard.retry import retrying
 from kneeboard.tools.base import PointResult, PointSpec
