@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kneeboard import remote_write
 from kneeboard.agentlink import credentials as agent_credentials
+from kneeboard.campaigns import service as campaigns
 from kneeboard.lab import actions as lab_actions
 from kneeboard.lab import events as lab_events
 from kneeboard.observers import actions as host_actions
@@ -32,3 +33,4 @@ def register_all() -> None:
     targets.register_prometheus_users()  # a Prometheus a target names is not deleted
     agent_credentials.register_bearer()  # an agent's or observer's bearer secret (kba_…), resolved by auth
     agent_credentials.register_observers()  # a plan's observer event names an existing observer credential
+    campaigns.register_baseline_check()  # a plan's pinned baseline is a completed campaign of its tool

@@ -22,7 +22,7 @@ from kneeboard.campaigns.query import Filters, find
 from kneeboard.plans.expand import expand
 from kneeboard.plans.schemas import AnyPlan, PlanBody, PointPreview
 from kneeboard.plans.models import Plan
-from kneeboard.plans.service import check_plan, get_plan
+from kneeboard.plans.service import baseline_checked_by, check_plan, get_plan
 from kneeboard.targets.models import Target
 from kneeboard.tools.registry import adapter
 from kneeboard.states import CampaignStatus, PointStatus
@@ -143,6 +143,20 @@ def describe(campaign: Campaign, *, session: Session) -> dict:
         "host_sharing": host_sharing(campaign.environment or {}),
         "grafana_url": dashboard_link(get_settings().grafana_url, [(campaign.id, campaign.started_at, campaign.ended_at)]),
     }
+
+
+def check_baseline(plan: Plan, campaign_id: int, session: Session) -> None:
+    """A plan's baseline is a completed campaign of its tool (Invalid on `campaign_id` otherwise)."""
+    campaign = session.get(Campaign, campaign_id)
+    if campaign is None:
+        raise invalid(("campaign_id",), f"campaign {campaign_id} does not exist")
+    if campaign.tool != plan.tool or campaign.status != CampaignStatus.COMPLETED:
+        raise invalid(("campaign_id",), f"campaign {campaign_id} is a {campaign.status} {campaign.tool} campaign; a baseline is a completed {plan.tool} one")
+
+
+def register_baseline_check() -> None:
+    """Let plans/ check a campaign pinned as a plan's baseline (kneeboard/extensions.py, at start)."""
+    baseline_checked_by(check_baseline)
 
 
 def pinned_baseline(campaign: Campaign, *, session: Session) -> int | None:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from kneeboard.campaigns.models import Campaign
 from kneeboard.config import get_settings
 from kneeboard.errors import Invalid, NotFound, invalid
 from kneeboard.plans.events_check import check_events
 from kneeboard.plans.expand import count_points, estimate_range, expand, most_passes, search_estimates
 from kneeboard.plans.models import Plan
 from kneeboard.plans.schemas import AnyPlan, PlanPreview, params_of
-from kneeboard.states import CampaignStatus
 from kneeboard.fanout.check import check_agents
 from kneeboard.targets.models import Target
 from kneeboard.tools.registry import adapter
@@ -107,15 +107,24 @@ def delete_plan(plan_id: int, *, session: Session) -> None:
     session.delete(get_plan(plan_id, session=session))
 
 
+BASELINE_CHECKS: list[Callable[[Plan, int, Session], None]] = []  # what a pinned campaign must be (campaigns/, at start)
+
+
+def baseline_checked_by(check: Callable[[Plan, int, Session], None]) -> None:
+    """Register `check(plan, campaign_id, session)`, raising Invalid on `campaign_id` when that campaign cannot be the
+    plan's baseline (campaigns/service.py, at start: plans/ imports no campaign; none registered, no pin is taken)."""
+    if check not in BASELINE_CHECKS:
+        BASELINE_CHECKS.append(check)
+
+
 def pin_baseline(plan_id: int, campaign_id: int | None, *, session: Session) -> Plan:
     """Pin the campaign this plan's reports (and `kneeboard run --baseline latest-pinned`) compare against; None unpins."""
     plan = get_plan(plan_id, session=session)
     if campaign_id is not None:
-        campaign = session.get(Campaign, campaign_id)
-        if campaign is None:
-            raise invalid(("campaign_id",), f"campaign {campaign_id} does not exist")
-        if campaign.tool != plan.tool or campaign.status != CampaignStatus.COMPLETED:
-            raise invalid(("campaign_id",), f"campaign {campaign_id} is a {campaign.status} {campaign.tool} campaign; a baseline is a completed {plan.tool} one")
+        if not BASELINE_CHECKS:
+            raise invalid(("campaign_id",), "no campaign can be pinned: nothing checks a baseline in this process")
+        for check in BASELINE_CHECKS:
+            check(plan, campaign_id, session)
     plan.baseline_campaign_id = campaign_id
     session.flush()
     return plan
