@@ -31,7 +31,7 @@ from kneeboard.observers.link import ObserverLink
 from kneeboard.observers.nic import HostNic, apply_all, link_interface
 from kneeboard.observers.schemas import MAX_READINGS
 from kneeboard.profiling import perf
-from kneeboard.profiling.schemas import CpuProfileSettings
+from kneeboard.cpu_profile_setting import CpuProfileSettings
 from kneeboard.profiling.taken import Taken, take
 from kneeboard.tools.process import read as process_read
 

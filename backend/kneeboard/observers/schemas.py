@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validat
 from kneeboard.events.actions import host_actions
 from kneeboard.events.schemas import MAX_EVENTS
 from kneeboard.profiling.folding import FULL, LEAF_ONLY, MAX_FOLDED_BYTES
-from kneeboard.profiling.schemas import COMM
+from kneeboard.validators import COMM
 
 _FOLDED_LINE = re.compile(r"^[^\n]+ [0-9]+$")
 MAX_READINGS = 4000  # a process_cpu report's readings (the observer spaces them out past this: agent.py)
@@ -73,7 +73,7 @@ class ObserveState(BaseModel):
 
 
 class ProfileRow(BaseModel):
-    """A folded CPU profile as the observer took it (profiling/capture.py's row)."""
+    """A folded CPU profile as the observer took it (runs/cpu_capture.py's row)."""
 
     model_config = ConfigDict(extra="forbid")
 

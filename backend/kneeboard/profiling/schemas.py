@@ -6,9 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from kneeboard.cpu_profile_setting import CpuProfileSettings  # noqa: F401 - observers/agent.py reads it here
 from kneeboard.profiling.folding import MAX_FOLDED_BYTES
-from kneeboard.validators import COMM  # noqa: F401 - observers/schemas.py reads it here
 
 
 class CpuProfileSummary(BaseModel):

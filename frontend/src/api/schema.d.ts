@@ -5457,7 +5457,7 @@ export interface components {
         };
         /**
          * ProfileRow
-         * @description A folded CPU profile as the observer took it (profiling/capture.py's row).
+         * @description A folded CPU profile as the observer took it (runs/cpu_capture.py's row).
          */
         ProfileRow: {
             /** All Samples */

@@ -2,7 +2,7 @@
 while backend b2's nginx was stopped 3 s into the run and started again 4 s later
 (tests/fixtures/tool-output/kbhttp-0.3-haproxy-b2-stopped-r2000.*), read by the backend's own code: the outcome file as
 stored on a point, GET /points/{id}/outcomes' answer (failover/service.py's summary) and the point's extra["events"] and
-extra["failover"] as events/service.py files them (events/figures.py), with the capture's stop and listening times;
+extra["failover"] as runs/fired_events.py files them (events/figures.py), with the capture's stop and listening times;
 and an extra["distribution"] (analysis/failover.distribution) of that capture and its `redispatch` twin combined as two
 agents' shares of one fanned point (analysis/failover.combine), as tests/unit/test_distribution.py does.
 
