@@ -5,6 +5,7 @@ the same load again; a search that finds nothing leaves its dependent phase skip
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -17,6 +18,10 @@ from tests.integration.test_lab_campaigns import run
 skip_without_lab()
 NAMES = {"names": ["www.example.lab", "h0001.example.lab", "h0002.example.lab"], "qtype": "A", "timeout_s": 2}
 SWEEP = [2000, 8000, 14000, 20000, 26000, 32000]  # AdGuard Home bends at ~15–20k q/s on these two cores (real-campaigns)
+# The hold at half the knee, as seed 000's template: at 0.8 of it AdGuard's socket receive buffer overflows whenever the
+# server is descheduled on a shared host (UdpRcvbufErrors = dnsperf's lost; 0.38 % lost at 0.8 in a `make test` run),
+# while 0.5 lost nothing (two whole template runs, and dnsperf alone for 60 s at 9,200 q/s right after 50k).
+HOLD = 0.5
 
 
 def plan(stack, phases: list[dict], name: str) -> dict:
@@ -26,7 +31,7 @@ def plan(stack, phases: list[dict], name: str) -> dict:
 
 def derived_phases(hold_s: float = 6) -> list[dict]:
     return [{"kind": "saturation", "label": "sweep", "concurrency": 20, "rate": SWEEP, "duration_s": 3},
-            {"kind": "stability", "label": "hold", "concurrency": 20, "rate": {"phase": "sweep", "of": "knee", "fraction": 0.8},
+            {"kind": "stability", "label": "hold", "concurrency": 20, "rate": {"phase": "sweep", "of": "knee", "fraction": HOLD},
              "duration_s": hold_s},
             {"kind": "fractions", "concurrency": 20, "found": {"phase": "sweep", "of": "ceiling"}, "duration_s": 2}]  # fmt: skip
 
@@ -45,7 +50,7 @@ def test_the_hold_runs_at_the_stated_fraction_of_the_knee_found_in_the_same_run(
     body = plan(stack, derived_phases(), "derived hold")
     previewed = preview_of(body)["points"]
     hold = next(p for p in previewed if p["phase"] == "stability")
-    assert hold["offered_rate"] == pytest.approx(0.8 * max(SWEEP)) and "80 % of the knee found by phase 'sweep'" in hold["rate_from"]
+    assert hold["offered_rate"] == pytest.approx(HOLD * max(SWEEP)) and "50 % of the knee found by phase 'sweep'" in hold["rate_from"]
 
     campaign, points = run(stack, body, timeout_s=240)
     assert campaign["status"] == "completed", [p["error"] for p in points]
@@ -53,8 +58,13 @@ def test_the_hold_runs_at_the_stated_fraction_of_the_knee_found_in_the_same_run(
     knee, top = analysis["knee"], analysis["ceiling"]
     assert knee is not None, analysis["conclusion"]
     hold = next(p for p in points if p["phase"] == "stability")
-    assert hold["offered_rate"] == pytest.approx(0.8 * knee["offered_rate"], abs=0.01)
-    assert hold["rate_from"].startswith("80 % of the") and "knee" in hold["rate_from"] and "'sweep'" in hold["rate_from"]
+    # resolved from the sweep's points when the hold started; the final report reads the later points too (the 10 %
+    # fraction joins its baseline latency), which moved the knee by 0.19 % in one run: the figure the hold names is
+    # exactly twice its rate, and within 2 % of the report's final knee
+    named = float(re.search(r"of the ([\d,.]+) \S+ knee", hold["rate_from"]).group(1).replace(",", ""))
+    assert hold["offered_rate"] == pytest.approx(HOLD * named, rel=1e-4), hold["rate_from"]
+    assert named == pytest.approx(knee["offered_rate"], rel=0.02), (named, knee["offered_rate"])
+    assert hold["rate_from"].startswith("50 % of the") and "knee" in hold["rate_from"] and "'sweep'" in hold["rate_from"]
     assert f"its rate, chosen in the same run, was {hold['rate_from']}" in analysis["conclusion"], analysis["conclusion"]
     zones = {z["zone"]: z for z in analysis["zones"]}
     yellow_ms = analysis["thresholds"]["yellow_ms"]

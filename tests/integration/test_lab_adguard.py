@@ -95,7 +95,8 @@ def test_the_query_log_is_a_variant_written_on_disk_and_off_by_default(lab, tmp_
         sent = load(tmp_path, 2000, 1)  # > 1000 answers: AdGuard flushes its log every 1000 entries
         questions = [json.loads(line)["QH"] for line in querylog.read_text().splitlines()]
         logged = sum(name != f"www.{dns.ZONE}" for name in questions)  # not the restart's readiness probes
-        assert 1000 <= logged <= sent["sent"], (logged, sent["sent"])
+        # the first flush holds 1,000 entries, the restart's probes among them (998 of dnsperf's in one make test run)
+        assert len(questions) >= 1000 and len(questions) - logged <= 50 and logged <= sent["sent"], (len(questions), logged, sent["sent"])
     finally:
         assert actions.apply_setting("lab.adguard_config", "querylog_off") == "querylog_off"
     assert not querylog.exists()  # emptied at each start
