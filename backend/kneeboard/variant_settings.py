@@ -84,10 +84,9 @@ def restore_setting(name: str, value: Any) -> Any:
 
 def defaults(names: Iterable[str]) -> dict[str, Any]:
     """The default of each named setting whose provider has one (an unset name runs with it; a campaign goes back to it)."""
-    names = list(names)
     found: dict[str, Any] = {}
-    for prefix, provider in PROVIDERS.items():
-        found.update(provider.defaults([n for n in names if n.startswith(prefix)]))
+    for provider, owned in _by_provider(names):
+        found.update(provider.defaults(owned))
     return found
 
 
@@ -106,13 +105,17 @@ def facts_taken(names: Iterable[str]) -> dict[str, str]:
     """The facts of where the plan's settings (`names`, every variant's) apply, from each provider owning some: what
     it read after applying the variant's (a server host's, through its observer), or read now for a variant that
     sets none of them."""
-    names = list(names)
     found: dict[str, str] = {}
-    for prefix, provider in PROVIDERS.items():
-        owned = [n for n in names if n.startswith(prefix)]
+    for provider, owned in _by_provider(names):
         if provider.facts is not None and owned:
             found.update(provider.facts(owned))
     return found
+
+
+def _by_provider(names: Iterable[str]) -> list[tuple[SettingProvider, list[str]]]:
+    """Each registered provider with the names it owns among `names` (possibly none)."""
+    names = list(names)
+    return [(provider, [n for n in names if n.startswith(prefix)]) for prefix, provider in PROVIDERS.items()]
 
 
 def names() -> list[str]:

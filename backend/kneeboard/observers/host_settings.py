@@ -72,6 +72,7 @@ def apply(name: str, value: Any) -> Any:
 def restore(name: str, _before: Any) -> Any:
     """Have the observer put back what it found before it changed `name` (it keeps that value itself)."""
     done = _ask({name: None})["applied"]
+    _facts.pop(CAMPAIGN.get(), None)  # read at the put-back: no variant's facts, kept no longer
     return next((d.get("error") or d["read_back"] for d in done), "unchanged")
 
 
