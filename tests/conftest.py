@@ -68,7 +68,7 @@ def pytest_collection_modifyitems(config, items) -> None:
         return
     kept, dropped = [], []
     for item in items:
-        background = item.nodeid.startswith(BACKGROUND)
+        background = item.nodeid.startswith(BACKGROUND) and item.get_closest_marker("foreground") is None
         (kept if background == (lane == "background") else dropped).append(item)
     items[:] = kept
     config.hook.pytest_deselected(items=dropped)

@@ -62,6 +62,7 @@ def collect_events(url: str, sink: list, headers: dict | None = None) -> None:
                     return
 
 
+@pytest.mark.foreground  # each point's rate within 5 %: under SCHED_IDLE beside a CPU-bound lab test it got no CPU (CI)
 def test_three_phase_sweep_runs_to_completed(stack, dns_target):
     plan = stack.api.post("/api/v1/plans", json=three_phase_plan(dns_target["id"]))
     assert plan.status_code == 201, plan.text

@@ -94,6 +94,14 @@ def observer(stack, admin, web, tmp_path_factory):
         stop(proc)
 
 
+@pytest.fixture(autouse=True)
+def servers_up_after():
+    """Each test leaves b2 and b3 enabled, whatever it asserted: one failure does not become the next test's."""
+    yield
+    for server in ("servers/b2", "servers/b3"):
+        haproxy.command(namespace.lab_workdir() / "haproxy", f"enable server {server}")
+
+
 def servers_state() -> dict[str, str]:
     return {r["svname"]: r["status"] for r in haproxy.show_stat(namespace.lab_workdir() / "haproxy") if r["pxname"] == "servers"}
 

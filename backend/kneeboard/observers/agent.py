@@ -227,11 +227,12 @@ def _act(job: dict, ctx: AgentContext, host: HostSide, stopped: threading.Event,
             record["error"] = refusal
         else:
             with host.lock:
+                noted = host.in_force.note(event["action"], event["value"])  # before: a kill -9 mid-action loses nothing
                 try:
                     facts = host.actions.apply(event["action"], event["value"])
-                    host.in_force.note(event["action"], event["value"])
                     record.update({k: v + offset if k == "listening" else v for k, v in facts.items()})  # server's clock
                 except EventFailed as exc:
+                    host.in_force.unnote(noted)
                     record["error"] = str(exc)
         record["done"] = time.time() + offset
         records.append(record)

@@ -206,10 +206,19 @@ class InForce:
         self.path = path
         self.undo: dict[str, tuple[str, str]] = {}  # key: what was taken out → the action that puts it back
 
-    def note(self, action: str, value: str) -> None:
-        """Record what `action` on `value` takes out (before doing it) or puts back."""
+    def note(self, action: str, value: str) -> tuple[str, tuple[str, str] | None]:
+        """Record what `action` on `value` takes out or puts back, before doing it; what `unnote` needs to forget it."""
         undo = HostActions.undoing(action, value)
         key = f"{action.split('_')[0]}:{value}" if not action.startswith("host.loss") else "loss"
+        noted = key, self.undo.get(key)
+        self._set(key, undo)
+        return noted
+
+    def unnote(self, noted: tuple[str, tuple[str, str] | None]) -> None:
+        """Forget a `note` whose action failed: what was in force before it is again."""
+        self._set(*noted)
+
+    def _set(self, key: str, undo: tuple[str, str] | None) -> None:
         if undo is None:
             self.undo.pop(key, None)
         else:
