@@ -11,7 +11,7 @@ from kneeboard.lab.system import cpu_count
 
 def test_list_actions_names_and_ranges():
     listed = {a["name"]: a for a in list_actions()}
-    assert set(listed) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config",
+    assert set(listed) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.coredns_shipped_config", "lab.adguard_config",
                             "lab.bind_config", "lab.haproxy_config", "lab.caddy_config", "lab.loss_permille", "lab.rate_mbit",
                             "lab.delay_ms"}
     assert (listed["lab.loss_permille"]["min"], listed["lab.loss_permille"]["max"], listed["lab.loss_permille"]["default"]) == (0, 1000, 0)

@@ -79,7 +79,7 @@ def _as_choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
 # ---------------------------------------------------------------- apply / read
 
 
-def _config_action(name: str, what: str, server: ModuleType, read: Callable[[], str | None]) -> Action:
+def _config_action(name: str, what: str, server: ModuleType | type, read: Callable[[], str | None]) -> Action:
     """The enum action that restarts a lab server (a module with SERVICE, CONFIGS, DEFAULT, describe) with one of its
     named configurations."""
 
@@ -94,8 +94,8 @@ def _config_action(name: str, what: str, server: ModuleType, read: Callable[[], 
                   default=server.DEFAULT, needs=None, held=lambda: namespace.setter_alive(server.SERVICE))
 
 
-def _read_coredns() -> str | None:
-    record = namespace.service_record(coredns.SERVICE)
+def _read_coredns(service: str = coredns.SERVICE) -> str | None:
+    record = namespace.service_record(service)
     return coredns.running_config(record.get("pid"), record.get("started"))
 
 
@@ -227,6 +227,8 @@ _ACTIONS = {
         Action("lab.threaded_napi", "bool", "threaded NAPI on both ends (/sys/class/net/DEV/threaded)",
                _apply_threaded, _read_threaded),
         _config_action("lab.coredns_config", "the lab's CoreDNS", coredns, _read_coredns),
+        _config_action("lab.coredns_shipped_config", "the lab's CoreDNS as shipped (default GOMAXPROCS)", coredns.Shipped,
+                       lambda: _read_coredns(coredns.SHIPPED_SERVICE)),
         _config_action("lab.adguard_config", "the lab's AdGuard Home", adguard, _read_adguard),
         _config_action("lab.haproxy_config", "the lab's HAProxy", haproxy, _read_haproxy),
         _config_action("lab.caddy_config", "the lab's Caddy", caddy, _read_caddy),

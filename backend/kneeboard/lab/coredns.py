@@ -30,13 +30,12 @@ SERVER_LOG = "coredns.log"  # stdout and stderr of the other configurations (sta
 # between repetitions (58 µs a query ± 2.5 % with two, 39 µs with one, on loopback at 10,000 q/s).
 GOMAXPROCS = 1
 # CoreDNS as shipped, beside the pinned one: its own process (service SHIPPED_SERVICE, a lab target of its own) with Go's
-# default GOMAXPROCS (one P per usable CPU), the minimal configuration, plain DNS on SHIPPED_PORT and its metrics on
-# SHIPPED_METRICS_PORT (no DoT or DoH: those ports are the pinned one's).
+# default GOMAXPROCS (one P per usable CPU), the same named configurations (`lab.coredns_shipped_config`), plain DNS on
+# SHIPPED_PORT and its metrics on SHIPPED_METRICS_PORT (no DoT or DoH: those ports are the pinned one's).
 SHIPPED_SERVICE = "lab-coredns-shipped"
 SHIPPED_PORT = 5303  # beside unbound :53, lab-coredns :5300, AdGuard :5301, BIND :5302
 SHIPPED_METRICS_PORT = 9154
 SHIPPED_FOLDER = "coredns-shipped"  # its folder in the lab's workdir
-SHIPPED_CONFIG = "shipped"  # its Corefile: Corefile.shipped
 
 # name → (plugins beyond file + prometheus + errors, where stdout goes, what it is)
 CONFIGS: dict[str, tuple[tuple[str, ...], str | None, str]] = {
@@ -80,9 +79,9 @@ def corefile(host: str, workdir: Path, config: str) -> str:
     return "".join(_server_block(server, host, workdir, METRICS_PORT, tls_line, extra) for server, tls_line in blocks)
 
 
-def shipped_corefile(host: str, workdir: Path) -> str:
-    """The as-shipped CoreDNS's Corefile: the minimal configuration's plugins, plain DNS on host:SHIPPED_PORT only."""
-    return _server_block(f"{dns.ZONE}:{SHIPPED_PORT}", host, workdir, SHIPPED_METRICS_PORT, None, CONFIGS[DEFAULT][0])
+def shipped_corefile(host: str, workdir: Path, config: str = DEFAULT) -> str:
+    """The as-shipped CoreDNS's Corefile: one named configuration's plugins, plain DNS on host:SHIPPED_PORT only."""
+    return _server_block(f"{dns.ZONE}:{SHIPPED_PORT}", host, workdir, SHIPPED_METRICS_PORT, None, CONFIGS[config][0])
 
 
 def _server_block(server: str, host: str, workdir: Path, metrics_port: int, tls_line: str | None, extra: tuple[str, ...]) -> str:
@@ -120,26 +119,38 @@ def start(binary_path: str, host: str, workdir: Path, config: str, netns: str | 
     host:PORT, serves /metrics on :METRICS_PORT and accepts DoT and DoH connections. Raises RuntimeError if it exits
     or does not answer in time."""
     write_configs(host, workdir)
-    output = CONFIGS[config][1]
-    log_path = workdir / output if output else Path(os.devnull)
-    if output == QUERY_LOG:
-        log_path.write_bytes(b"")  # a query log per start: it grows at the query rate
     env = {**os.environ, "GOMAXPROCS": str(GOMAXPROCS)}
-    return _launch([binary_path, "-conf", str(workdir / f"Corefile.{config}")], log_path, env, host, PORT,
+    return _launch([binary_path, "-conf", str(workdir / f"Corefile.{config}")], _output(workdir, config), env, host, PORT,
                    (METRICS_PORT, DOT_PORT, DOH_PORT), netns)
 
 
-def start_shipped(binary_path: str, host: str, workdir: Path, netns: str | None = None) -> subprocess.Popen:
-    """Start CoreDNS as shipped (Go's default GOMAXPROCS: none set in its environment, whatever the caller's) with the
-    minimal configuration on host:SHIPPED_PORT, wait until it answers DNS and serves /metrics on :SHIPPED_METRICS_PORT.
-    Raises RuntimeError if it exits or does not answer in time."""
+def start_shipped(binary_path: str, host: str, workdir: Path, config: str = DEFAULT, netns: str | None = None) -> subprocess.Popen:
+    """Start CoreDNS as shipped (Go's default GOMAXPROCS: none set in its environment, whatever the caller's) with
+    `config` on host:SHIPPED_PORT, wait until it answers DNS and serves /metrics on :SHIPPED_METRICS_PORT. Raises
+    RuntimeError if it exits or does not answer in time."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "db.example.lab").write_text(zone_file())
-    conf = workdir / f"Corefile.{SHIPPED_CONFIG}"
-    conf.write_text(shipped_corefile(host, workdir))
+    conf = workdir / f"Corefile.{config}"
+    conf.write_text(shipped_corefile(host, workdir, config))
     env = {k: v for k, v in os.environ.items() if k != "GOMAXPROCS"}
-    return _launch([binary_path, "-conf", str(conf)], workdir / SERVER_LOG, env, host, SHIPPED_PORT,
+    return _launch([binary_path, "-conf", str(conf)], _output(workdir, config), env, host, SHIPPED_PORT,
                    (SHIPPED_METRICS_PORT,), netns)
+
+
+def _output(workdir: Path, config: str) -> Path:
+    """Where `config` sends CoreDNS's stdout: its query log (emptied: one per start, it grows at the query rate), the
+    server log, or nowhere."""
+    output = CONFIGS[config][1]
+    if output == QUERY_LOG:
+        (workdir / output).write_bytes(b"")
+    return workdir / output if output else Path(os.devnull)
+
+
+class Shipped:
+    """The as-shipped instance's configurations, as a configuration action (lab/actions.py) reads a server's."""
+
+    SERVICE, CONFIGS, DEFAULT = SHIPPED_SERVICE, CONFIGS, DEFAULT
+    describe = staticmethod(describe)
 
 
 def _launch(argv: list[str], log_path: Path, env: dict[str, str], host: str, dns_port: int, tcp_ports: tuple[int, ...],

@@ -99,8 +99,9 @@ _SERVICE_TABLE = (
                                            f"{coredns.DEFAULT}): " + "; ".join(map(coredns.describe, coredns.CONFIGS))),
     ("dns", coredns.SHIPPED_SERVICE, coredns.SHIPPED_PORT,
      f"CoreDNS {coredns.VERSION} as shipped, beside lab-coredns: Go's default GOMAXPROCS (one P per usable CPU, none set "
-     f"in its environment), its own process in netns kblab with lab-coredns's minimal configuration (zone example.lab from "
-     f"a zone file, not forwarding), plain DNS only; its prometheus plugin at {SHIPPED_METRICS_URL}"),
+     f"in its environment), its own process in netns kblab with lab-coredns's configurations (zone example.lab from "
+     f"a zone file, not forwarding), plain DNS only; its prometheus plugin at {SHIPPED_METRICS_URL}. Configurations "
+     f"(variant action lab.coredns_shipped_config, default {coredns.DEFAULT}): the same as lab-coredns's"),
     ("dns", adguard.SERVICE, adguard.PORT, f"AdGuard Home {adguard.VERSION} in netns kblab forwarding to the lab's unbound "
                                            f"({LAB_ADDR}:{DNS_PORT}): {adguard.COMMON}; its API at http://{LAB_ADDR}:"
                                            f"{adguard.HTTP_PORT}/control/ (user {adguard.USER}, password in the lab's "
@@ -171,7 +172,7 @@ def _service_specs(workdir: Path, devsim_binary: str | None) -> list[dict]:
         {"kind": "dns", "name": coredns.SERVICE, "port": coredns.PORT, "binary": coredns.binary(),
          "missing": coredns.missing_reason(), "config": coredns.DEFAULT},
         {"kind": "dns", "name": coredns.SHIPPED_SERVICE, "port": coredns.SHIPPED_PORT, "binary": coredns.binary(),
-         "missing": coredns.missing_reason()},
+         "missing": coredns.missing_reason(), "config": coredns.DEFAULT},
         {"kind": "dns", "name": adguard.SERVICE, "port": adguard.PORT, "binary": adguard.binary(),
          "missing": adguard.missing_reason(), "config": adguard.DEFAULT},
         {"kind": "dns", "name": bind.SERVICE, "port": bind.PORT, "binary": bind.binary(),
@@ -204,7 +205,7 @@ def _start(spec: dict, workdir: Path) -> subprocess.Popen:
     if spec["name"] == coredns.SERVICE:
         return coredns.start(binary, LAB_ADDR, workdir / "coredns", spec["config"], NETNS)
     if spec["name"] == coredns.SHIPPED_SERVICE:
-        return coredns.start_shipped(binary, LAB_ADDR, workdir / coredns.SHIPPED_FOLDER, NETNS)
+        return coredns.start_shipped(binary, LAB_ADDR, workdir / coredns.SHIPPED_FOLDER, spec["config"], NETNS)
     if spec["name"] == adguard.SERVICE:
         return adguard.start(binary, LAB_ADDR, workdir / "adguard", spec["config"], f"{LAB_ADDR}:{DNS_PORT}", NETNS)
     if spec["name"] == bind.SERVICE:

@@ -31,6 +31,7 @@ def environment(campaign: Campaign) -> dict:
         facts["server.process_cpu"] = server_cpu
     if in_lab:  # the configuration CoreDNS and AdGuard Home really run: whatever a crash left on is seen
         facts["lab.coredns.config"] = read_setting("lab.coredns_config") or "not running"
+        facts["lab.coredns_shipped.config"] = read_setting("lab.coredns_shipped_config") or "not running"
         facts["lab.adguard.config"] = read_setting("lab.adguard_config") or "not running"
         facts["lab.haproxy.config"] = read_setting("lab.haproxy_config") or "not running"
         facts["lab.caddy.config"] = read_setting("lab.caddy_config") or "not running"
