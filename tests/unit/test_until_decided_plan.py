@@ -44,5 +44,6 @@ def test_the_preview_is_a_range_from_the_first_passes_to_the_most():
 
     shown = preview(plan())
     assert shown.point_count == 2 * 2 and shown.estimated_s == pytest.approx(shown.estimated_min_s * 12 / 2)
+    assert shown.point_count_max == 2 * 12  # two variants, one load, 12 passes at most
     fixed = preview(plan(until_decided=None))
-    assert fixed.estimated_s == fixed.estimated_min_s
+    assert fixed.estimated_s == fixed.estimated_min_s and fixed.point_count_max == fixed.point_count

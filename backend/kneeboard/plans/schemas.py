@@ -241,7 +241,8 @@ class PlanPreview(BaseModel):
     search's range in `searches`."""
 
     points: list[PointPreview]
-    point_count: int
+    point_count: int = Field(description="the points of `points`: with repeat until decided, its first passes'")
+    point_count_max: int = Field(description="the most points it can run: repeat until decided's most passes; else point_count")
     estimated_s: float = Field(description="the longest expected wall time (seconds)")
     estimated_min_s: float = Field(description="the shortest; equal to estimated_s without a search phase")
     searches: list[SearchEstimate] = Field(default_factory=list)

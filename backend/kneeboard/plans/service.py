@@ -67,7 +67,8 @@ def preview(body: AnyPlan) -> PlanPreview:
     points, searches = expand(body), search_estimates(body)
     least, most = estimate_range(points, body.pause_s, searches)
     most *= most_passes(body) / body.repeat  # repeat until decided: its first passes at least, its most passes at most
-    return PlanPreview(points=points, point_count=len(points), estimated_s=most, estimated_min_s=least, searches=searches)
+    return PlanPreview(points=points, point_count=len(points), point_count_max=count, estimated_s=most, estimated_min_s=least,
+                       searches=searches)
 
 
 def list_plans(*, session: Session) -> list[Plan]:

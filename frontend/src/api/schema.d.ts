@@ -5054,8 +5054,16 @@ export interface components {
              * @description the longest expected wall time (seconds)
              */
             estimated_s: number;
-            /** Point Count */
+            /**
+             * Point Count
+             * @description the points of `points`: with repeat until decided, its first passes'
+             */
             point_count: number;
+            /**
+             * Point Count Max
+             * @description the most points it can run: repeat until decided's most passes; else point_count
+             */
+            point_count_max: number;
             /** Points */
             points: components["schemas"]["PointPreview"][];
             /** Searches */

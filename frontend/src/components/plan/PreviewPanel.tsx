@@ -50,7 +50,7 @@ export default function PreviewPanel({
           <div className="preview-stats">
             <div>
               <span className="stat-value" data-testid="point-count">
-                {preview.point_count}
+                {preview.point_count_max > preview.point_count ? `${preview.point_count}–${preview.point_count_max}` : preview.point_count}
               </span>
               <span className="stat-label">points</span>
             </div>

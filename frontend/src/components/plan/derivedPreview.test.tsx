@@ -26,3 +26,17 @@ describe("a derived load's preview", () => {
     expect(screen.getByTestId("rate-from").textContent).toBe("80 % of the knee found by phase 'sweep', resolved when its phase starts (at most 32,000)");
   });
 });
+
+describe("repeat until decided's preview", () => {
+  it("counts its first passes' points up to its most passes', and the duration as a range", () => {
+    const until = { ...preview, point_count: 4, point_count_max: 40, estimated_min_s: 50, estimated_s: 500 } as unknown as PlanPreview;
+    render(<PreviewPanel preview={until} tool={tool("dnsperf")} errors={{}} checking={false} />);
+    expect(screen.getByTestId("point-count").textContent).toBe("4–40");
+    expect(screen.getByTestId("estimated").textContent).toMatch(/–/);
+  });
+
+  it("stays one figure when the plan runs a fixed number of passes", () => {
+    render(<PreviewPanel preview={{ ...preview, point_count_max: 2 } as unknown as PlanPreview} tool={tool("dnsperf")} errors={{}} checking={false} />);
+    expect(screen.getByTestId("point-count").textContent).toBe("2");
+  });
+});
