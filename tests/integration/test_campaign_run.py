@@ -13,6 +13,7 @@ import time
 import httpx
 import pytest
 
+from kneeboard.stack import wait_scale
 from kneeboard.tools import dnsperf
 from kneeboard.tools.dnsperf import latency
 from tests.support import outages
@@ -39,7 +40,8 @@ def three_phase_plan(target_id: int, **overrides) -> dict:
 
 
 def wait_status(api: httpx.Client, campaign_id: int, wanted: set[str], timeout_s: float) -> dict:
-    """Poll until the campaign reaches one of `wanted`."""
+    """Poll until the campaign reaches one of `wanted` (for `timeout_s` × the lane's wait scale: SCHED_IDLE waits longer)."""
+    timeout_s *= wait_scale()
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         campaign = api.get(f"/api/v1/campaigns/{campaign_id}").json()
