@@ -114,8 +114,9 @@ def test_lab_state_lists_actions_with_their_ranges(stack, lab):
     state = stack.api.get("/api/v1/lab").json()
     assert state["present"] is True and state["queues"] >= 1
     actions = {a["name"]: a for a in state["actions"]}
-    assert set(actions) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.adguard_config",
-                            "lab.bind_config", "lab.haproxy_config", "lab.caddy_config", "lab.loss_permille", "lab.rate_mbit", "lab.delay_ms"}
+    assert set(actions) == {"lab.veth_queues", "lab.rps", "lab.gro", "lab.threaded_napi", "lab.coredns_config", "lab.coredns_shipped_config",
+                            "lab.adguard_config", "lab.bind_config", "lab.haproxy_config", "lab.caddy_config", "lab.loss_permille",
+                            "lab.rate_mbit", "lab.delay_ms"}
     assert (actions["lab.loss_permille"]["min"], actions["lab.loss_permille"]["max"]) == (0, 1000)
     assert actions["lab.veth_queues"]["max"] == state["cpu_count"] and actions["lab.gro"]["type"] == "bool"
     coredns = actions["lab.coredns_config"]

@@ -60,5 +60,8 @@ def test_logging_is_decided_worse_by_cpu_per_thousand_queries_within_the_budget(
           f"{cost['effect_pct']:+.1f} % (anytime-valid interval {cost['low_pct']} … {cost['high_pct']} %); per pass "
           f"(minimal, log_file CPU-s per 1,000) {[(round(a, 4), round(b, 4)) for a, b in (p['server_cost'] for p in pairs)]}; "
           f"differences % {[round(d, 1) for d in diffs]}; verdict after each pass: {cost['history']}")
+    facts = campaign["environment"]["variants"]
+    assert facts["log_file"][f"setting.{SETTING}"] == "log_file" and facts["minimal"][f"setting.{SETTING}"] == "minimal", facts
+    assert campaign["environment"]["lab.coredns_shipped.config"] == "minimal"  # read before the variants: it is put back
     assert record["stopped"] == "decided" and cost["verdict"] == "worse", record
     assert record["spent_s"] <= BUDGET_S
