@@ -61,11 +61,14 @@ def test_the_hold_runs_at_the_stated_fraction_of_the_knee_found_in_the_same_run(
     assert knee is not None, analysis["conclusion"]
     hold = next(p for p in points if p["phase"] == "stability")
     # resolved from the sweep's points when the hold started; the final report reads the later points too (the 10 %
-    # fraction joins its baseline latency), which moved the knee by 0.19 % in one run: the figure the hold names is
-    # exactly twice its rate, and within 2 % of the report's final knee
+    # fraction joins its baseline latency): the figure the hold names is exactly twice its rate, inside the sweep, and
+    # the report's final knee is either the same figure (0.19–0.34 % apart in quiet runs) or said beside it (make
+    # test-busy moved it from 14,658 to 11,447 q/s, 28 %: a busy host moves the knee itself)
     named = float(re.search(r"of the ([\d,.]+) \S+ knee", hold["rate_from"]).group(1).replace(",", ""))
     assert hold["offered_rate"] == pytest.approx(HOLD * named, rel=1e-4), hold["rate_from"]
-    assert named == pytest.approx(knee["offered_rate"], rel=0.02), (named, knee["offered_rate"])
+    assert min(SWEEP) <= named <= max(SWEEP), named
+    if abs(named - knee["offered_rate"]) > 0.01 * named:
+        assert f"the knee this report names, {knee['offered_rate']:,.0f} " in analysis["conclusion"], analysis["conclusion"]
     assert hold["rate_from"].startswith("50 % of the") and "knee" in hold["rate_from"] and "'sweep'" in hold["rate_from"]
     assert f"its rate, chosen in the same run, was {hold['rate_from']}" in analysis["conclusion"], analysis["conclusion"]
     zones = {z["zone"]: z for z in analysis["zones"]}

@@ -142,3 +142,15 @@ def test_a_limited_point_above_the_others_does_not_set_the_ceiling():
     result = analyse(points)
     assert result["ceiling"]["achieved_rate"] == 3990 and result["ceiling"]["bound"] is True  # the 4,000 load kept up: "≥"
     assert analyse([{**p, "generator_limited": False, "generator": None} for p in points])["ceiling"]["achieved_rate"] == 5200
+
+
+def test_a_cap_full_all_the_time_is_named_though_the_mean_latency_is_tiny():
+    # make test-busy, beside stress-ng --cpu 1: dnsperf -q 2 sent 8.5 % of 40,000 q/s for 1.5 s and read ~0.01 ms answers,
+    # so Little's law needs 0.4 in flight; each place came round every 0.59 ms: the cap, not an unknown cause
+    busy = dict(tool="dnsperf", unit="queries", rate_unit="qps", offered_rate=40000, duration_s=1.5, asked=60000, sent=5100,
+                latency_ms=0.01, timeout_s=1, cap=2, cap_param="max_outstanding", cap_label="queries outstanding", cap_max=65536)
+    verdict = judge(Sending(**busy))
+    assert verdict["cause"] == "outstanding" and "each place coming round every 0.59 ms" in verdict["detail"], verdict
+    assert verdict["suggestion"] == "raise max_outstanding to ≥ 24"  # 40,000 q/s × 0.59 ms
+    # the same shortfall with a cap whose places came round far slower than an answer and a hand-back: not the cap
+    assert judge(Sending(**{**busy, "cap": 100}))["cause"] == "unknown"

@@ -140,7 +140,7 @@ def _in_flight(inflight: dict, ceiling: dict | None, unit: str) -> str | None:
             + ". These count requests, not the load tool's clients or connections.")
 
 
-def _stability(st: dict, sp: dict | None, unit: str) -> str:
+def _stability(st: dict, sp: dict | None, unit: str, result: dict) -> str:
     if st["verdict"] == "insufficient data":
         s = "Stability over time could not be judged (fewer than 6 interval samples of the long point)"
     elif st.get("statement"):  # the stability's own reading: the verdict with what drifted
@@ -159,8 +159,20 @@ def _stability(st: dict, sp: dict | None, unit: str) -> str:
         s += (f"; overall it achieved {rate_text(sp['achieved_rate'], unit)} of {rate_text(sp['offered_rate'], unit)} offered "
               f"({sp['achieved_rate'] / sp['offered_rate'] * 100:.1f} % efficiency){lat}")
     if sp and sp.get("rate_from"):
-        s += f"; its rate, chosen in the same run, was {sp['rate_from']}"
+        s += f"; its rate, chosen in the same run, was {sp['rate_from']}" + _read_again(sp.get("rate_found"), result, unit)
     return s + "."
+
+
+def _read_again(found: dict | None, result: dict, unit: str) -> str:
+    """Said when the report's own knee or ceiling, read from every phase's points, is not the figure a derived load
+    was resolved from (what its phase alone had found when the derived phase started): a busy host moves it."""
+    if not found or found.get("of") not in {"knee", "ceiling"} or not (figure := result.get(found["of"])):
+        return ""
+    now = figure["offered_rate"] if found["of"] == "knee" else figure["achieved_rate"]
+    if now is None or abs(now - found["value"]) <= 0.01 * found["value"]:
+        return ""
+    return (f" (the {found['of']} this report names, {rate_text(now, unit)}, is read from every phase's points, the later "
+            f"ones included; {rate_text(found['value'], unit)} is what phase {found['phase']!r} alone had found when this one started)")
 
 
 def _bottleneck(evidence: dict, unit: str) -> str:
@@ -313,7 +325,7 @@ def sections(
     if (inflight := result.get("requests_in_flight")) and (text := _in_flight(inflight, result.get("ceiling"), unit)):
         found.append(("in_flight", text))
     if st := result.get("stability"):
-        found.append(("stability", _stability(st, stability_point, unit)))
+        found.append(("stability", _stability(st, stability_point, unit, result)))
     if osc := result.get("oscillation") or []:
         rates = ", ".join(f"{r:,.0f}" for r in osc)
         found.append(("oscillation", f"The achieved rate dipped while the offered load rose at {rates} {unit} offered: oscillation near saturation."))

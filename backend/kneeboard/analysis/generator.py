@@ -31,6 +31,10 @@ SENT_MIN_PCT = 97.0  # below this share of the asked operations sent, the load w
 # receiving thread hands it back (43-690 µs after the answer on this 2-CPU host, beside a 21-117 µs latency) and sends
 # in bursts when behind. Measured: -q 1, 2, 4, 8 sent 1.4-22k of 100k q/s; -q 16 (1.4× the need) sent it all.
 CAP_ROOM = 4.0
+# ...and the slowest hand-back measured there: when the cap's places each took no longer than the answer plus this to
+# come round again (the cap over the rate sent), the cap was full all the time and it held the rate down, whatever Little's
+# law says of the mean latency (beside a CPU hog dnsperf read 0.01 ms answers and sent 3,400 of 40,000 q/s with -q 2)
+HAND_BACK_MAX_MS = 0.69
 BUSY_MIN_PCT = 90.0  # the generator host's mean CPU busy (all CPUs) from which the CPU explains the shortfall
 LOSS_SHARE = 0.5  # lost operations holding at least this share of the cap: the server's loss, not the generator's cap
 
@@ -96,11 +100,19 @@ def _reasons(s: Sending, cpu_busy_pct: float | None, cap_rate: float | None) -> 
         return [("loss", f"{s.lost:,.0f} {s.unit} the server never answered held {s.tool}'s {s.cap:,} {s.cap_label} until their "
                  f"{s.timeout_s:g} s timeout; {s.tool} sent {_share(s)}: the shortfall is the server's loss, not the generator's",
                  "none for the generator: the server lost the load (it is past its limit)")]
+    sent_rate = s.sent / s.duration_s if s.duration_s else 0.0
+    cycle_ms = 1000.0 * s.cap / sent_rate if s.cap and sent_rate > 0 else None  # how long each place took to come round
     if s.cap and s.cap < CAP_ROOM * (answers_need + lost_held):
         what = f"{s.tool} keeps at most {s.cap:,} {s.cap_label}"
         limit = f"at {s.latency_ms:.3g} ms that caps the rate at {_rate(cap_rate, s.rate_unit)} (Little's law)" if cap_rate else "its lost ones held them"
         need = f"the asked {_rate(s.offered_rate, s.rate_unit)} needs {answers_need + lost_held:,.1f} in flight"
         reasons.append(("outstanding", f"{what}; {limit}; {need}", _raise_cap(s, CAP_ROOM * (answers_need + lost_held))))
+    elif cycle_ms is not None and cycle_ms <= (s.latency_ms or 0.0) + HAND_BACK_MAX_MS:
+        what = f"{s.tool} keeps at most {s.cap:,} {s.cap_label}"
+        full = (f"it sent {_rate(sent_rate, s.rate_unit)}, each place coming round every {cycle_ms:.2g} ms: its answer "
+                f"({s.latency_ms or 0:.2g} ms) and the time {s.tool} took to use the place again (up to {HAND_BACK_MAX_MS:g} ms "
+                "measured on a quiet host; longer on a busy one): the cap was full all the time")
+        reasons.append(("outstanding", f"{what}; {full}", _raise_cap(s, s.offered_rate * cycle_ms / 1000.0)))
     if cpu_busy_pct is not None and cpu_busy_pct >= BUSY_MIN_PCT:
         reasons.append(("cpu", f"the generator's host was {cpu_busy_pct:.0f} % busy (mpstat): {s.tool} could not send faster",
                         "run the load from another agent, or fan the point out over more agents"))

@@ -74,6 +74,8 @@ def point_dict(point: Point) -> dict[str, Any]:
         "status": point.status,
         "variant": point.variant,
         **({"rate_from": text} if (text := getattr(point, "rate_from", None)) else {}),
+        **({"rate_found": {"of": found["of"], "phase": found.get("phase"), "value": found["found"]}}
+           if (found := (point.extra or {}).get("rate_from") or {}).get("found") is not None else {}),
     }
 
 

@@ -95,15 +95,21 @@ def tcp_answers(host: str, port: int, timeout_s: float = 0.5) -> bool:
         return False
 
 
+# How often a starting server is tried: when a backend listened again is stamped by the try that found it (a failover's
+# recovery time is read from that stamp), so it is late by up to this much
+PROBE_EVERY_S = 0.02
+
+
 def wait_tcp(host: str, port: int, proc: subprocess.Popen | None = None, timeout_s: float = 10.0) -> None:
-    """Wait until host:port accepts TCP connections; raise RuntimeError if proc exits or time runs out."""
+    """Wait until host:port accepts TCP connections (tried every PROBE_EVERY_S); raise RuntimeError if proc exits or
+    time runs out."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"the server exited with code {proc.returncode}")
         if tcp_answers(host, port, 0.3):
             return
-        time.sleep(0.1)
+        time.sleep(PROBE_EVERY_S)
     raise RuntimeError(f"nothing accepts TCP on {host}:{port} within {timeout_s:.0f} s")
 
 
