@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# pytest in two lanes at once, each with its own stack (Postgres, Redis, DNS server, worker, API): the background lane
-# (browser tests and tests that mostly wait; tests/conftest.py BACKGROUND) under SCHED_IDLE beside the foreground lane
-# (the rest): it gets only CPU time the foreground leaves, so the foreground's measured figures are not spoiled. Either lane failing fails the run; the background lane's output is printed after the foreground's.
-# Arguments go to both pytest runs. KB_TEST_LANES=1 runs everything in one pytest, as plain `.venv/bin/pytest` does.
+# pytest in three lanes at once, each with its own stack (Postgres, Redis, DNS server, worker, API) (tests/conftest.py
+# lane_of): the lab lane (the tests that need the machine's one lab, which take turns on it) and the loopback lane (the
+# rest of what measures: the suite's own servers on loopback, the unit tests that time something) side by side at
+# normal priority, each a busy host to the other; the background lane (browser tests, tests that mostly wait, the pure
+# unit tests; tests/conftest.py BACKGROUND) under SCHED_IDLE, so it gets only CPU time the two leave. Any lane failing
+# fails the run; the lab lane's output is printed as it runs, the others' after it.
+# Arguments go to every pytest run. KB_TEST_LANES=1 runs everything in one pytest, as plain `.venv/bin/pytest` does;
+# KB_TEST_LANES=2 the lab's and loopback's tests in one lane (KB_TEST_LANE=foreground) beside the background lane.
 #
 # Before the lanes, scripts/check-commands.py checks that every external command the code and tests start comes from
 # scripts/install-deps.sh (a second or two); the runner records every command the lanes start (KB_RECORD_COMMANDS) and
@@ -68,28 +72,55 @@ started=$SECONDS
     exit $rc
 } >"$log" 2>&1 &
 background=$!
-trap 'kill -INT "$background" 2>/dev/null; wait "$background"; rm -f "$log" "$log.seconds"; end_hog; forget_netns' INT TERM
-KB_TEST_LANE=foreground .venv/bin/pytest --junitxml="$times_fg" "$@"
+loopback= loop_log= times_loop=
+if [ "${KB_TEST_LANES:-3}" != 2 ]; then
+    loop_log=$(mktemp /tmp/kb-test-loopback.XXXXXX) times_loop=$(mktemp /tmp/kb-test-times-loopback.XXXXXX)
+    {
+        KB_TEST_LANE=loopback .venv/bin/pytest -p no:cacheprovider --junitxml="$times_loop" "$@"
+        rc=$?
+        echo "$(( SECONDS - started ))" >"$loop_log.seconds"
+        exit $rc
+    } >"$loop_log" 2>&1 &
+    loopback=$!
+fi
+trap 'kill -INT "$background" $loopback 2>/dev/null; wait "$background" $loopback; rm -f "$log" "$log.seconds" ${loop_log:+"$loop_log" "$loop_log.seconds"}; end_hog; forget_netns' INT TERM
+first_lane=$([ -n "$loopback" ] && echo lab || echo foreground)
+KB_TEST_LANE=$first_lane .venv/bin/pytest --junitxml="$times_fg" "$@"
 foreground_rc=$?
 foreground_s=$(( SECONDS - started ))
+loopback_rc=0
+if [ -n "$loopback" ]; then
+    wait "$loopback"
+    loopback_rc=$?
+fi
 wait "$background"
 background_rc=$?
 trap - INT TERM
 end_hog
 forget_netns
+if [ -n "$loopback" ]; then
+    echo
+    echo "=============== loopback lane (tests/conftest.py lane_of: no lab, normal priority): exit $loopback_rc ==============="
+    cat "$loop_log"
+fi
 echo
 echo "=============== background lane (tests/conftest.py BACKGROUND, SCHED_IDLE${netns:+, netns $ns}): exit $background_rc ==============="
 cat "$log"
 echo
-echo "kneeboard: foreground lane ${foreground_s} s (exit $foreground_rc); background lane $(cat "$log.seconds" 2>/dev/null || echo '?') s (exit $background_rc, SCHED_IDLE, per-test timeout $(( 600 * scale )) s)$busy; both $(( SECONDS - started )) s"
-rm -f "$log" "$log.seconds"
-.venv/bin/python scripts/lane-times.py foreground="$times_fg" background="$times_bg"
-rm -f "$times_fg" "$times_bg"
+loop_said=${loopback:+"; loopback lane $(cat "$loop_log.seconds" 2>/dev/null || echo '?') s (exit $loopback_rc)"}
+echo "kneeboard: $first_lane lane ${foreground_s} s (exit $foreground_rc)${loop_said}; background lane $(cat "$log.seconds" 2>/dev/null || echo '?') s (exit $background_rc, SCHED_IDLE, per-test timeout $(( 600 * scale )) s)$busy; all $(( SECONDS - started )) s"
+rm -f "$log" "$log.seconds" ${loop_log:+"$loop_log" "$loop_log.seconds"}
+.venv/bin/python scripts/lane-times.py "$first_lane=$times_fg" ${times_loop:+"loopback=$times_loop"} background="$times_bg"
+rm -f "$times_fg" "$times_bg" ${times_loop:+"$times_loop"}
 check_record
 record_rc=$?
-# pytest's 5 is "no test collected": a subset whose tests are all in the other lane
-[ "$foreground_rc" = 5 ] && [ "$background_rc" != 5 ] && foreground_rc=0
-[ "$background_rc" = 5 ] && [ "$foreground_rc" != 5 ] && background_rc=0
-[ "$foreground_rc" -ne 0 ] && exit "$foreground_rc"
-[ "$background_rc" -ne 0 ] && exit "$background_rc"
+# pytest's 5 is "no test collected": a subset whose tests are all in other lanes; the run fails only when no lane ran one
+rcs=("$foreground_rc" "$loopback_rc" "$background_rc")
+[ -z "$loopback" ] && rcs=("$foreground_rc" "$background_rc")
+all_empty=1
+for rc in "${rcs[@]}"; do [ "$rc" != 5 ] && all_empty=0; done
+for rc in "${rcs[@]}"; do
+    [ "$rc" = 5 ] && [ "$all_empty" = 0 ] && continue
+    [ "$rc" -ne 0 ] && exit "$rc"
+done
 exit "$record_rc"

@@ -67,18 +67,33 @@ BACKGROUND = ("tests/e2e/", "tests/integration/test_schedules.py", "tests/integr
               "tests/integration/test_caps_every_path.py", "tests/integration/test_token_scope.py", "tests/integration/test_import.py",
               "tests/integration/test_list_sort.py", "tests/integration/test_export_columns.py",
               "tests/integration/test_tool_contract_api.py", "tests/integration/test_shares.py", "tests/integration/test_validation.py",
-              "tests/integration/test_plan_yaml.py", "tests/integration/test_params_property.py")  # fmt: skip
+              "tests/integration/test_plan_yaml.py", "tests/integration/test_params_property.py",
+              # pure functions and parsers of captured output: no stack, no lab, no clock
+              "tests/unit/")  # fmt: skip
+# ...but these files of BACKGROUND's folders time something (a deadline, a wait, a process's exit) or let a clock run:
+# a starved lane would spoil them
+FOREGROUND = tuple(f"tests/unit/test_{name}.py" for name in (
+    "drain", "exporter_fetch", "host_sharing", "lab_bind_files", "lab_coredns_files", "observer_in_force", "point_events_told",
+    "process_groups", "runner", "search_algorithm", "search_estimate", "tool_process"))  # fmt: skip
+
+
+def lane_of(item) -> str:
+    """The lane a test runs in: "background" (BACKGROUND's, under SCHED_IDLE), "lab" (a test that needs the machine's one
+    lab: the `lab` fixture, or the `lab` marker), else "loopback" (the suite's own stack and servers on loopback)."""
+    if item.nodeid.startswith(BACKGROUND) and not item.nodeid.startswith(FOREGROUND) and item.get_closest_marker("foreground") is None:
+        return "background"
+    return "lab" if "lab_session" in getattr(item, "fixturenames", ()) or item.get_closest_marker("lab") else "loopback"
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """With KB_TEST_LANE=background keep only BACKGROUND's tests; with KB_TEST_LANE=foreground keep the others."""
+    """With KB_TEST_LANE set keep only that lane's tests (lane_of); "foreground" is the lab's and loopback's together."""
     lane = os.environ.get("KB_TEST_LANE")
-    if lane not in {"background", "foreground"}:
+    if lane not in {"background", "foreground", "lab", "loopback"}:
         return
     kept, dropped = [], []
     for item in items:
-        background = item.nodeid.startswith(BACKGROUND) and item.get_closest_marker("foreground") is None
-        (kept if background == (lane == "background") else dropped).append(item)
+        own = lane_of(item)
+        (kept if own == lane or (lane == "foreground" and own != "background") else dropped).append(item)
     items[:] = kept
     config.hook.pytest_deselected(items=dropped)
 

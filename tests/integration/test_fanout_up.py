@@ -4,7 +4,6 @@ Ctrl-C ends them with everything else and removes their namespaces."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import signal
 import subprocess
@@ -13,14 +12,16 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from kneeboard.lab import agents
-from tests.integration.conftest import LOCK_FILE, skip_without_lab
+from tests.integration.conftest import lab_turn, skip_without_lab
 from tests.integration.test_campaign_run import wait_status
 from tests.integration.test_fanout import environ, fanned_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 skip_without_lab()
+pytestmark = pytest.mark.lab  # `kneeboard up` brings up the lab of its own
 
 
 def _banner(proc: subprocess.Popen, deadline: float) -> str:
@@ -42,8 +43,7 @@ def _ns_pids(ns: str) -> list[int]:
 def test_up_with_agents_runs_them_in_namespaces_and_ctrl_c_ends_them(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "WORKDIR", "AGENTS"}}
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'up.db'}", PYTHONPATH=str(ROOT / "backend"), AGENTS="2")
-    with open(LOCK_FILE, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one lab per machine: take turns with the other lab tests
+    with lab_turn():  # one lab per machine: take turns with the other lab tests
         proc = subprocess.Popen([sys.executable, "-m", "kneeboard.cli", "up", "--port", "8000"], cwd=ROOT, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
         try:
