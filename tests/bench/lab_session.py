@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from kneeboard.lab import namespace
-from tests.integration.conftest import LOCK_FILE
+from tests.support.labs import LOCK_FILE
 
 
 @contextmanager

@@ -180,7 +180,7 @@ def test_cancel_mid_point_kills_dnsperf_and_keeps_finished_points(stack, dns_tar
 
 
 def test_a_variant_that_cannot_be_applied_fails_its_points_with_the_reason(stack, dns_target):
-    from tests.integration.conftest import lab_absent
+    from tests.support.labs import lab_absent
 
     body = three_phase_plan(dns_target["id"], name="variant without lab",
                             phases=[{"kind": "baseline", "concurrency": 1, "rate": 100, "duration_s": 1}],

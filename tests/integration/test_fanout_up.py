@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from kneeboard.lab import agents
-from tests.integration.conftest import lab_turn, skip_without_lab
+from tests.integration.conftest import skip_without_lab
+from tests.support.labs import lab_turn
 from tests.integration.test_campaign_run import wait_status
 from tests.integration.test_fanout import environ, fanned_plan
 

@@ -15,7 +15,7 @@ from kneeboard.lab import coredns, namespace
 from kneeboard.tools import dnsperf
 from kneeboard.tools.base import PointSpec
 
-from tests.integration.conftest import lab_held
+from tests.support.labs import lab_held
 
 OUT = Path("tests/fixtures/tool-output")
 NAMES = ["www.example.lab", "h0001.example.lab"]

@@ -98,6 +98,7 @@ def test_perf_argv_is_built_from_typed_values_only(tmp_path):
     assert record_argv(settings, tmp_path / "x.data") == ["perf", "record", "-e", "cpu-clock", "-F", "99", "-a", "-g", "-k", "realtime",
                                                           "--no-buildid", "--no-buildid-cache", "--max-size", "256M", "-o", str(tmp_path / "x.data")]
     assert script_argv(tmp_path / "x.data")[:4] == ["nice", "-n", "19", "perf"]
+    assert script_argv(tmp_path / "x.data", idle=False)[:2] == ["perf", "script"]  # the worker's own fold, between points
     assert window(20, 1) == (1, 18) and window(2.5, 1) is None and window(2000, 1) == (1, 600)
 
 

@@ -46,9 +46,10 @@ def record_argv(settings: CpuProfileSettings, data: Path) -> list[str]:
             "--no-buildid", "--no-buildid-cache", "--max-size", MAX_DATA, "-o", str(data)]  # fmt: skip
 
 
-def script_argv(data: Path) -> list[str]:
-    """`perf script` of `data` at idle priority (nice 19), symbols resolved here, the fields the folder reads."""
-    return ["nice", "-n", "19", "perf", "script", "-F", SCRIPT_FIELDS, "-i", str(data)]
+def script_argv(data: Path, idle: bool = True) -> list[str]:
+    """`perf script` of `data`, symbols resolved here, the fields the folder reads: at idle priority (nice 19) on a
+    host that goes on serving (an observer's, the server's own), else at the caller's."""
+    return [*(["nice", "-n", "19"] if idle else []), "perf", "script", "-F", SCRIPT_FIELDS, "-i", str(data)]
 
 
 def window(duration_s: float, warmup_s: float) -> tuple[float, float] | None:
@@ -163,14 +164,14 @@ class FoldOutcome:
     seconds: float = 0.0
 
 
-def fold_recording(recording: Recording) -> FoldOutcome:
-    """`perf script` of a recording at idle priority, its window's lines folded for the plan's process as they
-    stream; the data file is removed after."""
+def fold_recording(recording: Recording, idle: bool = True) -> FoldOutcome:
+    """`perf script` of a recording (at idle priority unless `idle` is False: script_argv), its window's lines folded
+    for the plan's process as they stream; the data file is removed after."""
     data = recording.data
     folder = StackFolder(recording.settings.process, recording.since, recording.until)
     started = time.monotonic()
     try:
-        outcome = runner.run(script_argv(data), timeout_s=FOLD_TIMEOUT_S, on_line=folder.feed, output_limit=65_536)
+        outcome = runner.run(script_argv(data, idle), timeout_s=FOLD_TIMEOUT_S, on_line=folder.feed, output_limit=65_536)
     finally:
         data.unlink(missing_ok=True)
     folded = folder.close()

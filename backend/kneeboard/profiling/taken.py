@@ -1,4 +1,4 @@
-"""A CPU profile as the host that ran the server took it: a stopped perf recording folded (idle priority) into the row
+"""A CPU profile as the host that ran the server took it: a stopped perf recording folded into the row
 to store, or why there is none. Both sides use it: the local worker (runs/cpu_capture.py) and the observer on the
 server's host (observers/agent.py), which imports no database or web code: nothing here touches either."""
 
@@ -21,12 +21,13 @@ class Taken:
     fold_s: float = 0.0
 
 
-def take(recording: perf.Recording, stopped: str | None) -> Taken:
-    """Fold a stopped recording at idle priority into the row to store (its data file is removed after)."""
+def take(recording: perf.Recording, stopped: str | None, idle: bool = True) -> Taken:
+    """Fold a stopped recording (at idle priority unless `idle` is False) into the row to store (its data file is
+    removed after)."""
     if stopped:
         recording.data.unlink(missing_ok=True)
         return Taken(error=stopped)
-    folded = perf.fold_recording(recording)
+    folded = perf.fold_recording(recording, idle)
     if folded.folded is None:
         return Taken(error=folded.error, fold_s=folded.seconds)
     window_s = _sampled_s(folded.folded, recording.settings) or 0.0

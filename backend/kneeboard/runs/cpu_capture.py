@@ -1,6 +1,6 @@
 """A point's CPU profile, taken beside the point by the observer its plan names (on the server's host), else by the
 local worker (loopback and lab targets: their servers run on this host): perf recording over the steady window while
-the load runs, folded after the point at idle priority, filed on the point's result and stored once the point is.
+the load runs, folded after the point (the observer's at idle priority), filed on the point's result and stored once the point is.
 Nothing here fails a point: a problem is a warning on it."""
 
 from __future__ import annotations
@@ -43,13 +43,15 @@ class PointProfile:
         self.stopped = self.recording.stop() if self.recording is not None else None
 
     def file(self, result: PointResult) -> list[str]:
-        """Fold the recording (idle priority) and put its summary on the result (extra "cpu_profile"); the
+        """Fold the recording and put its summary on the result (extra "cpu_profile"); the
         warnings for the point. Call after the context."""
         if self.settings is None:
             return []
         if self.skipped or self.recording is None:
             return [f"{PREFIX} not taken: {self.skipped or 'the point has no steady window to profile'}"]
-        return self._filed(result, take(self.recording, self.stopped))
+        # at the worker's own priority: the fold runs between points, when nothing of the campaign loads or measures,
+        # and at nice 19 beside a busy host's work it took 40-80 s a point (at nice 0, beside `stress-ng --cpu 2`: FIXME)
+        return self._filed(result, take(self.recording, self.stopped, idle=False))
 
     def _filed(self, result: PointResult, taken: Taken, host: str = "this host") -> list[str]:
         """Keep a taken profile's row and put its summary on the result; the warnings for the point."""

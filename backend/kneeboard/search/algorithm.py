@@ -11,7 +11,8 @@ bound measured by shorter trials is measured again at the stage's duration befor
 trusted; at the last stage the lower bound is repeated until most of `repeats` full-length trials
 agree (a load fails when most of its trials did). A failure stands across stages until the last,
 where the final upper bound is measured at full length too (a pass there moves the bracket up, by one
-width, then two, four…: a short trial spoiled far below the limit is climbed back in few steps). A failing
+width, then two, four…: a short trial spoiled far below the limit is climbed back in few steps). A failing lower-bound
+candidate moves it down the same way (one width, then two, four… until one passes), then the bracket is bisected. A failing
 trial's goodput (what got through) is tried next when it falls inside the bracket: under a loss
 criterion it is close to the capacity. A pass makes that hint stale (the next step bisects), so a
 hint that undershoots cannot make the search creep up one width at a time. Pure: no I/O.
@@ -176,15 +177,23 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
     last_fail: Result = {}
     count = 0
     climb = 1  # widths the next step above a final upper bound that passed at full length goes: 1, 2, 4…
+    fall = 1  # widths the next step under a failing lower-bound candidate goes: 1, 2, 4… until one passes (MLRsearch's
+    # external search: a capacity far under the range's top is reached in a few trials, not one width at a time)
 
     def measure(rate: float, stage: int) -> Generator[Trial, Result, bool]:
-        nonlocal count, last_fail
+        nonlocal count, last_fail, fall
         result = yield Trial(rate, durations[stage], index, stage, lo, hi)
         known.setdefault((rate, durations[stage]), []).append(result)
         count += 1
         ok = crit.passes(result)
         last_fail = {} if ok else result  # a pass above the last failure's hint makes the hint stale
+        fall = 1 if ok else fall
         return ok
+
+    def fall_under(rate: float, width: float) -> float | None:
+        nonlocal fall
+        step, fall = width * fall, fall * 2
+        return step_down(rate, min(step, 0.5))  # at most halving the load at a step
 
     def seen(rate: float, stage: int) -> list[bool]:
         return [crit.passes(r) for r in known.get((rate, durations[stage]), [])]
@@ -210,7 +219,7 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
             # already failed a short trial fails a longer one: MLRsearch's treatment of upper bounds)
             if lo is not None and not seen(lo, stage):
                 if not (yield from measure(lo, stage)):
-                    lo, hi = step_down(lo, width), lo
+                    lo, hi = fall_under(lo, width), lo
                 continue
             if lo is None:
                 if hi > config.low:
@@ -219,7 +228,7 @@ def _criterion_search(config: SearchConfig, index: int, known: dict[tuple[float,
                 break  # below the range
             votes, needed = seen(lo, stage), (config.repeats if final else 1) // 2 + 1
             if votes.count(False) >= needed:  # failed most of its trials: not a lower bound
-                lo, hi = step_down(lo, width), lo
+                lo, hi = fall_under(lo, width), lo
                 continue
             if votes.count(True) < needed:  # the boundary is repeated until most of its trials agree
                 yield from measure(lo, stage)
