@@ -54,16 +54,18 @@ times_fg=$(mktemp /tmp/kb-test-times-fg.XXXXXX) times_bg=$(mktemp /tmp/kb-test-t
 # --timeout=600) and its stack's start-up waits (KB_WAIT_SCALE: kneeboard/stack.py, tests/support/services.py) are
 # scaled by KB_TEST_IDLE_SCALE: 2, or 3 beside the hog of KB_TEST_BUSY (its API did not listen within 30 s there).
 scale=${KB_TEST_IDLE_SCALE:-$([ -n "$hog" ] && echo 3 || echo 2)}
-# As root, the background lane runs in a network namespace of its own, with only its loopback: Chromium fails its
-# requests in flight with ERR_NETWORK_CHANGED whenever the host's addresses change, and the foreground's lab tests
-# add and remove the lab's host-side address. Without root (or ip) it shares the host's network as before.
-netns=()
-ns=kbtest-bg-$$
-if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns add "$ns" 2>/dev/null; then
-    ip -n "$ns" link set lo up
-    netns=(ip netns exec "$ns")
-fi
-forget_netns() { [ ${#netns[@]} -gt 0 ] && ip netns del "$ns" 2>/dev/null; true; }
+# As root, the background and loopback lanes run each in a network namespace of its own, with only its loopback:
+# Chromium fails its requests in flight with ERR_NETWORK_CHANGED whenever the host's addresses change, and the lab
+# lane adds and removes the lab's host-side address. Without root (or ip) they share the host's network as before.
+own_netns() {  # the prefix that runs a command in a new namespace named $1, or nothing
+    if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns add "$1" 2>/dev/null; then
+        ip -n "$1" link set lo up
+        echo "ip netns exec $1"
+    fi
+}
+ns=kbtest-bg-$$ loop_ns=kbtest-lo-$$
+read -ra netns <<<"$(own_netns "$ns")"
+forget_netns() { ip netns del "$ns" 2>/dev/null; ip netns del "$loop_ns" 2>/dev/null; true; }
 started=$SECONDS
 {
     KB_TEST_LANE=background KB_WAIT_SCALE=$scale "${netns[@]}" chrt --idle 0 .venv/bin/pytest -p no:cacheprovider --timeout=$(( 600 * scale )) --junitxml="$times_bg" "$@"
@@ -76,7 +78,8 @@ loopback= loop_log= times_loop=
 if [ "${KB_TEST_LANES:-3}" != 2 ]; then
     loop_log=$(mktemp /tmp/kb-test-loopback.XXXXXX) times_loop=$(mktemp /tmp/kb-test-times-loopback.XXXXXX)
     {
-        KB_TEST_LANE=loopback .venv/bin/pytest -p no:cacheprovider --junitxml="$times_loop" "$@"
+        read -ra loop_netns <<<"$(own_netns "$loop_ns")"
+        KB_TEST_LANE=loopback "${loop_netns[@]}" .venv/bin/pytest -p no:cacheprovider --junitxml="$times_loop" "$@"
         rc=$?
         echo "$(( SECONDS - started ))" >"$loop_log.seconds"
         exit $rc
@@ -100,7 +103,7 @@ end_hog
 forget_netns
 if [ -n "$loopback" ]; then
     echo
-    echo "=============== loopback lane (tests/conftest.py lane_of: no lab, normal priority): exit $loopback_rc ==============="
+    echo "=============== loopback lane (tests/conftest.py lane_of: no lab, normal priority, its own netns as root): exit $loopback_rc ==============="
     cat "$loop_log"
 fi
 echo

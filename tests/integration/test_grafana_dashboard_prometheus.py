@@ -17,6 +17,7 @@ from kneeboard import remote_write
 from kneeboard.tools import dnsperf
 from tests.support.prometheus import NodeExporter, Prometheus
 
+pytestmark = pytest.mark.lab  # the host's own network: the dashboard's network panel reads the host's interfaces
 DASHBOARD = json.loads((Path(__file__).resolve().parents[2] / "docs/grafana-kneeboard-prometheus.json").read_text())
 
 

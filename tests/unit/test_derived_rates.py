@@ -77,3 +77,19 @@ def test_a_report_knee_the_later_phases_moved_is_said_beside_the_one_the_load_wa
     # within 1 % (quiet runs: 0.19–0.34 % apart) the two are one figure, said once; no knee in the report, nothing to compare
     for knee in (14_658 * 1.009, None):
         assert "alone had found" not in _stability_text(knee, 14_658)
+
+
+def test_the_figure_a_derived_load_was_resolved_from_reaches_the_reports_words():
+    """Through the report's own analysis (the stability phase's points are aggregated before its words are made): a
+    `make test` run named 8,821 for the hold while the report's knee read 8,540 and said nothing of it."""
+    from kneeboard.report import analyse
+
+    def point(phase: str, rate: float, latency: float, **extra) -> dict:
+        return {"phase": phase, "concurrency": 1, "offered_rate": rate, "achieved_rate": rate, "latency_avg_ms": latency,
+                "repeat": 0, "status": "completed", "variant": None, **extra}
+
+    sweep = [point("saturation", r, ms) for r, ms in ((2000, 0.15), (8000, 0.3), (14000, 5.0), (20000, 9.0), (26000, 12.0))]
+    held = point("stability", 5000, 0.2, rate_from="50 % of the 10,000 qps knee (latency rule) found by phase 'sweep'",
+                 rate_found={"of": "knee", "phase": "sweep", "value": 10000.0})
+    said = analyse([*sweep, held], unit="qps")["conclusion"]
+    assert "is what phase 'sweep' alone had found when this one started" in said, said

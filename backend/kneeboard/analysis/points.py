@@ -128,6 +128,7 @@ def aggregate(points: Iterable[Point]) -> list[Point]:
             "repeat": 0,
             "n": len(group),
             **({"rate_from": first["rate_from"]} if first.get("rate_from") else {}),  # a derived load: where its rate came from
+            **({"rate_found": first["rate_found"]} if first.get("rate_found") else {}),  # …and the figure it was resolved from
         }
         for metric in ("achieved_rate", "latency_avg_ms", "latency_stddev_ms", "loss_pct"):
             agg[metric] = _mean([p.get(metric) for p in group])

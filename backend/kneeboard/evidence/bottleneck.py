@@ -80,12 +80,6 @@ def _loads(cpus: dict[str, dict[str, float]]) -> dict[str, float]:
     return {cpu: b for cpu, m in cpus.items() if (b := busy(m)) is not None}
 
 
-def _mean_busy(host: HostCpus) -> float:
-    """The host's CPUs' mean busy % as mpstat read them (its CPUs' own means when it gave them), 0 when not read."""
-    loads = _loads(host.by_cpu)
-    return sum(loads.values()) / len(loads) if loads else host.mean_busy or 0.0
-
-
 def _whose(group: str) -> str:
     """Where CPUs other than the server's own were read, in words after a CPU's name."""
     if group == SHARED_HOST:
@@ -178,7 +172,7 @@ def host_cpus(host: HostCpus, group: str, r: Readings) -> Candidate | None:
     return Candidate(group, "utilisation", score, value, threshold, f"{group}: {figures}", fired_text=said)
 
 
-def process_cpu(r: Readings, shared: str | None = None, saturation: str | None = None) -> Candidate | None:
+def process_cpu(r: Readings, shared: str | None = None, saturation: str | None = None, host_full: bool = False) -> Candidate | None:
     """The server process using nearly every CPU it may use (the process monitor's usable CPUs, else the CPUs read on
     its host); or, where the client saw saturation, starved of them: the host's CPUs full with others' work while its
     threads waited for a CPU (a shared host, where what it gets stays under its usable CPUs though they limit it). None
@@ -197,12 +191,13 @@ def process_cpu(r: Readings, shared: str | None = None, saturation: str | None =
     share = r.process_cpu.value / (100.0 * usable)
     waited = r.process_wait_pct or 0.0
     said = f"the server process uses {r.process_cpu.value / 100:.2f} {of}"
-    # the host's CPUs as full as either reading of them says: the process monitor's /proc/stat over the load, and on a
-    # shared host mpstat's (a run beside other work read 93.5 % by the one and 97 % by the other, over their own windows)
-    host_busy = max((r.host_busy_share or 0.0) * 100, _mean_busy(r.host) if shared and r.host is not None else 0.0)
-    starved = bool(saturation) and waited >= STARVED_WAIT_PCT and host_busy >= BUSY_PCT
+    # the host full by any reading of it: the process monitor's /proc/stat over the load, or a CPU rule that fired on
+    # what mpstat or a node_exporter read (`host_full`; a run beside other work read 94.5 % by the one while mpstat had
+    # CPU0 at 100 % and CPU1 at 89 %: "the CPUs are full")
+    host_busy = (r.host_busy_share or 0.0) * 100
+    starved = bool(saturation) and waited >= STARVED_WAIT_PCT and (host_busy >= BUSY_PCT or host_full)
     if starved and share < PROCESS_CPU_SHARE:
-        busy = f"the host's CPUs are {host_busy:.0f} % busy"
+        busy = f"the host's CPUs are {host_busy:.0f} % busy" if host_busy >= BUSY_PCT else "the host's CPUs are full"
         return Candidate(PROCESS, "utilisation", 1.0, r.process_cpu.value, PROCESS_CPU_SHARE * 100 * usable,
                          f"{said}, waiting for a CPU {waited / 100:.2f} of the time, {busy}",
                          fired_text=f"{said} while {busy} with others' work and its threads waited for a CPU "
@@ -271,7 +266,8 @@ def _cpu_candidates(r: Readings, shared: str | None) -> list[Candidate]:
 
 def candidates(r: Readings, sent_rate: float | None, shared: str | None = None, saturation: str | None = None) -> list[Candidate]:
     """Every rule's candidate for one point, closest to its threshold first (`saturation`: what the client saw here)."""
-    found = _cpu_candidates(r, shared) + [c for c in (process_cpu(r, shared, saturation), gc(r)) if c is not None]
+    cpus = _cpu_candidates(r, shared)
+    found = cpus + [c for c in (process_cpu(r, shared, saturation, any(c.fired for c in cpus)), gc(r)) if c is not None]
     found += drops(r, sent_rate) + errors(r, sent_rate)
     return sorted(found, key=lambda c: c.score, reverse=True)
 
