@@ -15,7 +15,7 @@ test-go:
 test-frontend:
 	cd frontend && npm run --silent check:api && npm test --silent
 
-# Two lanes at once, each with its own stack (scripts/test-python.sh); KB_TEST_LANES=1 runs one pytest.
+# Three lanes at once, each with its own stack (scripts/test-python.sh): the lab's, loopback's and background; KB_TEST_LANES=1 runs one pytest.
 test-python:
 	scripts/test-python.sh
 

@@ -71,11 +71,10 @@ BACKGROUND = ("tests/e2e/", "tests/integration/test_schedules.py", "tests/integr
               # pure functions and parsers of captured output: no stack, no lab, no clock
               "tests/unit/")  # fmt: skip
 # ...but these files of BACKGROUND's folders time something (a deadline, a wait, a process's exit) or let a clock run:
-# a starved lane would spoil them; and the browser journey launches campaigns whose loads a starved dnsperf did not
-# send (beside the lab and loopback lanes it sent 36-96 % of 200-900 q/s: every point left out of the report)
-FOREGROUND = (*(f"tests/unit/test_{name}.py" for name in (
+# a starved lane would spoil them
+FOREGROUND = tuple(f"tests/unit/test_{name}.py" for name in (
     "drain", "exporter_fetch", "host_sharing", "lab_bind_files", "lab_coredns_files", "observer_in_force", "point_events_told",
-    "process_groups", "runner", "search_algorithm", "search_estimate", "tool_process")), "tests/e2e/test_browser.py")  # fmt: skip
+    "process_groups", "runner", "search_algorithm", "search_estimate", "tool_process"))  # fmt: skip
 
 
 def lane_of(item) -> str:

@@ -8,6 +8,7 @@ import time
 import uuid
 
 import httpx
+import pytest
 
 from kneeboard.stack import start_api, start_worker, stop
 from tests.integration.test_campaign_run import wait_status
@@ -16,6 +17,8 @@ from tests.integration.test_node_monitor import POLICY, epoch, node_exporter, po
 from tests.support.exporter_servers import Endpoint
 from tests.support.flip_dns import FlipDNS
 from tests.support.services import wait_for_agent
+
+pytestmark = pytest.mark.lab  # the host's own network: the real node_exporter's net_rx reads its interfaces
 
 DONE = {"completed", "failed", "crashed", "cancelled"}
 

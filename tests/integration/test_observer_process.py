@@ -26,8 +26,8 @@ from tests.integration.test_observer import finished, launch, start_observer
 from tests.support.policy import let_through
 from tests.support.roles import client_for
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("dnsperf") is None,
-                                reason="the observer reads another user's /proc as root; dnsperf sends the load")
+pytestmark = [pytest.mark.lab, pytest.mark.skipif(os.geteuid() != 0 or shutil.which("dnsperf") is None,
+                                reason="the observer reads another user's /proc as root; dnsperf sends the load")]  # lab: the host's own network (a non-loopback address of its own)
 
 SERVER = Path(__file__).with_name("burn_server.py")
 COMM = "kb-obs-burn"  # a name of its own: another test's burn server on this shared host is not counted with it

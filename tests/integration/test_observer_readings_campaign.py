@@ -17,7 +17,7 @@ from tests.integration.test_observer import finished, launch, start_observer
 from tests.integration.test_observer_process import address, admin, plan, server, target  # noqa: F401 (fixtures)
 from tests.unit.test_observer_readings import seed_rows, write_stat_sequence
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the observer's process_cpu test needs root (its burn server)")
+pytestmark = [pytest.mark.lab, pytest.mark.skipif(os.geteuid() != 0, reason="the observer's process_cpu test needs root (its burn server)")]  # lab: the host's own network (a non-loopback address of its own)
 
 
 class Replay(threading.Thread):

@@ -49,8 +49,9 @@ class PointProfile:
             return []
         if self.skipped or self.recording is None:
             return [f"{PREFIX} not taken: {self.skipped or 'the point has no steady window to profile'}"]
-        # at the worker's own priority: the fold runs between points, when nothing of the campaign loads or measures,
-        # and at nice 19 beside a busy host's work it took 40-80 s a point (at nice 0, beside `stress-ng --cpu 2`: FIXME)
+        # at the worker's own priority: the fold runs between points, when nothing of the campaign loads or measures;
+        # at nice 19 beside a busy host's work it took 12 s a point beside `stress-ng --cpu 2`, 40 s and more with other
+        # work besides; at the worker's, 0.7-1.7 s beside the hog and the other work (`make test`, 2026-11-29)
         return self._filed(result, take(self.recording, self.stopped, idle=False))
 
     def _filed(self, result: PointResult, taken: Taken, host: str = "this host") -> list[str]:
