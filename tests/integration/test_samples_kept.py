@@ -22,6 +22,9 @@ def small_output_limit(monkeypatch):
     monkeypatch.setattr(get_settings(), "raw_output_limit", 4096)
 
 
+# in the foreground lane though its file is BACKGROUND's: this test is the agent, holding the campaign's 20 s lease from
+# the pytest process, and a clean-clone rehearsal's background lane (SCHED_IDLE) went without CPU long enough to lose it
+@pytest.mark.foreground
 def test_every_interval_is_stored_though_stdout_was_cut(stack, dns_target, small_output_limit):
     plan = {"name": "long point", "tool": "dnsperf", "target_id": dns_target["id"], "pause_s": 0,
             "phases": [{"kind": "stability", "concurrency": 2, "rate": 300, "duration_s": DURATION_S}]}
