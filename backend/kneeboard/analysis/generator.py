@@ -102,13 +102,12 @@ def _reasons(s: Sending, cpu_busy_pct: float | None, cap_rate: float | None) -> 
                  "none for the generator: the server lost the load (it is past its limit)")]
     sent_rate = s.sent / s.duration_s if s.duration_s else 0.0
     cycle_ms = 1000.0 * s.cap / sent_rate if s.cap and sent_rate > 0 else None  # how long each place took to come round
+    what = f"{s.tool} keeps at most {s.cap:,} {s.cap_label}" if s.cap else ""
     if s.cap and s.cap < CAP_ROOM * (answers_need + lost_held):
-        what = f"{s.tool} keeps at most {s.cap:,} {s.cap_label}"
         limit = f"at {s.latency_ms:.3g} ms that caps the rate at {_rate(cap_rate, s.rate_unit)} (Little's law)" if cap_rate else "its lost ones held them"
         need = f"the asked {_rate(s.offered_rate, s.rate_unit)} needs {answers_need + lost_held:,.1f} in flight"
         reasons.append(("outstanding", f"{what}; {limit}; {need}", _raise_cap(s, CAP_ROOM * (answers_need + lost_held))))
     elif cycle_ms is not None and cycle_ms <= (s.latency_ms or 0.0) + HAND_BACK_MAX_MS:
-        what = f"{s.tool} keeps at most {s.cap:,} {s.cap_label}"
         full = (f"it sent {_rate(sent_rate, s.rate_unit)}, each place coming round every {cycle_ms:.2g} ms: its answer "
                 f"({s.latency_ms or 0:.2g} ms) and the time {s.tool} took to use the place again (up to {HAND_BACK_MAX_MS:g} ms "
                 "measured on a quiet host; longer on a busy one): the cap was full all the time")
