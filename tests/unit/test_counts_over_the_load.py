@@ -98,4 +98,15 @@ def test_cost_is_cpu_seconds_over_requests_counted_both_over_the_whole_load():
     found = cost(point, r, ("1,000 queries", 1000))
     assert found["value"] == pytest.approx(3.2 / 80_000 * 1000) and "whole load" in found["source"]
     said = agreement(point, r)
-    assert said["agree"] and said["count"] == 80_000 and "right before the load and right after it (6.20 s apart)" in said["text"]
+    assert said["agree"] and said["count"] == 80_000 and "right before the load and after it, once it stopped rising (6.20 s apart)" in said["text"]
+
+
+def test_the_closing_reading_waits_while_the_servers_request_counter_still_rises():
+    before, closing = reading(100.0, 1_000_000, 50.0), reading(104.0, 1_080_000, 52.4)  # 20,000/s over the load
+    backlog = reading(104.1, 1_081_000, 52.5)  # 10,000/s a tenth of a second after the tool ended: still answering
+    assert series.still_counting(before, closing, backlog, COREDNS, 0.01)
+    idle = reading(104.2, 1_081_010, 52.6)  # 100/s: 0.5 % of the load's rate, and the CPU counter does not count
+    assert not series.still_counting(before, backlog, idle, COREDNS, 0.01)
+    assert series.still_counting(before, backlog, idle, COREDNS, 0.001)
+    assert not series.still_counting(before, closing, {"t": 104.1, "error": "refused"}, COREDNS, 0.01)
+    assert not series.still_counting(reading(100.0, 5, 50.0), reading(104.0, 5, 52.0), reading(104.1, 9, 52.0), COREDNS, 0.01)  # nothing counted over the load

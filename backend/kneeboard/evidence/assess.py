@@ -60,7 +60,7 @@ def agreement(point: Point, r: Readings) -> dict | None:
         text = f"{said}; nothing read here says where the difference went (no drop counter was read)"
     window = r.requests.window
     if window and r.requests.count is not None:
-        text += (f" [the server's counter read right before the load and right after it ({window['after_t'] - window['before_t']:.2f} s "
+        text += (f" [the server's counter read right before the load and after it, once it stopped rising ({window['after_t'] - window['before_t']:.2f} s "
                  f"apart): {r.requests.count:,.0f} counted over the load's {window['load_s']:g} s]")
     return {"server_rate": server, **rates, "difference_pct": difference, "agree": agree, "source": r.requests.source,
             "where": where, "text": text, "count": r.requests.count, "window": window}

@@ -30,7 +30,7 @@ class DropRate(BaseModel):
 
 
 class LoadWindow(BaseModel):
-    """When a counter was read: right before the load started and right after it ended (epoch seconds)."""
+    """When a counter was read: right before the load started and after it ended, once it stopped rising (epoch seconds)."""
 
     before_t: float
     after_t: float

@@ -2,8 +2,10 @@
 
 The exporter monitors of a point share one scraper process (its `--each` form): one interpreter's start per point
 instead of one per exporter, which on a small host would take CPU from the load. Each exporter is also read once right
-before the load starts and once right after it ends, here, synchronously: its counters' increase between those two
-readings is the point's server-side count (the 1 s scrapes stay for the charts and the gauges)."""
+before the load starts and once after it ends, here, synchronously: its counters' increase between those two
+readings is the point's server-side count (the 1 s scrapes stay for the charts and the gauges). The reading after the load
+is taken again until the server's request counter stops rising: a server past its capacity answers its backlog after the
+tool ended, and those queries are this point's, not the next one's."""
 
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ TAIL_S = 4.0  # a monitor's own duration runs this far past the point; it is sto
 FIRST_MARGIN_S = 0.4  # a monitor is stopped no sooner than its first interval and this much more: a short point still gets a sample
 READING_TIMEOUT_S = 1.0  # a reading that brackets the load: a slow exporter delays the load's start by at most this
 FIRST_READING_S = 3.0  # the load waits at most this for the process monitor's first reading (an interpreter's start)
+SETTLE_EVERY_S = 0.1  # after the load, the exporters are read again this often while their request counters still rise...
+SETTLE_MAX_S = 3.0  # ...for at most this long (a server other clients keep busy never stops)
+SETTLED_SHARE = 0.01  # "stopped": rising at under this share of its rate over the load
 
 
 class MonitorSet:
@@ -117,6 +122,21 @@ class MonitorSet:
             thread.join(READING_TIMEOUT_S + 1)
         return found
 
+    def _settled(self, after: dict[str, dict]) -> dict[str, dict]:
+        """The readings after the load, taken again every SETTLE_EVERY_S while any exporter's request counter still
+        rises (series.still_counting), for at most SETTLE_MAX_S: the last one is the point's closing reading."""
+        deadline = time.monotonic() + SETTLE_MAX_S
+        while after and time.monotonic() < deadline:
+            time.sleep(SETTLE_EVERY_S)
+            again = self._read_exporters()
+            rising = [label for label, (_, _, packs) in self.readers.items()
+                      if series.still_counting(self.before.get(label) or {}, after.get(label) or {}, again.get(label) or {},
+                                               packs, SETTLED_SHARE)]
+            after = {label: again[label] if "values" in (again.get(label) or {}) else reading for label, reading in after.items()}
+            if not rising:
+                break
+        return after
+
     def __exit__(self, *_exc) -> None:
         """Stop the monitors however the point ended; their samples are kept in `samples`."""
         self.samples = self.stop()
@@ -126,7 +146,7 @@ class MonitorSet:
         if self.stop_event.is_set():
             return self.samples
         self.load_ended = time.time()  # the point's tool has ended: a scrape after this reads no load
-        self.after = self._read_exporters()
+        self.after = self._settled(self._read_exporters())
         if self.runs:  # a point as short as an interval ends before the monitor's first line
             time.sleep(max(0.0, self.started + self.first_interval_s + FIRST_MARGIN_S - time.monotonic()))
         self.stop_event.set()
@@ -170,7 +190,7 @@ class MonitorSet:
         since = extra.get("steady_since", self.began)
         inside = [s for s in result.samples if since < s.t <= (self.load_ended or s.t)]
         if "values" in before and "values" in after and self.load_ended is not None:
-            load_s = min(self.duration_s, float(after["t"]) - float(before["t"]))
+            load_s = min(self.duration_s, self.load_ended - float(before["t"]))  # the closing reading may be later (_settled)
             extra.update(series.window_summary(before, after, self.readers[label][2], load_s, inside),
                          steady_intervals=len({s.t for s in inside}), steady_since=since)
             if extra["packs"]:

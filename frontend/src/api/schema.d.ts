@@ -4631,7 +4631,7 @@ export interface components {
         };
         /**
          * LoadWindow
-         * @description When a counter was read: right before the load started and right after it ended (epoch seconds).
+         * @description When a counter was read: right before the load started and after it ended, once it stopped rising (epoch seconds).
          */
         LoadWindow: {
             /** After T */

@@ -126,6 +126,24 @@ def counted(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
             for key, now in after.items() if units.is_number(now)}
 
 
+def still_counting(before: dict[str, Any], previous: dict[str, Any], now: dict[str, Any], packs: list[Pack],
+                   share: float) -> bool:
+    """Whether the server's request counters (the packs' `requests` role) rose from `previous` to `now` (two readings
+    after the load) at more than `share` of the rate they rose at from `before` (right before it) to `previous`: a
+    saturated server still answering its backlog after the tool ended. False when a reading failed or nothing counts."""
+    if not all("values" in r and units.is_number(r.get("t")) for r in (before, previous, now)):
+        return False
+    load_s, step_s = float(previous["t"]) - float(before["t"]), float(now["t"]) - float(previous["t"])
+    if load_s <= 0 or step_s <= 0:
+        return False
+    for key in (f"{p.name}.{q.name}" for p in packs for q in p.queries if q.role == "requests"):
+        during = sum(counted(before["values"].get(key) or {}, previous["values"].get(key) or {}).values())
+        after = sum(counted(previous["values"].get(key) or {}, now["values"].get(key) or {}).values())
+        if during > 0 and after / step_s > share * during / load_s:
+            return True
+    return False
+
+
 def window_summary(before: dict[str, Any], after: dict[str, Any], packs: list[Pack], load_s: float,
                    inside: list[Sample]) -> dict[str, Any]:
     """The point's figures from two readings that bracket its load (`before` right before it started, `after` right
