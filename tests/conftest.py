@@ -57,8 +57,6 @@ BACKGROUND = ("tests/e2e/", "tests/integration/test_schedules.py", "tests/integr
               "tests/integration/test_compare_verdicts.py", "tests/integration/test_migrations.py", "tests/integration/test_audit.py",
               "tests/integration/test_auth.py", "tests/integration/test_event_webhook.py", "tests/integration/test_campaign_run.py",
               "tests/integration/test_device_campaign.py", "tests/integration/test_up.py",
-              # a known-capacity server that sleeps (its capacity is workers ÷ service time, not CPU)
-              "tests/integration/test_capacity_search.py",
               # the API's answers and documents, no figure and no deadline of their own (not the Grafana dashboard's:
               # its network panel reads the host's interfaces, and this lane's namespace has only loopback)
               "tests/integration/test_public_documents.py",
