@@ -74,6 +74,7 @@ try {
     const profile = page.getByRole("region", { name: "CPU profile" });
     await profile.locator("svg.flame-graph g.flame-frame").first().waitFor();
     assert((await profile.getByTestId("cpu-profile-facts").textContent()).startsWith("full stacks"), "the stack depth label");
+    await profile.locator("table.top-functions tbody tr").nth(14).waitFor(); // drawn after the graph's first frame
     assert((await profile.locator("table.top-functions tbody tr").count()) === 15, "the top functions table");
     const before = await frames(profile);
     assertDrawn(before, "report");

@@ -80,13 +80,9 @@ def test_the_hold_runs_at_the_stated_fraction_of_the_knee_found_in_the_same_run(
     yellow_ms = analysis["thresholds"]["yellow_ms"]
     print(f"\nfigures: AdGuard Home knee {knee['offered_rate']:,.0f} q/s ({knee['rule']}); hold at {hold['offered_rate']:,.0f} q/s: "
           f"mean {hold['metrics']['latency_avg_ms']:.2f} ms, loss {hold['metrics']['loss_pct']:.3f} %; zones {sorted(zones)}")
-    # below saturation: no latency in the red zone and loss under LOSS_BELOW_KNEE_PCT, while the sweep's points past the
-    # knee fail the same test (a hold at the knee or over it would too)
-    def below_saturation(p: dict) -> bool:
-        return p["metrics"]["latency_avg_ms"] < yellow_ms and p["metrics"]["loss_pct"] < LOSS_BELOW_KNEE_PCT
-
-    assert below_saturation(hold), hold["metrics"]
-    assert not all(below_saturation(p) for p in points if p["phase"] == "sweep" and p["offered_rate"] > knee["offered_rate"])
+    # below saturation: no latency in the red zone and loss under LOSS_BELOW_KNEE_PCT (its rate is asserted exact above: a
+    # hold at the wrong fraction fails there, whatever the host)
+    assert hold["metrics"]["latency_avg_ms"] < yellow_ms and hold["metrics"]["loss_pct"] < LOSS_BELOW_KNEE_PCT, hold["metrics"]
     fractions = [p for p in points if p["phase"] == "fractions"]
     assert [round(p["offered_rate"] / top["achieved_rate"], 3) for p in fractions] == [0.1, 0.5, 0.9]
     assert all("ceiling found by phase 'sweep'" in p["rate_from"] for p in fractions)

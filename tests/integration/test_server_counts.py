@@ -84,15 +84,22 @@ def sweep_counts(stack, target: int, metrics_url: str) -> None:
     campaign, points = run(stack, plan, timeout_s=400)
     after = requests_total(metrics_url)
     assert campaign["status"] == "completed", [p["error"] for p in points]
+    evidence = {e["point_id"]: e for e in stack.api.get(f"/api/v1/campaigns/{campaign['id']}").json()["analysis"]["evidence"]["points"]}
     counted = 0.0
     for p in points:
         summary = p["extra"]["monitors"]["exporter.coredns"]
         server = summary["packs"]["coredns"]["requests"]["value"]
         answered, sent = client_rates(p)
-        counted += summary["window"]["counted"]["coredns.requests"]["value"]
-        print(f"\nfigures: {p['offered_rate']:>7,.0f} q/s offered: dnsperf answered {answered:,.0f}/s, sent {sent:,.0f}/s; "
-              f"CoreDNS counted {server:,.0f}/s ({100 * (server - answered) / answered:+.2f} %)")
-        assert answered * (1 - AGREE) <= server <= sent * (1 + AGREE), (p["offered_rate"], server, answered, sent)
+        count, m = summary["window"]["counted"]["coredns.requests"]["value"], p["metrics"]
+        counted += count
+        print(f"\nfigures: {p['offered_rate']:>7,.0f} q/s offered: dnsperf answered {answered:,.0f}/s, sent {sent:,.0f}/s "
+              f"(run time {p['extra']['run_time_s']:.3f} s); CoreDNS counted {server:,.0f}/s over the load; counts: dnsperf "
+              f"{m['completed']:,.0f} answered of {m['sent']:,.0f} sent, CoreDNS {count:,.0f} ({100 * (count - m['completed']) / m['completed']:+.2f} %)")
+        # counts, not rates: dnsperf's run time runs to its last answer (4.1 s of a 4 s load on a busy host), the server's
+        # rate is over the load, and by rates CoreDNS counted 2.5 % more than dnsperf sent
+        assert m["completed"] * (1 - AGREE) <= count <= m["sent"] * (1 + AGREE), (p["offered_rate"], count, m)
+        said = evidence[p["id"]]["agreement"]  # the report compares the same counts
+        assert said["count"] == count and said["difference_pct"] == pytest.approx(100 * (count - m["sent"]) / m["sent"]), said
     print(f"\nfigures: the counter rose by {after - before:,.0f}; the points counted {counted:,.0f}")
     assert counted == after - before  # nothing else queried this server: every query is in exactly one point's window
 
@@ -114,12 +121,14 @@ def test_promql_counts_points_of_six_seconds_and_marks_shorter_ones(stack, shipp
                                                                      "packs": ["coredns", "process"]})
             plan = {"name": "promql counts", "tool": "dnsperf", "target_id": target, "pause_s": 0,
                     "params": {"names": NAMES, "qtype": "A", "timeout_s": 2},
-                    "phases": [{"kind": "saturation", "concurrency": 20, "rate": [10_000, 20_000, 40_000], "duration_s": 6},
+                    "phases": [{"kind": "saturation", "concurrency": 20, "rate": [5_000, 10_000, 15_000], "duration_s": 6},
                                {"kind": "baseline", "concurrency": 4, "rate": 10_000, "duration_s": 2}]}
             campaign, points = run(stack, plan, timeout_s=300)
     finally:
         stack.api.put(ALLOW, json={k: before[k] for k in ("networks", "hosts")})
     assert campaign["status"] == "completed", [p["error"] for p in points]
+    # below CoreDNS's capacity even on a busy host: at 40k q/s it saturated there at ~26k and its rate, uneven from second
+    # to second, read 4.1 % lower between the samples inside the load than dnsperf's over its whole run (quiet: −0.04 %)
     for p in points:
         summary = p["extra"]["monitors"][f"exporter.prometheus {server['name']}"]
         if p["duration_s"] < 3:  # under 3 of the server's 1 s scrape intervals
