@@ -117,7 +117,11 @@ try {
     await page.getByRole("search").locator('select[name="status"]').selectOption("completed");
     await page.waitForURL(/[?&]status=completed/);
     await page.locator(`tr[data-campaign-id="${IDS[2]}"]`).waitFor();
-    assert(same((await listView(page)).rows, [...IDS].reverse()), "newest first");
+    // the list may still be drawing the tag's answer when the status's URL lands (a starved lane): wait up to 10 s for
+    // the order, then compare (a wrong order still fails, with the rows it had)
+    await page.waitForFunction((ids) => [...document.querySelectorAll("tr[data-campaign-id]")].map((tr) => Number(tr.dataset.campaignId)).join() === ids, [...IDS].reverse().join(), { timeout: 10_000 }).catch(() => {});
+    const newest = (await listView(page)).rows;
+    assert(same(newest, [...IDS].reverse()), `newest first: rows ${newest}, expected ${[...IDS].reverse()}`);
     await page.locator('select[name="sort"]').selectOption("name");
     await page.waitForURL(/[?&]sort=name/);
     await page.waitForFunction((ids) => [...document.querySelectorAll("tr[data-campaign-id]")].map((tr) => Number(tr.dataset.campaignId)).join() === ids, IDS.join());
