@@ -41,7 +41,8 @@ def agreement(point: Point, r: Readings) -> dict | None:
     sent, server = rates["sent_rate"], r.requests.value
     if not sent:
         return None
-    count, sent_count, load_s = r.requests.count, number(point.get("sent")), (r.requests.window or {}).get("load_s")
+    window = r.requests.window
+    count, sent_count, load_s = r.requests.count, number(point.get("sent")), (window or {}).get("load_s")
     counts = count is not None and bool(sent_count) and bool(load_s)
     if counts:  # the same queries counted on both sides: their rates are over different windows (dnsperf's run time
         # runs to its last answer, ~4.1 s for a 4 s load on a busy host, and its rates read that much lower)
@@ -65,10 +66,9 @@ def agreement(point: Point, r: Readings) -> dict | None:
         text = f"{said}; no drop counter read here explains it (" + ", ".join(d.what for d in r.drops) + " read 0)"
     else:
         text = f"{said}; nothing read here says where the difference went (no drop counter was read)"
-    window = r.requests.window
-    if window and r.requests.count is not None:
+    if window and count is not None:
         text += (f" [the server's counter read right before the load and after it, once it stopped rising ({window['after_t'] - window['before_t']:.2f} s "
-                 f"apart): {r.requests.count:,.0f} counted over the load's {window['load_s']:g} s]")
+                 f"apart): {count:,.0f} counted over the load's {window['load_s']:g} s]")
     return {"server_rate": server, **rates, "difference_pct": difference, "agree": agree, "source": r.requests.source,
             "where": where, "text": text, "count": r.requests.count, "window": window}
 

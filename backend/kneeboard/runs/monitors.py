@@ -4,8 +4,8 @@ The exporter monitors of a point share one scraper process (its `--each` form): 
 instead of one per exporter, which on a small host would take CPU from the load. Each exporter is also read once right
 before the load starts and once after it ends, here, synchronously: its counters' increase between those two
 readings is the point's server-side count (the 1 s scrapes stay for the charts and the gauges). The reading after the load
-is taken again until the server's request counter stops rising: a server past its capacity answers its backlog after the
-tool ended, and those queries are this point's, not the next one's."""
+is taken again until the server's request counter stops rising: a server still answering after the tool gave up counts
+those queries in this point, not the next one."""
 
 from __future__ import annotations
 
